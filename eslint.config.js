@@ -1,0 +1,72 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import importX from "eslint-plugin-import-x";
+import { builtinModules } from "node:module";
+
+/** Values the deterministic code (kernel, workflows) may import; everything else must be `import type`. */
+const workflowSafePackages = ["@temporalio/workflow", "@temporalio/workflow-streams/workflow", "@temporalio/common", "zod"];
+
+const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", ".cache/**", "bin/**", "eslint.config.js"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { "import-x": importX },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "import-x/no-cycle": "error",
+      eqeqeq: ["error", "smart"],
+    },
+  },
+  {
+    // Determinism boundary (DESIGN.md §4): the kernel and the workflow code run inside the Temporal sandbox.
+    files: ["src/kernel/**/*.ts", "src/workflows/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: "Node built-ins are not deterministic." })),
+          patterns: [
+            {
+              regex: `^(?!(${workflowSafePackages.map((p) => p.replace(/[/.@-]/g, "\\$&")).join("|")})$)(?!\\.{1,2}/)`,
+              allowTypeImports: true,
+              message: "Deterministic code imports only workflow-safe packages as values; use `import type`.",
+            },
+            {
+              group: ["**/activities/**", "**/providers/**", "**/config/**", "**/agent", "**/agent.js"],
+              allowTypeImports: true,
+              message: "Activities, providers and config hold I/O: import their types only.",
+            },
+          ],
+        },
+      ],
+      "no-restricted-globals": [
+        "error",
+        { name: "process", message: "Read configuration on the worker, not in deterministic code." },
+        { name: "setTimeout", message: "Use the sleep port (a durable timer in workflows)." },
+        { name: "setInterval", message: "Use the sleep port." },
+      ],
+      "no-restricted-properties": [
+        "error",
+        { object: "Date", property: "now", message: "Time comes through the ports (now())." },
+        { object: "Math", property: "random", message: "Randomness comes through the ports (random())." },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "NewExpression[callee.name='Date']", message: "Time comes through the ports (now())." },
+      ],
+    },
+  },
+  {
+    files: ["test/**/*.ts", "bench/**/*.ts"],
+    rules: { "@typescript-eslint/no-non-null-assertion": "off" },
+  },
+);

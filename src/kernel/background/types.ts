@@ -1,0 +1,53 @@
+import type { AbortSignalLike } from "../ports.js";
+import type { AgentEvent } from "../events.js";
+
+/** How a background task ended. */
+export type BackgroundStatus = "completed" | "partial" | "failed" | "cancelled";
+
+/** A finished background task, delivered to the model as a user note. */
+export interface BackgroundCompletion {
+  id: string;
+  label: string;
+  content: string;
+  status: BackgroundStatus;
+  isError: boolean;
+  awaitIdle?: boolean;
+}
+
+/** What a task's `run` returns. */
+export type BackgroundOutcome = string | { content: string; status: BackgroundStatus };
+
+/** A task to start in the background. */
+export interface BackgroundSpawn {
+  label: string;
+  /** `joinable` (default) blocks the run from ending; `detached` never does. */
+  kind?: "joinable" | "detached";
+  awaitIdle?: boolean;
+  run(signal: AbortSignalLike, emit: (event: AgentEvent) => void, write: (chunk: string) => void): Promise<BackgroundOutcome>;
+}
+
+/** Limits on a registry; exceeding one throws at spawn. */
+export interface BackgroundLimits {
+  maxTotal?: number;
+  maxJoinable?: number;
+  maxDetached?: number;
+  /** Ring buffer size for detached output, in characters. Default 1 000 000. */
+  bufferBytes?: number;
+  /** A task running longer is aborted and marked failed. */
+  maxTaskMs?: number;
+}
+
+/** A registry of background tasks. */
+export interface BackgroundTasks {
+  spawn(task: BackgroundSpawn): { id: string; label: string };
+  pendingJoinable(): number;
+  pendingDetached(): number;
+  hasCompleted(): boolean;
+  takeCompleted(): BackgroundCompletion[];
+  /** Resolves when the next joinable task completes (or at once when one already has). */
+  waitNextJoinable(signal?: AbortSignalLike): Promise<void>;
+  read(id: string, options?: { filter?: RegExp }): { output: string; done: boolean } | null;
+  listDetached(): { id: string; label: string; done: boolean }[];
+  cancel(id: string): boolean;
+  cancelAll(): void;
+}

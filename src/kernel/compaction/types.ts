@@ -1,0 +1,30 @@
+import type { Message } from "../messages.js";
+import type { Usage } from "../model.js";
+
+/** The outcome of a compactor. `messages` is the same array when nothing changed. */
+export interface CompactionResult {
+  messages: Message[];
+  kind?: "micro" | "auto" | "manual";
+  before?: number;
+  after?: number;
+}
+
+/** Shrinks a conversation before a model call. */
+export interface Compactor {
+  maybeCompact(messages: Message[], usage: Usage, instructions?: string): CompactionResult | Promise<CompactionResult>;
+}
+
+/** A pure pass over messages; returns the same array reference when it changes nothing. */
+export interface CompactPass {
+  name: string;
+  apply(messages: Message[]): Message[];
+}
+
+/** Where large tool results go when moved off-context. */
+export interface SpillStore {
+  put(content: string): string;
+  get(ref: string): string | undefined;
+}
+
+/** Counts the tokens of messages. */
+export type TokenEstimator = (messages: Message[]) => number | Promise<number>;
