@@ -10,7 +10,7 @@ const workflowSafePackages = ["@temporalio/workflow", "@temporalio/workflow-stre
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".cache/**", "bin/**", "eslint.config.js"] },
+  { ignores: ["dist/**", "node_modules/**", ".cache/**", "bin/**", "eslint.config.js", "*.mts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -36,7 +36,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: "Node built-ins are not deterministic." })),
           patterns: [
             {
-              regex: `^(?!(${workflowSafePackages.map((p) => p.replace(/[/.@-]/g, "\\$&")).join("|")})$)(?!\\.{1,2}/)`,
+              regex: `^(?!(${workflowSafePackages.map((p) => p.replace(/[/.]/g, "\\$&")).join("|")})$)(?!\\.{1,2}/)`,
               allowTypeImports: true,
               message: "Deterministic code imports only workflow-safe packages as values; use `import type`.",
             },
@@ -63,6 +63,14 @@ export default tseslint.config(
         "error",
         { selector: "NewExpression[callee.name='Date']", message: "Time comes through the ports (now())." },
       ],
+    },
+  },
+  {
+    files: ["**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: "readonly", console: "readonly" },
     },
   },
   {

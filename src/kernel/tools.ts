@@ -1,5 +1,6 @@
 import { z, type ZodType } from "zod";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent, RunResult } from "./events.js";
+import type { ForkOptions } from "./fork.js";
 import type { AbortSignalLike } from "./ports.js";
 import type { ToolCallBlock } from "./messages.js";
 import type { SessionEvent } from "./session-events.js";
@@ -65,6 +66,8 @@ export interface ToolContext {
   recordSnapshot?(path: string, before: string | null, truncated?: boolean, encoding?: "utf8" | "base64"): void;
   /** Persists a sidecar event in the session log (only with a checkpointer). */
   recordSessionEvent?(event: SessionEvent): void;
+  /** Runs a fork of the agent (a parallel clone seeded with the conversation so far); absent inside a fork. */
+  fork?(input: string, options?: ForkOptions): Promise<RunResult>;
   /** Reports liveness for long tools (an activity heartbeat in the durable runtime). */
   heartbeat?(details?: unknown): void;
 }

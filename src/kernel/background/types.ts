@@ -23,7 +23,11 @@ export interface BackgroundSpawn {
   /** `joinable` (default) blocks the run from ending; `detached` never does. */
   kind?: "joinable" | "detached";
   awaitIdle?: boolean;
-  run(signal: AbortSignalLike, emit: (event: AgentEvent) => void, write: (chunk: string) => void): Promise<BackgroundOutcome>;
+  run(
+    signal: AbortSignalLike,
+    emit: (event: AgentEvent) => void,
+    write: (chunk: string) => void,
+  ): Promise<BackgroundOutcome>;
 }
 
 /** Limits on a registry; exceeding one throws at spawn. */
@@ -44,9 +48,13 @@ export interface BackgroundTasks {
   pendingDetached(): number;
   hasCompleted(): boolean;
   takeCompleted(): BackgroundCompletion[];
-  /** Resolves when the next joinable task completes (or at once when one already has). */
+  /**
+   * Resolves when the next joinable task completes (or at once when one already has, or none is running).
+   * Also resolves, never rejects, when `signal` aborts: callers check `signal.aborted`.
+   */
   waitNextJoinable(signal?: AbortSignalLike): Promise<void>;
   read(id: string, options?: { filter?: RegExp }): { output: string; done: boolean } | null;
+  /** Every detached task of this registry, finished ones with `done: true`. */
   listDetached(): { id: string; label: string; done: boolean }[];
   cancel(id: string): boolean;
   cancelAll(): void;

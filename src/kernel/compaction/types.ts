@@ -1,5 +1,6 @@
 import type { Message } from "../messages.js";
 import type { Usage } from "../model.js";
+import type { AbortSignalLike } from "../ports.js";
 
 /** The outcome of a compactor. `messages` is the same array when nothing changed. */
 export interface CompactionResult {
@@ -11,7 +12,16 @@ export interface CompactionResult {
 
 /** Shrinks a conversation before a model call. */
 export interface Compactor {
-  maybeCompact(messages: Message[], usage: Usage, instructions?: string): CompactionResult | Promise<CompactionResult>;
+  /**
+   * Returns the (possibly) shrunk conversation. `instructions` steer a summarising compactor; `signal` lets a
+   * compactor that calls a model stop when the run is aborted.
+   */
+  maybeCompact(
+    messages: Message[],
+    usage: Usage,
+    instructions?: string,
+    signal?: AbortSignalLike,
+  ): CompactionResult | Promise<CompactionResult>;
 }
 
 /** A pure pass over messages; returns the same array reference when it changes nothing. */

@@ -1,0 +1,96 @@
+import { Channel } from "./kernel/channel.js";
+import { AbortError } from "./kernel/errors.js";
+import type { AgentEvent, RunResult } from "./kernel/events.js";
+import type { ForkOptions } from "./kernel/fork.js";
+import type { KernelConfig, RunInput, RunOptions } from "./kernel/kernel-config.js";
+import type { Message } from "./kernel/messages.js";
+import type { KernelPorts } from "./kernel/ports.js";
+import { runKernel } from "./kernel/run-kernel.js";
+import { nodePorts } from "./node-ports.js";
+
+/** The configuration of `createAgent`: the kernel's, with the in-process ports by default. */
+export type CreateAgentConfig = Omit<KernelConfig, "ports"> & { ports?: KernelPorts };
+
+/** A running agent, driven from outside (the Go seed's RunAsync handle). */
+export interface RunHandle {
+  /** Every event of the run; ends when the run ends. */
+  readonly events: AsyncIterable<AgentEvent>;
+  /** Stops the run; it ends with `done(aborted)`. Idempotent. */
+  cancel(): void;
+  /** Resolves with the run's result (rejects only on a bug in the kernel or a hook). */
+  wait(): Promise<RunResult>;
+}
+
+/** An agent that runs in this process. */
+export interface Agent {
+  /** Runs the agent, yielding every event; returns the RunResult. */
+  run(input: RunInput, options?: RunOptions): AsyncGenerator<AgentEvent, RunResult>;
+  /** Runs the agent to the end and returns the RunResult. */
+  send(input: RunInput, options?: RunOptions): Promise<RunResult>;
+  /** Starts the agent in the background and returns a handle. */
+  runAsync(input: RunInput, options?: RunOptions): RunHandle;
+  /** Runs a fork: a clone of the agent seeded with `seed`, whose events all carry the fork id. */
+  fork(seed: Message[], input: string, options?: ForkOptions & RunOptions): AsyncGenerator<AgentEvent, RunResult>;
+  /** The configuration the agent was made with. */
+  readonly config: KernelConfig;
+}
+
+/**
+ * Assembles an agent that runs in this process.
+ * @example
+ * const agent = createAgent({ model: fakeProvider([...]), codec: nativeCodec() });
+ * for await (const ev of agent.run("hello", { signal: AbortSignal.timeout(30_000) })) {
+ *   if (ev.type === "text_delta") process.stdout.write(ev.text);
+ * }
+ */
+export function createAgent(config: CreateAgentConfig): Agent {
+  const kernelConfig: KernelConfig = { ...config, ports: config.ports ?? nodePorts };
+  const run = (input: RunInput, options: RunOptions = {}) =>
+    runKernel(kernelConfig, input, { ...options, sessionId: options.sessionId ?? kernelConfig.ports.newId() });
+  return {
+    config: kernelConfig,
+    run,
+    send: (input, options) => drain(run(input, options)),
+    runAsync: (input, options) => startHandle(run, input, options),
+    fork: (seed, input, options = {}) => {
+      const { forkId = "fork-1", tools, ...runOptions } = options;
+      const sessionId = runOptions.sessionId ?? kernelConfig.ports.newId();
+      const forked = { ...kernelConfig, ...(tools ? { tools } : {}), checkpointer: undefined };
+      return runKernel(forked, input, { ...runOptions, sessionId, forkId, history: seed });
+    },
+  };
+}
+
+/** Consumes a run and returns its result. */
+async function drain(events: AsyncGenerator<AgentEvent, RunResult>): Promise<RunResult> {
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return next.value;
+  }
+}
+
+function startHandle(run: Agent["run"], input: RunInput, options: RunOptions = {}): RunHandle {
+  const controller = new AbortController();
+  const outer = options.signal;
+  if (outer?.aborted) controller.abort(outer.reason);
+  outer?.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+  const channel = new Channel<AgentEvent>();
+  const result = (async () => {
+    const events = run(input, { ...options, signal: controller.signal });
+    try {
+      for (;;) {
+        const next = await events.next();
+        if (next.done) return next.value;
+        channel.push(next.value);
+      }
+    } finally {
+      channel.close();
+    }
+  })();
+  result.catch(() => undefined);
+  return {
+    events: channel,
+    cancel: () => controller.abort(new AbortError("cancelled")),
+    wait: () => result,
+  };
+}

@@ -1,0 +1,300 @@
+import { AbortError, AgentError, errorMessage } from "../errors.js";
+import { NEVER_ABORTED, type AbortSignalLike, type KernelPorts } from "../ports.js";
+import type { AgentEvent } from "../events.js";
+import { RingBuffer } from "./ring-buffer.js";
+import type {
+  BackgroundCompletion,
+  BackgroundLimits,
+  BackgroundOutcome,
+  BackgroundSpawn,
+  BackgroundStatus,
+  BackgroundTasks,
+} from "./types.js";
+
+/** Characters of detached output kept per task when `limits.bufferBytes` is not set. */
+export const DEFAULT_BACKGROUND_BUFFER_CHARS = 1_000_000;
+
+/** The prefix of a `read()` whose unread output partly fell out of the ring buffer. */
+export const TRUNCATED_MARKER = "[…truncated]\n";
+
+/** What `createBackgroundTasks` needs. */
+export interface BackgroundTasksOptions {
+  /** The run-level event sink, handed to every task. */
+  emit: (event: AgentEvent) => void;
+  /** The owner's signal: when it aborts, every task is cancelled and later spawns start cancelled. */
+  signal: AbortSignalLike;
+  /** Randomness for ids and the sleep that enforces `limits.maxTaskMs`. */
+  ports: KernelPorts;
+  limits?: BackgroundLimits;
+  /** Called after a completion has joined the delivery queue. Errors it throws are ignored. */
+  onCompleted?: (completion: BackgroundCompletion) => void;
+}
+
+type BackgroundKind = "joinable" | "detached";
+
+interface LiveTask {
+  kind: BackgroundKind;
+  label: string;
+  awaitIdle: boolean;
+  controller: AbortController;
+  /** Cancels the `maxTaskMs` sleep once the task is over, so no timer outlives it. */
+  timer?: AbortController;
+  cancelled: boolean;
+}
+
+interface DetachedOutput {
+  label: string;
+  ring: RingBuffer;
+  /** Absolute position up to which `read()` has returned output. */
+  cursor: number;
+  done: boolean;
+}
+
+interface QueuedCompletion {
+  completion: BackgroundCompletion;
+  kind: BackgroundKind;
+}
+
+interface Settled {
+  content: string;
+  status: BackgroundStatus;
+}
+
+const CANCELLED: Settled = { content: "Error: background task cancelled", status: "cancelled" };
+
+/**
+ * Creates a registry of background tasks for one owner (a run, or a session).
+ *
+ * - `spawn` starts `run` at once and returns `{id: "bg_<n base 36>_<6 hex>", label}`. A `joinable` task (the
+ *   default) blocks the run from ending; a `detached` one never does, and its `write`s are readable by `read`.
+ * - A returned string is `completed`; a returned `{content, status}` keeps its status; a throw is `failed` with
+ *   `Error: <message>`; passing `limits.maxTaskMs` aborts the task and marks it `failed` (timed out).
+ * - `cancel`/`cancelAll` and the owner's signal abort the task's own signal; the completion is recorded when the
+ *   task settles (so a task can still report what it did) with status `cancelled`, unless it returned an explicit
+ *   `{content, status}`. A cancelled task that ignores its signal stays pending until `maxTaskMs`, if set.
+ * - `waitNextJoinable(signal)` resolves (never rejects) when a joinable task completes, at once when an
+ *   undelivered joinable completion exists or none is running, and as soon as `signal` aborts; callers check
+ *   `signal.aborted` themselves.
+ *
+ * @example
+ * const tasks = createBackgroundTasks({ emit, signal, ports });
+ * tasks.spawn({ label: "npm test", run: async (signal) => runTests(signal) });
+ * while (tasks.pendingJoinable() > 0) await tasks.waitNextJoinable(signal);
+ * const notes = tasks.takeCompleted().map(backgroundCompletionMessage);
+ */
+export function createBackgroundTasks(options: BackgroundTasksOptions): BackgroundTasks {
+  return new BackgroundRegistry(options);
+}
+
+class BackgroundRegistry implements BackgroundTasks {
+  private readonly live = new Map<string, LiveTask>();
+  private readonly outputs = new Map<string, DetachedOutput>();
+  private queue: QueuedCompletion[] = [];
+  private readonly joinWaiters = new Set<() => void>();
+  private sequence = 0;
+
+  constructor(private readonly options: BackgroundTasksOptions) {
+    // One listener for the registry's lifetime: tasks share the owner's signal through cancelAll.
+    options.signal.addEventListener("abort", () => this.cancelAll(), { once: true });
+  }
+
+  spawn(task: BackgroundSpawn): { id: string; label: string } {
+    const kind = task.kind ?? "joinable";
+    this.checkLimits(kind);
+    const id = this.nextId();
+    const entry: LiveTask = {
+      kind,
+      label: task.label,
+      awaitIdle: task.awaitIdle ?? true,
+      controller: new AbortController(),
+      cancelled: false,
+    };
+    this.live.set(id, entry);
+    if (kind === "detached") this.outputs.set(id, this.newOutput(task.label));
+    if (this.options.signal.aborted) {
+      // The owner is gone: record the task as cancelled without starting work nobody will collect.
+      entry.cancelled = true;
+      this.finish(id, CANCELLED);
+    } else {
+      this.startTimer(id, entry);
+      void this.execute(id, entry, task);
+    }
+    return { id, label: task.label };
+  }
+
+  pendingJoinable(): number {
+    return this.countLive("joinable");
+  }
+
+  pendingDetached(): number {
+    return this.countLive("detached");
+  }
+
+  hasCompleted(): boolean {
+    return this.queue.length > 0;
+  }
+
+  takeCompleted(): BackgroundCompletion[] {
+    const taken = this.queue.map((queued) => queued.completion);
+    this.queue = [];
+    return taken;
+  }
+
+  waitNextJoinable(signal: AbortSignalLike = NEVER_ABORTED): Promise<void> {
+    const ready = this.queue.some((queued) => queued.kind === "joinable");
+    if (ready || signal.aborted || this.pendingJoinable() === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const wake = (): void => {
+        signal.removeEventListener("abort", wake);
+        this.joinWaiters.delete(wake);
+        resolve();
+      };
+      this.joinWaiters.add(wake);
+      signal.addEventListener("abort", wake, { once: true });
+    });
+  }
+
+  read(id: string, options?: { filter?: RegExp }): { output: string; done: boolean } | null {
+    const output = this.outputs.get(id);
+    if (!output) return null;
+    const slice = output.ring.readFrom(output.cursor);
+    output.cursor = output.ring.written;
+    const text = options?.filter ? filterLines(slice.text, options.filter) : slice.text;
+    return { output: (slice.dropped ? TRUNCATED_MARKER : "") + text, done: output.done };
+  }
+
+  listDetached(): { id: string; label: string; done: boolean }[] {
+    return [...this.outputs].map(([id, output]) => ({ id, label: output.label, done: output.done }));
+  }
+
+  cancel(id: string): boolean {
+    const task = this.live.get(id);
+    if (!task) return false;
+    if (!task.cancelled) {
+      task.cancelled = true;
+      task.controller.abort(new AbortError("background task cancelled"));
+    }
+    return true;
+  }
+
+  cancelAll(): void {
+    for (const id of [...this.live.keys()]) this.cancel(id);
+  }
+
+  private async execute(id: string, task: LiveTask, spawn: BackgroundSpawn): Promise<void> {
+    const write = (chunk: string): void => this.write(id, chunk);
+    let settled: Settled;
+    try {
+      const outcome = await spawn.run(task.controller.signal, this.options.emit, write);
+      settled = fromOutcome(outcome, task.cancelled);
+    } catch (error) {
+      settled = { content: `Error: ${errorMessage(error)}`, status: task.cancelled ? "cancelled" : "failed" };
+    }
+    this.finish(id, settled);
+  }
+
+  private startTimer(id: string, task: LiveTask): void {
+    const maxTaskMs = this.options.limits?.maxTaskMs;
+    if (maxTaskMs === undefined) return;
+    task.timer = new AbortController();
+    this.options.ports.sleep(maxTaskMs, task.timer.signal).then(
+      () => this.timeOut(id, maxTaskMs),
+      () => {}, // the task ended first and cancelled the sleep
+    );
+  }
+
+  private timeOut(id: string, maxTaskMs: number): void {
+    const task = this.live.get(id);
+    if (!task) return;
+    const message = `background task timed out after ${maxTaskMs}ms`;
+    task.controller.abort(new AbortError(message));
+    // Finish now rather than when the task settles: the limit must hold even for a task that ignores its signal.
+    this.finish(id, task.cancelled ? CANCELLED : { content: `Error: ${message}`, status: "failed" });
+  }
+
+  private finish(id: string, settled: Settled): void {
+    const task = this.live.get(id);
+    if (!task) return; // already finished by a timeout; the late result is dropped
+    this.live.delete(id);
+    task.timer?.abort();
+    const output = this.outputs.get(id);
+    if (output) output.done = true;
+    const completion: BackgroundCompletion = {
+      id,
+      label: task.label,
+      content: settled.content,
+      status: settled.status,
+      isError: settled.status !== "completed",
+      ...(task.awaitIdle ? {} : { awaitIdle: false }),
+    };
+    this.queue.push({ completion, kind: task.kind });
+    if (task.kind === "joinable") for (const wake of [...this.joinWaiters]) wake();
+    this.notifyCompleted(completion);
+  }
+
+  private notifyCompleted(completion: BackgroundCompletion): void {
+    try {
+      this.options.onCompleted?.(completion);
+    } catch {
+      // A failing listener must not lose the completion or break the task's settle path; it is already queued.
+    }
+  }
+
+  private write(id: string, chunk: string): void {
+    const output = this.outputs.get(id);
+    if (output && !output.done) output.ring.write(chunk);
+  }
+
+  private checkLimits(kind: BackgroundKind): void {
+    const limits = this.options.limits ?? {};
+    if (limits.maxTotal !== undefined && this.live.size >= limits.maxTotal) {
+      throw new AgentError(
+        `Background task limit reached: ${this.live.size} tasks are running (maxTotal ${limits.maxTotal}).`,
+      );
+    }
+    const cap = kind === "joinable" ? limits.maxJoinable : limits.maxDetached;
+    const running = this.countLive(kind);
+    if (cap !== undefined && running >= cap) {
+      const name = kind === "joinable" ? "maxJoinable" : "maxDetached";
+      throw new AgentError(
+        `Background task limit reached: ${running} ${kind} tasks are running (${name} ${cap}).`,
+      );
+    }
+  }
+
+  private nextId(): string {
+    const hex = Math.floor(this.options.ports.random() * 0x1000000)
+      .toString(16)
+      .padStart(6, "0");
+    return `bg_${(this.sequence++).toString(36)}_${hex.slice(-6)}`;
+  }
+
+  private newOutput(label: string): DetachedOutput {
+    const capacity = this.options.limits?.bufferBytes ?? DEFAULT_BACKGROUND_BUFFER_CHARS;
+    return { label, ring: new RingBuffer(capacity), cursor: 0, done: false };
+  }
+
+  private countLive(kind: BackgroundKind): number {
+    let count = 0;
+    for (const task of this.live.values()) if (task.kind === kind) count++;
+    return count;
+  }
+}
+
+/** A returned string is `completed` (or `cancelled` after a cancel); an explicit outcome keeps its status. */
+function fromOutcome(outcome: BackgroundOutcome, cancelled: boolean): Settled {
+  if (typeof outcome === "string") return { content: outcome, status: cancelled ? "cancelled" : "completed" };
+  return { content: outcome.content, status: outcome.status };
+}
+
+/** Keeps the lines of `text` that match `filter`. */
+function filterLines(text: string, filter: RegExp): string {
+  return text
+    .split("\n")
+    .filter((line) => {
+      // A global or sticky RegExp remembers lastIndex between tests; reset it so every line is tested whole.
+      filter.lastIndex = 0;
+      return filter.test(line);
+    })
+    .join("\n");
+}

@@ -1,0 +1,10 @@
+/** Background tasks: a registry of joinable and detached work, its output ring buffer and completion notes. */
+export type * from "./types.js";
+export {
+  createBackgroundTasks,
+  DEFAULT_BACKGROUND_BUFFER_CHARS,
+  TRUNCATED_MARKER,
+  type BackgroundTasksOptions,
+} from "./background-tasks.js";
+export { RingBuffer, type RingBufferSlice } from "./ring-buffer.js";
+export { backgroundCompletionMessage } from "./completion-message.js";

@@ -1,0 +1,61 @@
+import type { AssistantMessage, ContentBlock, Message } from "../messages.js";
+import type { ModelRequest } from "../model.js";
+import type { ToolCall, ToolSpec } from "../tools.js";
+import { deterministicCallId } from "./call-id.js";
+import { repairPrompt } from "./repair-prompt.js";
+import { stableStringify } from "../hash/stable-stringify.js";
+import type { DecodedResponse, ToolCallCodec } from "./types.js";
+
+/**
+ * The codec for providers with real function calling (OpenAI, Anthropic): tools go out as the request's native
+ * `tools`, calls come back as `tool_call` blocks, and text streams through as it arrives.
+ *
+ * Encode drops `reasoning` blocks from assistant messages: reasoning is kept in the session for the user, but
+ * providers reject or mis-bill it when it is sent back. Decode gives a call whose id is empty (some
+ * OpenAI-compatible servers omit it) a {@link deterministicCallId}, so a retry or a replay sees the same id.
+ * With no tools the request goes out unchanged.
+ */
+export function nativeCodec(): ToolCallCodec {
+  return {
+    name: "native",
+    streaming: "passthrough",
+    encode(request: ModelRequest, tools: ToolSpec[]): ModelRequest {
+      const messages = request.messages.map(withoutReasoning);
+      return tools.length ? { ...request, messages, tools } : { ...request, messages };
+    },
+    decode: decodeNative,
+    repairPrompt: (error, attempt, tools) => repairPrompt(error, attempt, tools),
+  };
+}
+
+function withoutReasoning(message: Message): Message {
+  if (message.role !== "assistant" || typeof message.content === "string") return message;
+  if (!message.content.some((block) => block.type === "reasoning")) return message;
+  return { ...message, content: message.content.filter((block) => block.type !== "reasoning") };
+}
+
+function decodeNative(message: AssistantMessage): DecodedResponse {
+  const blocks: ContentBlock[] =
+    typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+  let text = "";
+  const calls: ToolCall[] = [];
+  let raw: string | undefined;
+  for (const block of blocks) {
+    if (block.type === "text") text += block.text;
+    if (block.type !== "tool_call") continue;
+    let id = block.id;
+    if (!id) {
+      // What the model said, without ids, so the hash does not depend on which other calls had one.
+      raw ??= stableStringify(blocks.map(idlessBlock).filter((b) => b !== undefined));
+      id = deterministicCallId(raw, calls.length, block.name, block.input);
+    }
+    calls.push({ id, name: block.name, input: block.input });
+  }
+  return { text, calls };
+}
+
+function idlessBlock(block: ContentBlock): unknown {
+  if (block.type === "text") return { text: block.text };
+  if (block.type === "tool_call") return { name: block.name, input: block.input ?? {} };
+  return undefined;
+}

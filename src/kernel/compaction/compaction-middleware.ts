@@ -1,0 +1,35 @@
+import type { Message } from "../messages.js";
+import type { Middleware } from "../middleware.js";
+import { ZERO_USAGE } from "../model.js";
+import { estimateTokens } from "./estimate-tokens.js";
+import type { Compactor } from "./types.js";
+
+/**
+ * A `beforeModel` middleware that runs `compactor.maybeCompact(ctx.messages, ZERO_USAGE)` before every model
+ * call. When the messages changed it replaces `ctx.messages` (which persists into later turns) and emits
+ * `{type: "compaction", kind, before, after}`; when they did not, it emits nothing.
+ *
+ * @example createAgent({ use: [compaction(defaultCompactor())] })
+ */
+export function compaction(compactor: Compactor): Middleware {
+  return {
+    name: "compaction",
+    async beforeModel(ctx) {
+      const current = ctx.messages;
+      const result = await compactor.maybeCompact(current, ZERO_USAGE, undefined, ctx.signal);
+      if (sameMessages(current, result.messages)) return;
+      ctx.messages = result.messages;
+      ctx.emit({
+        type: "compaction",
+        kind: result.kind ?? "micro",
+        before: result.before ?? estimateTokens(current),
+        after: result.after ?? estimateTokens(result.messages),
+      });
+    },
+  };
+}
+
+/** True when two conversations hold the same message objects in the same order. */
+function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
+  return a === b || (a.length === b.length && a.every((message, i) => message === b[i]));
+}

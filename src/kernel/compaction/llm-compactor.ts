@@ -1,0 +1,108 @@
+import { isAbortError, ProviderError } from "../errors.js";
+import { messageText, type AssistantMessage, type Message } from "../messages.js";
+import type { ModelProvider, ModelRequest } from "../model.js";
+import type { AbortSignalLike } from "../ports.js";
+import { defaultCompactor } from "./default-compactor.js";
+import { estimateTokens } from "./estimate-tokens.js";
+import { renderTranscript } from "./render-transcript.js";
+import { splitTurns } from "./split-turns.js";
+import type { CompactionResult, Compactor } from "./types.js";
+
+/** The header of the message that replaces summarised turns. */
+export const SUMMARY_HEADER = "[Summary of earlier conversation]";
+
+/** The default system prompt of the summary call. */
+export const DEFAULT_SUMMARY_PROMPT =
+  "You compact conversations for an AI agent. Write a concise summary of the conversation you are given that " +
+  "keeps every fact, decision, file path, identifier and open task the agent needs to continue. " +
+  "Reply with the summary only.";
+
+/** Options of {@link llmCompactor}. */
+export interface LlmCompactorOptions {
+  /** The provider that writes summaries. */
+  provider: ModelProvider;
+  /** The model id of the summary call. */
+  model: string;
+  /** The model-free compactor that runs first. Default `defaultCompactor()`. */
+  base?: Compactor;
+  /** Summarise only when the estimate after `base` is above this. Default 120_000. */
+  tokenThreshold?: number;
+  /** The newest turns kept verbatim. Default 3. */
+  keepRecentTurns?: number;
+  /** The system prompt of the summary call. Default {@link DEFAULT_SUMMARY_PROMPT}. */
+  summaryPrompt?: string;
+  /** Consecutive summary failures after which only `base` runs. Default 2. */
+  maxFailures?: number;
+}
+
+/**
+ * A compactor that runs `base` and then, when the conversation is still above `tokenThreshold`, replaces all but
+ * the newest `keepRecentTurns` turns with one user message `[Summary of earlier conversation]\n<summary>`,
+ * written by one `provider.stream` call (`kind: "auto"`). Caller `instructions` are appended to the summary
+ * prompt. A circuit breaker stops calling the model after `maxFailures` consecutive failures; from then on only
+ * `base` runs. A failed summary returns the `base` result; an abort is rethrown.
+ */
+export function llmCompactor(options: LlmCompactorOptions): Compactor {
+  const base = options.base ?? defaultCompactor();
+  const threshold = options.tokenThreshold ?? 120_000;
+  const keepRecentTurns = options.keepRecentTurns ?? 3;
+  const maxFailures = options.maxFailures ?? 2;
+  let failures = 0;
+  return {
+    async maybeCompact(messages, usage, instructions, signal) {
+      const before = estimateTokens(messages);
+      const baseResult = await base.maybeCompact(messages, usage, instructions, signal);
+      const fallback: CompactionResult = {
+        ...baseResult,
+        before,
+        after: estimateTokens(baseResult.messages),
+      };
+      const turns = splitTurns(baseResult.messages);
+      // Summarising a single older turn saves little; the breaker keeps a failing model out of every turn.
+      if (
+        failures >= maxFailures ||
+        (fallback.after ?? 0) <= threshold ||
+        turns.length <= keepRecentTurns + 1
+      ) {
+        return fallback;
+      }
+      const cut = turns.length - keepRecentTurns;
+      try {
+        const summary = await summarize(options, turns.slice(0, cut).flat(), instructions, signal);
+        failures = 0;
+        const out: Message[] = [
+          { role: "user", content: `${SUMMARY_HEADER}\n${summary}` },
+          ...turns.slice(cut).flat(),
+        ];
+        return { messages: out, kind: "auto", before, after: estimateTokens(out) };
+      } catch (error) {
+        if (signal?.aborted || isAbortError(error)) throw error;
+        failures++;
+        return fallback;
+      }
+    },
+  };
+}
+
+/** Asks the model for a summary of `older`; throws when the stream gives no `message_done` or an empty text. */
+async function summarize(
+  options: LlmCompactorOptions,
+  older: readonly Message[],
+  instructions: string | undefined,
+  signal: AbortSignalLike | undefined,
+): Promise<string> {
+  const prompt = options.summaryPrompt ?? DEFAULT_SUMMARY_PROMPT;
+  const request: ModelRequest = {
+    model: options.model,
+    system: instructions ? `${prompt}\n\nAdditional instructions for this summary:\n${instructions}` : prompt,
+    messages: [{ role: "user", content: `${renderTranscript(older)}\n\nSummarize the conversation above.` }],
+  };
+  let done: AssistantMessage | undefined;
+  for await (const chunk of options.provider.stream(request, signal)) {
+    if (chunk.type === "message_done") done = chunk.message;
+  }
+  if (!done) throw new ProviderError("summary stream ended without message_done");
+  const text = messageText(done).trim();
+  if (!text) throw new ProviderError("summary model returned no text");
+  return text;
+}

@@ -1,0 +1,50 @@
+import type { Message } from "../messages.js";
+import type { Middleware } from "../middleware.js";
+import { estimateTokens } from "./estimate-tokens.js";
+import { isOverflowError } from "./is-overflow-error.js";
+import { reactiveTrim } from "./reactive-trim.js";
+
+/** Options of {@link reactiveCompaction}. */
+export interface ReactiveCompactionOptions {
+  /** How to shrink the conversation after an overflow. Default `reactiveTrim` with its defaults. */
+  trim?: (messages: Message[]) => Message[];
+  /** Whether an error is a context overflow. Default {@link isOverflowError}. */
+  isOverflow?: (error: unknown) => boolean;
+  /** Trim-and-retry rounds per model call. Default 1. */
+  maxAttempts?: number;
+}
+
+/**
+ * A `wrapModelCall` middleware that recovers from a context overflow. When the call throws an overflow error
+ * before any chunk was yielded, it trims `ctx.messages`, emits `{type: "compaction", kind: "auto"}` and calls
+ * `next()` again; the kernel re-encodes `ctx.messages` on every attempt, so the retry sends the trimmed prompt.
+ * It rethrows once a chunk was yielded (a retry would duplicate output), after `maxAttempts` retries, on abort,
+ * and when the trim removed nothing (the same prompt would overflow again).
+ */
+export function reactiveCompaction(options: ReactiveCompactionOptions = {}): Middleware {
+  const trim = options.trim ?? ((messages: Message[]) => reactiveTrim(messages));
+  const isOverflow = options.isOverflow ?? isOverflowError;
+  const maxAttempts = options.maxAttempts ?? 1;
+  return {
+    name: "reactive-compaction",
+    async *wrapModelCall(ctx, next) {
+      for (let attempt = 0; ; attempt++) {
+        let yielded = false;
+        try {
+          for await (const chunk of next()) {
+            yielded = true;
+            yield chunk;
+          }
+          return;
+        } catch (error) {
+          if (yielded || attempt >= maxAttempts || ctx.signal.aborted || !isOverflow(error)) throw error;
+          const before = estimateTokens(ctx.messages);
+          const trimmed = trim(ctx.messages);
+          if (trimmed === ctx.messages) throw error;
+          ctx.messages = trimmed;
+          ctx.emit({ type: "compaction", kind: "auto", before, after: estimateTokens(trimmed) });
+        }
+      }
+    },
+  };
+}

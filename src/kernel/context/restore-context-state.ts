@@ -1,0 +1,42 @@
+import type { SessionEvent } from "../session-events.js";
+import type { ContextFact } from "./types.js";
+
+/** What an engine carries over from a session's log. */
+export interface RestoredContextState {
+  generation: number;
+  facts: ContextFact[];
+  workingState: Record<string, string>;
+  archiveRefs: string[];
+}
+
+/**
+ * Restores from the latest committed `context_view`: its generation, facts, working state and archive refs.
+ * Every `artifact_verified` event also becomes an `artifact` fact (deduplicated by text).
+ */
+export function restoreContextState(history: readonly SessionEvent[] = []): RestoredContextState {
+  let latest: Extract<SessionEvent, { type: "context_view" }> | undefined;
+  const artifacts: ContextFact[] = [];
+  for (const event of history) {
+    if (event.type === "context_view") latest = event;
+    else if (event.type === "artifact_verified")
+      artifacts.push({ kind: "artifact", text: artifactText(event) });
+  }
+  const facts = [...(latest?.view.facts ?? [])];
+  const seen = new Set(facts.map((fact) => fact.text));
+  for (const fact of artifacts) {
+    if (seen.has(fact.text)) continue;
+    seen.add(fact.text);
+    facts.push(fact);
+  }
+  return {
+    generation: latest?.view.generation ?? 0,
+    facts,
+    workingState: { ...(latest?.view.workingState ?? {}) },
+    archiveRefs: [...(latest?.view.archiveRefs ?? [])],
+  };
+}
+
+function artifactText(event: Extract<SessionEvent, { type: "artifact_verified" }>): string {
+  const revision = event.revision ? `@${event.revision}` : "";
+  return `${event.path}${revision} verified by \`${event.command}\`: ${event.result}`;
+}

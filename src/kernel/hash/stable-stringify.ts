@@ -1,0 +1,55 @@
+/**
+ * JSON with object keys sorted (by UTF-16 code unit, like `Array.prototype.sort`) at every depth, so equal values
+ * always give the same text whatever order their keys were built in. Used for hashing (call ids, fingerprints).
+ *
+ * Follows `JSON.stringify` otherwise: `toJSON()` is honoured; `undefined`, functions and symbols are dropped from
+ * objects and become `null` in arrays; non-finite numbers become `null`; a bigint or a cycle throws `TypeError`.
+ * Unlike `JSON.stringify`, a top-level value with no JSON form gives `"null"`, never `undefined`.
+ * @example stableStringify({ b: 1, a: [true, undefined] }) // '{"a":[true,null],"b":1}'
+ */
+export function stableStringify(value: unknown): string {
+  return stringifyValue(value, new Set()) ?? "null";
+}
+
+/** The JSON text of `value`, or undefined when it has none (it is then skipped in objects). */
+function stringifyValue(value: unknown, ancestors: Set<object>): string | undefined {
+  const json = withToJson(value);
+  if (json === null) return "null";
+  switch (typeof json) {
+    case "string":
+    case "boolean":
+      return JSON.stringify(json);
+    case "number":
+      return Number.isFinite(json) ? JSON.stringify(json) : "null";
+    case "bigint":
+      throw new TypeError("stableStringify cannot serialise a bigint");
+    case "object":
+      return stringifyObject(json, ancestors);
+    default:
+      return undefined; // undefined, function, symbol
+  }
+}
+
+function withToJson(value: unknown): unknown {
+  const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+  return typeof toJSON === "function" ? (toJSON as () => unknown).call(value) : value;
+}
+
+function stringifyObject(value: object, ancestors: Set<object>): string {
+  if (ancestors.has(value)) throw new TypeError("stableStringify cannot serialise a circular structure");
+  ancestors.add(value);
+  try {
+    if (Array.isArray(value)) {
+      return `[${value.map((item: unknown) => stringifyValue(item, ancestors) ?? "null").join(",")}]`;
+    }
+    const record = value as Record<string, unknown>;
+    const members: string[] = [];
+    for (const key of Object.keys(record).sort()) {
+      const text = stringifyValue(record[key], ancestors);
+      if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+    }
+    return `{${members.join(",")}}`;
+  } finally {
+    ancestors.delete(value);
+  }
+}

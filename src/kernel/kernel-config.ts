@@ -1,0 +1,79 @@
+import type { BackgroundLimits, BackgroundTasks } from "./background/types.js";
+import type { ToolCallCodec } from "./codecs/types.js";
+import type { ContextArchive, ContextPlanner } from "./context/types.js";
+import type { ImageBlock, Message } from "./messages.js";
+import type { Middleware } from "./middleware.js";
+import type { ModelProvider, ToolChoice } from "./model.js";
+import type { ApprovalHandler, InputHandler } from "./permission/types.js";
+import type { AbortSignalLike, KernelPorts } from "./ports.js";
+import type { Checkpointer } from "./session-events.js";
+import type { AnyTool, Sandbox } from "./tools.js";
+
+/** Everything an agent is made of. `createAgent` takes this without `ports`. */
+export interface KernelConfig {
+  model: ModelProvider;
+  /** Sent as `ModelRequest.model`; defaults to `model.id`. */
+  modelName?: string;
+  codec: ToolCallCodec;
+  tools?: AnyTool[];
+  /** Middleware, outer → inner. */
+  use?: Middleware[];
+  system?: string;
+  /** Default 50; when used up the run ends with `max_turns`. */
+  maxTurns?: number;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  stopSequences?: string[];
+  toolChoice?: ToolChoice;
+  sandbox?: Sandbox;
+  input?: InputHandler;
+  approval?: ApprovalHandler;
+  checkpointer?: Checkpointer;
+  /** Per-turn tool concurrency; default 10, 1 = one after another. */
+  maxParallelTools?: number;
+  /** Whether tools get `ctx.background`; default true. */
+  background?: boolean;
+  backgroundLimits?: BackgroundLimits;
+  /** An externally owned registry: never joined or cancelled by the kernel. */
+  backgroundTasks?(sessionId: string): BackgroundTasks;
+  /** Codec repair attempts; default 2. */
+  maxDecodeRetries?: number;
+  /** `"safe"` records tool starts and recovers interrupted calls; default `"off"`. */
+  crashRecovery?: "off" | "safe";
+  /** File-snapshot quota per session; beyond it snapshots are stored as `before: null, truncated: true`. */
+  maxSnapshotBytesPerSession?: number;
+  /** The ContextEngine: disabled unless an object is given. */
+  context?: false | ContextOptions;
+  /** Time, randomness, ids and sleep. */
+  ports: KernelPorts;
+}
+
+/** ContextEngine settings. */
+export interface ContextOptions {
+  windowTokens?: number;
+  planner?: ContextPlanner;
+  archive?: ContextArchive;
+}
+
+/** Where steering messages come from; `SteerController` is one, the workflow driver's signal queue another. */
+export interface SteerSource {
+  takeSteers(): Message[];
+  takeFollowUps(): Message[];
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  signal?: AbortSignalLike;
+  /** Default: a fresh id per run (a new session). */
+  sessionId?: string;
+  steer?: SteerSource;
+  /** Prior conversation placed before the input; system messages in it are dropped. */
+  history?: Message[];
+  /** Images attached to the input user message. */
+  images?: ImageBlock[];
+}
+
+/** The input of a run: a string becomes one user message. */
+export type RunInput = string | Message[];

@@ -1,0 +1,118 @@
+import { CodecError, ProviderError, isAbortError, toAgentError, type AgentError } from "./errors.js";
+import type { AgentEvent } from "./events.js";
+import type { DecodedResponse } from "./codecs/types.js";
+import { isOverflowError } from "./compaction/is-overflow-error.js";
+import { composeModelCall } from "./middleware.js";
+import { addUsage, type ModelChunk, type Usage } from "./model.js";
+import { buildModelRequest, type PreparedView } from "./model-request.js";
+import { normalizeAssistant } from "./normalize-assistant.js";
+import { defaultRepairPrompt } from "./codecs/repair-prompt.js";
+import type { AssistantMessage } from "./messages.js";
+import type { RunState } from "./run-state.js";
+
+/** How the model phase of a turn ended. */
+export type ModelPhaseOutcome =
+  | { kind: "decoded"; decoded: DecodedResponse; message: AssistantMessage }
+  | { kind: "aborted" }
+  | { kind: "error"; error: AgentError };
+
+type CallOutcome =
+  | { kind: "message"; message: AssistantMessage; usage: Usage }
+  | { kind: "aborted" }
+  | { kind: "error"; error: AgentError };
+
+/**
+ * Steps 6 and 7 of a turn: call the model, decode the response, and on malformed output push the raw message
+ * plus the codec's repair prompt and call again, up to `maxDecodeRetries`.
+ */
+export async function* modelPhase(
+  run: RunState,
+  turn: number,
+  view: PreparedView | undefined,
+): AsyncGenerator<AgentEvent, ModelPhaseOutcome> {
+  const { config, ctx } = run;
+  for (let attempt = 0; ; attempt++) {
+    const call = yield* callModel(run, turn, view);
+    if (call.kind !== "message") return call;
+    try {
+      const decoded = config.codec.decode(call.message);
+      const message = normalizeAssistant(call.message, decoded);
+      if (config.codec.streaming === "buffer" && decoded.calls.length === 0 && decoded.text !== "") {
+        yield { type: "text_delta", text: decoded.text };
+      }
+      ctx.messages.push(message);
+      await run.log.append({ type: "assistant", message });
+      yield { type: "message", message };
+      return { kind: "decoded", decoded, message };
+    } catch (error) {
+      if (!(error instanceof CodecError)) return { kind: "error", error: toAgentError(error) };
+      ctx.messages.push(call.message);
+      await run.log.append({ type: "assistant", message: call.message });
+      yield { type: "message", message: call.message };
+      if (attempt >= config.maxDecodeRetries) return { kind: "error", error };
+      yield { type: "error", error, fatal: false };
+      const repair = config.codec.repairPrompt?.(error, attempt + 1, run.specs) ?? defaultRepairPrompt(error, attempt + 1, run.specs);
+      ctx.messages.push(repair);
+      await run.log.append({ type: "user", message: repair });
+    }
+  }
+}
+
+/** One model call through the middleware onion, with one emergency compaction on a context overflow. */
+async function* callModel(run: RunState, turn: number, view: PreparedView | undefined): AsyncGenerator<AgentEvent, CallOutcome> {
+  let currentView = view;
+  for (let overflowRetried = false; ; overflowRetried = true) {
+    const outcome = yield* streamOnce(run, turn, currentView);
+    if (outcome.kind !== "overflow") return outcome;
+    if (overflowRetried || !run.engine) return { kind: "error", error: outcome.error };
+    const prepared = await run.engine.compact("overflow", run.ctx.messages);
+    yield { type: "context_status", ...prepared.status };
+    currentView = { from: run.ctx.messages, messages: prepared.messages, edits: prepared.edits };
+  }
+}
+
+/** Streams one attempt; an overflow before any chunk is reported so the caller may compact and retry. */
+async function* streamOnce(
+  run: RunState,
+  turn: number,
+  view: PreparedView | undefined,
+): AsyncGenerator<AgentEvent, CallOutcome | { kind: "overflow"; error: AgentError }> {
+  const { config, ctx, signal } = run;
+  const model = config.modelName;
+  const base = () => config.model.stream(buildModelRequest(run, view), signal);
+  const call = composeModelCall(config.use, ctx, base);
+  yield { type: "model_call_start", turn, model };
+  const started = config.ports.now();
+  let streamed = false;
+  let done: Extract<ModelChunk, { type: "message_done" }> | undefined;
+  try {
+    for await (const chunk of call()) {
+      if (signal.aborted) break;
+      if (chunk.type === "message_done") done = chunk;
+      else if (chunk.type === "text_delta") {
+        streamed = true;
+        if (config.codec.streaming !== "buffer") yield { type: "text_delta", text: chunk.text };
+      } else if (chunk.type === "reasoning_delta") {
+        streamed = true;
+        yield { type: "reasoning_delta", text: chunk.text };
+      }
+    }
+    if (signal.aborted) throw signal.reason ?? new Error("aborted");
+    if (!done) throw new ProviderError("model stream ended without a message_done chunk");
+  } catch (error) {
+    yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, error: errorText(error) };
+    yield* run.sink.drain();
+    if (signal.aborted || isAbortError(error)) return { kind: "aborted" };
+    const agentError = toAgentError(error);
+    if (!streamed && isOverflowError(agentError)) return { kind: "overflow", error: agentError };
+    return { kind: "error", error: agentError };
+  }
+  run.usage = addUsage(run.usage, done.usage);
+  yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, usage: done.usage };
+  yield* run.sink.drain();
+  return { kind: "message", message: done.message, usage: done.usage };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,37 @@
+import type { Decision } from "../events.js";
+import type { PermissionPolicy, PolicyVerdict } from "./types.js";
+
+const SEVERITY: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * Merges policies (for example managed, user and project layers) so the strictest answer wins:
+ * deny > ask > allow. The winning answer is returned as the layer gave it, so its `ruleId` and `reason` carry
+ * through; on a tie the earlier layer wins. Layers run in order and evaluation stops at the first deny. A layer
+ * that throws makes the whole check throw, which the gate turns into a deny. With no layers the answer is allow.
+ */
+export function composePolicies(...policies: PermissionPolicy[]): PermissionPolicy {
+  return {
+    async check(call, ctx): Promise<Decision | PolicyVerdict> {
+      let winner: Decision | PolicyVerdict = "allow";
+      let winnerSeverity = -1;
+      for (const layer of policies) {
+        const answer = await layer.check(call, ctx);
+        const severity = severityOf(answer);
+        if (severity > winnerSeverity) {
+          winner = answer;
+          winnerSeverity = severity;
+        }
+        if (severity >= SEVERITY.deny) break;
+      }
+      return winner;
+    },
+  };
+}
+
+/** An answer that is not a known decision ranks as a deny (fail closed); the gate rejects it as invalid. */
+function severityOf(answer: Decision | PolicyVerdict): number {
+  const decision: unknown = typeof answer === "string" ? answer : answer?.decision;
+  return typeof decision === "string" && Object.hasOwn(SEVERITY, decision)
+    ? SEVERITY[decision as Decision]
+    : SEVERITY.deny;
+}

@@ -1,0 +1,245 @@
+import { createBackgroundTasks } from "./background/background-tasks.js";
+import { backgroundCompletionMessage } from "./background/completion-message.js";
+import { createContextEngine } from "./context/context-engine.js";
+import { EventSink } from "./event-sink.js";
+import { isAbortError, toAgentError } from "./errors.js";
+import type { AgentEvent, RunResult, StopReason } from "./events.js";
+import type { KernelConfig, RunInput, RunOptions } from "./kernel-config.js";
+import { messageText, type Message } from "./messages.js";
+import { runLifecycle } from "./middleware.js";
+import { modelPhase } from "./model-phase.js";
+import type { PreparedView } from "./model-request.js";
+import { ZERO_USAGE, addUsage } from "./model.js";
+import { NEVER_ABORTED } from "./ports.js";
+import { resolveConfig, type RunState } from "./run-state.js";
+import { SessionLog } from "./session-log.js";
+import { toToolSpec } from "./tools.js";
+import { toolPhase } from "./tool-phase.js";
+import { inputMessages } from "./input-messages.js";
+import { forkConfig, forkSeed } from "./fork.js";
+
+/**
+ * The turn loop: encode → call model → decode → execute tools → feed back, until the model stops, the run is
+ * aborted or `maxTurns` is used up. Yields every `AgentEvent` and returns the `RunResult`. It never throws for
+ * a model or tool failure: a fatal error ends with an `error` event and `done(error)`.
+ */
+export function runKernel(
+  config: KernelConfig,
+  input: RunInput,
+  options: RunOptions & { sessionId: string; forkId?: string },
+): AsyncGenerator<AgentEvent, RunResult> {
+  const events = runLoop(config, input, options);
+  return options.forkId === undefined ? events : stampForkId(events, options.forkId);
+}
+
+/** Marks every event of a fork with its id. */
+async function* stampForkId(events: AsyncGenerator<AgentEvent, RunResult>, forkId: string): AsyncGenerator<AgentEvent, RunResult> {
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return next.value;
+    yield next.value.forkId === undefined ? { ...next.value, forkId } : next.value;
+  }
+}
+
+async function* runLoop(
+  config: KernelConfig,
+  input: RunInput,
+  options: RunOptions & { sessionId: string; forkId?: string },
+): AsyncGenerator<AgentEvent, RunResult> {
+  const run = await openRun(config, input, options);
+  yield* run.sink.drain();
+  let reason: StopReason;
+  try {
+    await runLifecycle(run.config.use, "beforeAgent", run.ctx);
+    yield* run.sink.drain();
+    reason = yield* turnLoop(run);
+  } catch (error) {
+    // A throwing hook or registry ends the run like a provider failure: an error event, then done.
+    if (run.signal.aborted || isAbortError(error)) reason = "aborted";
+    else {
+      yield* run.sink.drain();
+      yield { type: "error", error: toAgentError(error), fatal: true };
+      reason = "error";
+    }
+  }
+  return yield* finish(run, reason);
+}
+
+/** Steps 1–3: load the session, recover interrupted tools, append the input. */
+async function openRun(config: KernelConfig, input: RunInput, options: RunOptions & { sessionId: string; forkId?: string }): Promise<RunState> {
+  const resolved = resolveConfig(config);
+  const { sessionId, forkId } = options;
+  const signal = options.signal ?? NEVER_ABORTED;
+  const sink = new EventSink();
+  const opened = await SessionLog.open(sessionId, resolved.checkpointer, resolved.crashRecovery === "safe");
+  for (const tool of opened.recovered) sink.emit({ type: "tool_recovered", ...tool });
+  const fresh = inputMessages(input, options.images);
+  const history = (options.history ?? []).filter((message) => message.role !== "system");
+  const messages: Message[] = [...history, ...opened.messages, ...fresh];
+  await opened.log.append(...fresh.map((message) => ({ type: "user" as const, message })));
+  const state = new Map<string, unknown>();
+  const ctx = {
+    sessionId,
+    messages,
+    turn: 0,
+    signal,
+    emit: sink.emit,
+    state,
+    ports: resolved.ports,
+    ...(forkId !== undefined ? { forkId } : {}),
+    ...(opened.log.persistent ? { recordSessionEvent: (event: Parameters<typeof opened.log.append>[0]) => void opened.log.append(event).catch(() => undefined) } : {}),
+  };
+  const engine = resolved.context
+    ? createContextEngine({ sessionId, ports: resolved.ports, provider: resolved.model, model: resolved.modelName, ...resolved.context, history: opened.events, staticPrefix: { system: resolved.system, tools: resolved.tools.map(toToolSpec), codec: resolved.codec.name }, record: ctx.recordSessionEvent })
+    : undefined;
+  const run: RunState = {
+    config: resolved,
+    sessionId,
+    ctx,
+    log: opened.log,
+    sink,
+    signal,
+    toolsByName: new Map(resolved.tools.map((tool) => [tool.name, tool])),
+    specs: resolved.tools.map(toToolSpec),
+    steer: options.steer,
+    background: openBackground(resolved, sessionId, signal, sink),
+    engine,
+    forkId,
+    usage: ZERO_USAGE,
+    abortedByHook: undefined,
+    snapshotBytes: 0,
+    fork: undefined,
+  };
+  if (forkId === undefined) run.fork = forker(config, run);
+  return run;
+}
+
+/** Runs forks to completion, forwarding every event (stamped with the fork id) into the parent's stream. */
+function forker(config: KernelConfig, parent: RunState): RunState["fork"] {
+  let forks = 0;
+  return async (input, options = {}) => {
+    const forkId = options.forkId ?? `task-${++forks}`;
+    const history = forkSeed(parent.ctx.messages);
+    const sessionId = `${parent.sessionId}/${forkId}`;
+    const fork = runKernel(forkConfig(config, options.tools), input, { sessionId, forkId, signal: parent.signal, history });
+    for (;;) {
+      const next = await fork.next();
+      if (next.done) {
+        parent.usage = addUsage(parent.usage, next.value.usage);
+        return next.value;
+      }
+      parent.sink.emit(next.value);
+    }
+  };
+}
+
+function openBackground(config: RunState["config"], sessionId: string, signal: RunState["signal"], sink: EventSink): RunState["background"] {
+  if (config.backgroundTasks) return { tasks: config.backgroundTasks(sessionId), owned: false };
+  if (config.background === false) return undefined;
+  const tasks = createBackgroundTasks({ emit: sink.emit, signal, ports: config.ports, limits: config.backgroundLimits });
+  return { tasks, owned: true };
+}
+
+/** Steps 5–9, turn after turn. Returns why the run stops. */
+async function* turnLoop(run: RunState): AsyncGenerator<AgentEvent, StopReason> {
+  let turn = 0;
+  // Background joins do not consume the budget; turn numbers still stay unique (docs/decisions/0002).
+  let budgetUsed = 0;
+  for (;;) {
+    if (run.signal.aborted) return "aborted";
+    if (budgetUsed >= run.config.maxTurns) return "max_turns";
+    turn++;
+    budgetUsed++;
+    run.ctx.turn = turn;
+    yield { type: "turn_start", turn };
+    yield* injectAtTurnStart(run);
+    await runLifecycle(run.config.use, "beforeModel", run.ctx);
+    yield* run.sink.drain();
+    const view = yield* prepareContext(run);
+    const model = yield* modelPhase(run, turn, view);
+    if (model.kind === "aborted") return "aborted";
+    if (model.kind === "error") {
+      yield { type: "error", error: model.error, fatal: true };
+      return "error";
+    }
+    if (model.decoded.calls.length > 0) {
+      const tools = yield* toolPhase(run, turn, model.decoded.calls);
+      yield { type: "turn_end", turn, stopReason: "tool_use" };
+      if (tools.aborted) return "aborted";
+      continue;
+    }
+    yield { type: "turn_end", turn, stopReason: "stop" };
+    if (yield* resumeWithFollowUps(run)) continue;
+    if (await joinBackground(run)) {
+      budgetUsed--;
+      continue;
+    }
+    return "stop";
+  }
+}
+
+/** Step 5: queued steers, then background completions, become user messages before the model call. */
+async function* injectAtTurnStart(run: RunState): AsyncGenerator<AgentEvent> {
+  const steers = run.steer?.takeSteers() ?? [];
+  if (steers.length > 0) {
+    yield* appendUserMessages(run, steers);
+    yield { type: "steer", messages: steers };
+  }
+  if (!run.background?.owned) return;
+  for (const completion of run.background.tasks.takeCompleted()) {
+    yield* appendUserMessages(run, [backgroundCompletionMessage(completion)]);
+    yield { type: "background_completed", completion };
+  }
+}
+
+/** Step 8: follow-ups resurrect a run that would stop. */
+async function* resumeWithFollowUps(run: RunState): AsyncGenerator<AgentEvent, boolean> {
+  const followUps = run.steer?.takeFollowUps() ?? [];
+  if (followUps.length === 0) return false;
+  yield* appendUserMessages(run, followUps);
+  yield { type: "steer", messages: followUps };
+  return true;
+}
+
+/** Step 8: a run that owns pending joinable work waits for it instead of stopping. */
+async function joinBackground(run: RunState): Promise<boolean> {
+  const background = run.background;
+  if (!background?.owned) return false;
+  if (background.tasks.pendingJoinable() === 0 && !background.tasks.hasCompleted()) return false;
+  await background.tasks.waitNextJoinable(run.signal);
+  return true;
+}
+
+async function* appendUserMessages(run: RunState, messages: Message[]): AsyncGenerator<AgentEvent> {
+  run.ctx.messages.push(...messages);
+  await run.log.append(...messages.map((message) => ({ type: "user" as const, message })));
+  yield* run.sink.drain();
+}
+
+/** The ContextEngine's view for this turn, reported when it acted. */
+async function* prepareContext(run: RunState): AsyncGenerator<AgentEvent, PreparedView | undefined> {
+  if (!run.engine) return undefined;
+  const from = run.ctx.messages;
+  const prepared = await run.engine.prepare(from, { system: run.config.system, tools: run.specs });
+  if (prepared.status.level > 0) yield { type: "context_status", ...prepared.status };
+  return { from, messages: prepared.messages, edits: prepared.edits };
+}
+
+/** Step 10: cancel owned background work, run `afterAgent`, yield `done`. */
+async function* finish(run: RunState, reason: StopReason): AsyncGenerator<AgentEvent, RunResult> {
+  if (run.background?.owned) run.background.tasks.cancelAll();
+  await runLifecycle(run.config.use, "afterAgent", run.ctx);
+  await run.log.flush();
+  yield* run.sink.drain();
+  const result: RunResult = { messages: run.ctx.messages, text: lastAssistantText(run.ctx.messages), usage: run.usage, stopReason: reason };
+  yield { type: "done", reason, result };
+  return result;
+}
+
+function lastAssistantText(messages: Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === "assistant") return messageText(message);
+  }
+  return "";
+}

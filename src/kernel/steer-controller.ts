@@ -1,0 +1,50 @@
+import type { Message } from "./messages.js";
+
+/** A message for the agent: a string becomes a user message. */
+export type SteerInput = string | Message;
+
+function toMessage(content: SteerInput): Message {
+  return typeof content === "string" ? { role: "user", content } : content;
+}
+
+/**
+ * Injects messages into a running agent, modelled on AbortController: the caller creates it and passes it in
+ * `run(input, { steer })`. Steers land at the next turn start; follow-ups only when the model would stop.
+ * @example
+ * const steer = new SteerController();
+ * const run = agent.run("build it", { steer });
+ * steer.steer("use TypeScript");
+ */
+export class SteerController {
+  private steers: Message[] = [];
+  private followUps: Message[] = [];
+
+  /** Queues a message for the start of the next turn. */
+  steer(content: SteerInput): void {
+    this.steers.push(toMessage(content));
+  }
+
+  /** Queues a message for when the model would otherwise stop. */
+  followUp(content: SteerInput): void {
+    this.followUps.push(toMessage(content));
+  }
+
+  /** Returns and clears the queued steers. */
+  takeSteers(): Message[] {
+    const taken = this.steers;
+    this.steers = [];
+    return taken;
+  }
+
+  /** Returns and clears the queued follow-ups. */
+  takeFollowUps(): Message[] {
+    const taken = this.followUps;
+    this.followUps = [];
+    return taken;
+  }
+
+  /** True when anything is queued. */
+  get pending(): boolean {
+    return this.steers.length > 0 || this.followUps.length > 0;
+  }
+}

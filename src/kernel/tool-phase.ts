@@ -1,0 +1,90 @@
+import { errorMessage } from "./errors.js";
+import type { AgentEvent } from "./events.js";
+import { composeToolCall, type ToolCallContext, type ToolHookAction } from "./middleware.js";
+import { toolResultBlock, type Message } from "./messages.js";
+import type { RunState } from "./run-state.js";
+import { executeBaseTool } from "./tool-exec.js";
+import type { ToolCall, ToolResult } from "./tools.js";
+
+/** How the tool phase ended: the results in call order, and whether a hook aborted the run. */
+export interface ToolPhaseOutcome {
+  results: ToolResult[];
+  aborted: boolean;
+}
+
+/**
+ * Step 9: announce every call, run them at most `maxParallelTools` at a time, stream their events live in
+ * completion order, and feed the results back to the model in call order as one user message.
+ */
+export async function* toolPhase(run: RunState, turn: number, calls: ToolCall[]): AsyncGenerator<AgentEvent, ToolPhaseOutcome> {
+  for (const call of calls) yield { type: "tool_use", call };
+  const live = run.sink.beginLive();
+  const results: ToolResult[] = new Array<ToolResult>(calls.length);
+  const settled = runLimited(calls.length, run.config.maxParallelTools, async (index) => {
+    results[index] = await runOneCall(run, turn, calls[index]!);
+  }).finally(() => run.sink.endLive());
+  for await (const event of live) yield event;
+  await settled;
+  const message: Message = {
+    role: "user",
+    content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
+  };
+  run.ctx.messages.push(message);
+  return { results, aborted: run.abortedByHook !== undefined };
+}
+
+/** Runs `count` jobs with at most `limit` in flight, starting them in index order. */
+async function runLimited(count: number, limit: number, job: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) await job(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+/** One call: start event, hooks, the middleware chain around the tool, persistence, end events. */
+async function runOneCall(run: RunState, turn: number, call: ToolCall): Promise<ToolResult> {
+  const { sink, log, config } = run;
+  if (config.crashRecovery === "safe") await log.append({ type: "tool_started", id: call.id, name: call.name, turn });
+  sink.emit({ type: "tool_call_start", call, turn });
+  const started = config.ports.now();
+  const tctx: ToolCallContext = Object.assign(Object.create(run.ctx) as ToolCallContext, { call, turn });
+  const result = await resolveResult(run, tctx, call);
+  await log.append({ type: "tool_result", result: toolResultBlock(result.id, result.content, result.isError), turn });
+  const durationMs = config.ports.now() - started;
+  sink.emit({ type: "tool_call_end", id: call.id, name: call.name, turn, durationMs, isError: result.isError === true });
+  sink.emit({ type: "tool_result", result });
+  return result;
+}
+
+/** Applies `beforeToolCall` hooks, then the `wrapToolCall` onion; anything thrown becomes an error result. */
+async function resolveResult(run: RunState, tctx: ToolCallContext, call: ToolCall): Promise<ToolResult> {
+  if (run.abortedByHook !== undefined) return errorResult(call, `not executed: ${call.name}`);
+  try {
+    const action = await runToolHooks(run, tctx);
+    if (action.action === "skip") {
+      const content = action.result ?? `skipped by tool-start hook: ${call.name}`;
+      return action.isError ? errorResult(call, content) : { id: call.id, name: call.name, content };
+    }
+    if (action.action === "abort") {
+      run.abortedByHook = action.reason ?? `aborted by tool-start hook: ${call.name}`;
+      return errorResult(call, `not executed: ${call.name}`);
+    }
+    return await composeToolCall(run.config.use, tctx, () => executeBaseTool(run, tctx))();
+  } catch (error) {
+    return errorResult(call, `Error: ${errorMessage(error)}`);
+  }
+}
+
+/** The first hook that does not proceed decides. */
+async function runToolHooks(run: RunState, tctx: ToolCallContext): Promise<ToolHookAction> {
+  for (const layer of run.config.use) {
+    const action = await layer.beforeToolCall?.(tctx);
+    if (action && action.action !== "proceed") return action;
+  }
+  return { action: "proceed" };
+}
+
+function errorResult(call: ToolCall, content: string): ToolResult {
+  return { id: call.id, name: call.name, content, isError: true };
+}

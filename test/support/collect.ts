@@ -1,0 +1,20 @@
+import type { AgentEvent, RunResult } from "../../src/kernel/events.js";
+
+/** Drains a run, returning every event and the result. */
+export async function collect(
+  run: AsyncGenerator<AgentEvent, RunResult>,
+): Promise<{ events: AgentEvent[]; result: RunResult }> {
+  const events: AgentEvent[] = [];
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return { events, result: next.value };
+    events.push(next.value);
+  }
+}
+
+/** The event types, with consecutive text/reasoning deltas collapsed into one entry each. */
+export function eventTypes(events: AgentEvent[], { collapseDeltas = false } = {}): string[] {
+  const types = events.map((event) => event.type);
+  if (!collapseDeltas) return types;
+  return types.filter((type, index) => !(type.endsWith("_delta") && types[index - 1] === type));
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "../../../src/agent.js";
+import { nativeCodec } from "../../../src/kernel/codecs/index.js";
+import type { AgentEvent } from "../../../src/kernel/events.js";
+import { defineTool } from "../../../src/kernel/tools.js";
+import { fakeProvider } from "../../../src/providers/fake-provider.js";
+import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
+import { collect } from "../../support/collect.js";
+
+function spawner(release: Promise<void>, kind: "joinable" | "detached" = "joinable") {
+  return defineTool({
+    name: "spawn",
+    description: "starts background work",
+    schema: z.object({}),
+    execute: (_input, ctx) => {
+      const task = ctx.background!.spawn({ label: "crunch", kind, run: async () => (await release, "42") });
+      return `started ${task.id}`;
+    },
+  });
+}
+
+describe("background tasks in the loop", () => {
+  it("a pending joinable task is joined: its completion is injected at the next turn start, without consuming maxTurns", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const model = fakeProvider([toolCallTurn([{ id: "1", name: "spawn", input: {} }]), textTurn("waiting"), textTurn("the answer is 42")]);
+    const run = collect(createAgent({ model, codec: nativeCodec(), tools: [spawner(released)], maxTurns: 2 }).run("go"));
+    setTimeout(release, 5);
+    const { events, result } = await run;
+    expect(result.stopReason).toBe("stop");
+    expect(result.text).toBe("the answer is 42");
+    const completed = events.find((e) => e.type === "background_completed") as Extract<AgentEvent, { type: "background_completed" }>;
+    expect(completed.completion).toMatchObject({ label: "crunch", content: "42", status: "completed", isError: false });
+    const turns = events.filter((e) => e.type === "turn_start").map((e) => (e as { turn: number }).turn);
+    expect(turns).toEqual([1, 2, 3]);
+    const note = model.requests[2]!.messages.at(-1)!;
+    expect(note.role).toBe("user");
+    expect(String(note.content)).toMatch(/^<background-task-completed id="bg_[0-9a-z]+_[0-9a-f]{6}" label="crunch">\n42\n<\/background-task-completed>$/);
+  });
+
+  it("detached tasks never gate the run and are cancelled when it ends", async () => {
+    let cancelled = false;
+    const tool = defineTool({
+      name: "spawn",
+      description: "",
+      schema: z.object({}),
+      execute: (_input, ctx) => {
+        ctx.background!.spawn({
+          label: "forever",
+          kind: "detached",
+          run: (signal) => new Promise((resolve) => signal.addEventListener("abort", () => ((cancelled = true), resolve("stopped")))),
+        });
+        return "ok";
+      },
+    });
+    const model = fakeProvider([toolCallTurn([{ id: "1", name: "spawn", input: {} }]), textTurn("done")]);
+    const result = await createAgent({ model, codec: nativeCodec(), tools: [tool] }).send("go");
+    expect(result.stopReason).toBe("stop");
+    expect(cancelled).toBe(true);
+  });
+
+  it("with background: false tools get no registry", async () => {
+    let seen: unknown = "unset";
+    const tool = defineTool({ name: "t", description: "", schema: z.object({}), execute: (_i, ctx) => ((seen = ctx.background), "ok") });
+    const model = fakeProvider([toolCallTurn([{ id: "1", name: "t", input: {} }]), textTurn("done")]);
+    await createAgent({ model, codec: nativeCodec(), tools: [tool], background: false }).send("go");
+    expect(seen).toBeUndefined();
+  });
+
+  it("abort while joined ends the run with aborted", async () => {
+    const controller = new AbortController();
+    const never = new Promise<void>(() => undefined);
+    const model = fakeProvider([toolCallTurn([{ id: "1", name: "spawn", input: {} }]), textTurn("waiting")]);
+    const run = collect(createAgent({ model, codec: nativeCodec(), tools: [spawner(never)] }).run("go", { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 10);
+    const { result } = await run;
+    expect(result.stopReason).toBe("aborted");
+  });
+});

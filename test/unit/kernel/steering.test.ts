@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "../../../src/agent.js";
+import { nativeCodec } from "../../../src/kernel/codecs/index.js";
+import type { AgentEvent } from "../../../src/kernel/events.js";
+import { SteerController } from "../../../src/kernel/steer-controller.js";
+import { defineTool } from "../../../src/kernel/tools.js";
+import { fakeProvider } from "../../../src/providers/fake-provider.js";
+import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
+import { collect } from "../../support/collect.js";
+
+describe("steering", () => {
+  it("a steer lands at the next turn start, before the model call, and is persisted in the conversation", async () => {
+    const steer = new SteerController();
+    const tool = defineTool({
+      name: "work",
+      description: "work",
+      schema: z.object({}),
+      execute: () => {
+        steer.steer("also mention cats");
+        return "worked";
+      },
+    });
+    const model = fakeProvider([toolCallTurn([{ id: "1", name: "work", input: {} }]), textTurn("cats")]);
+    const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), tools: [tool] }).run("go", { steer }));
+    const types = events.map((e) => e.type);
+    const secondTurn = types.indexOf("turn_start", types.indexOf("turn_start") + 1);
+    expect(types[secondTurn + 1]).toBe("steer");
+    expect(events[secondTurn + 1]).toMatchObject({ messages: [{ role: "user", content: "also mention cats" }] });
+    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: "user", content: "also mention cats" });
+    expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "user", "assistant"]);
+  });
+
+  it("a follow-up resurrects a run that would stop, and consumes a turn", async () => {
+    const steer = new SteerController();
+    steer.followUp("and now in French");
+    const model = fakeProvider([textTurn("hello"), textTurn("bonjour")]);
+    const { events, result } = await collect(createAgent({ model, codec: nativeCodec() }).run("greet", { steer }));
+    const compact = events.filter((e) => e.type !== "text_delta").map((e) => e.type);
+    expect(compact).toEqual([
+      "turn_start", "model_call_start", "model_call_end", "message", "turn_end", "steer",
+      "turn_start", "model_call_start", "model_call_end", "message", "turn_end", "done",
+    ]);
+    expect(result.text).toBe("bonjour");
+    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: "user", content: "and now in French" });
+  });
+
+  it("follow-ups are not applied while the model still calls tools", async () => {
+    const steer = new SteerController();
+    steer.followUp("later");
+    const noop = defineTool({ name: "noop", description: "", schema: z.object({}), execute: () => "ok" });
+    const model = fakeProvider([toolCallTurn([{ id: "1", name: "noop", input: {} }]), textTurn("a"), textTurn("b")]);
+    const { events } = await collect(createAgent({ model, codec: nativeCodec(), tools: [noop] }).run("go", { steer }));
+    const steerEvent = events.findIndex((e) => e.type === "steer");
+    const stops = events.map((e, i) => (e.type === "turn_end" && (e as Extract<AgentEvent, { type: "turn_end" }>).stopReason === "stop" ? i : -1)).filter((i) => i >= 0);
+    expect(steerEvent).toBe(stops[0]! + 1);
+    expect(model.requests[1]!.messages.some((m) => m.content === "later")).toBe(false);
+  });
+});
