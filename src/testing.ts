@@ -3,3 +3,4 @@ export * from "./providers/fake-provider.js";
 export * from "./providers/scripted-provider.js";
 export * from "./testing/builders.js";
 export * from "./testing/checkpointer-conformance.js";
+export * from "./testing/conversation-script.js";

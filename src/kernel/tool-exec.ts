@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorMessage } from "./errors.js";
 import type { ToolCallContext } from "./middleware.js";
 import type { RunState } from "./run-state.js";
-import type { ToolContext, ToolResult } from "./tools.js";
+import type { AnyTool, ToolCall, ToolContext, ToolResult } from "./tools.js";
 
 /**
  * The innermost layer of a tool call: unknown tools and invalid arguments become error results for the model
@@ -12,14 +12,25 @@ export async function executeBaseTool(run: RunState, tctx: ToolCallContext): Pro
   const { call } = tctx;
   const tool = run.toolsByName.get(call.name);
   if (!tool) return { id: call.id, name: call.name, content: `Error: unknown tool '${call.name}'`, isError: true };
+  return invokeTool(tool, call, toolContext(run, tctx));
+}
+
+/**
+ * Validates a call's input against the tool's zod schema and runs it. Invalid input and anything the tool
+ * throws become error results. Shared by the kernel and the durable `executeTool` activity.
+ */
+export async function invokeTool(tool: AnyTool, call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
   const parsed = tool.schema.safeParse(call.input);
   if (!parsed.success) {
     const content = `Error: invalid arguments for tool '${call.name}': ${z.prettifyError(parsed.error)}`;
     return { id: call.id, name: call.name, content, isError: true };
   }
   try {
-    const content = await tool.execute(parsed.data, toolContext(run, tctx));
-    return { id: call.id, name: call.name, content: typeof content === "string" ? content : JSON.stringify(content) };
+    const output = await tool.execute(parsed.data, ctx);
+    if (typeof output === "string") return { id: call.id, name: call.name, content: output };
+    return output.isError
+      ? { id: call.id, name: call.name, content: output.content, isError: true }
+      : { id: call.id, name: call.name, content: output.content };
   } catch (error) {
     return { id: call.id, name: call.name, content: `Error: ${errorMessage(error)}`, isError: true };
   }
@@ -28,7 +39,7 @@ export async function executeBaseTool(run: RunState, tctx: ToolCallContext): Pro
 /** What the tool sees of the run. */
 function toolContext(run: RunState, tctx: ToolCallContext): ToolContext {
   const { config } = run;
-  const ctx: ToolContext = { sessionId: run.sessionId, signal: run.signal, emit: tctx.emit, call: tctx.call };
+  const ctx: ToolContext = { sessionId: run.sessionId, signal: run.signal, emit: tctx.emit, call: tctx.call, turn: tctx.turn };
   if (config.approval) ctx.approval = config.approval;
   if (config.input) ctx.input = config.input;
   if (config.sandbox) ctx.sandbox = config.sandbox;

@@ -56,6 +56,8 @@ export interface ToolContext {
   signal: AbortSignalLike;
   emit(event: AgentEvent): void;
   call?: ToolCall;
+  /** The turn the call belongs to. */
+  turn?: number;
   approval?: ApprovalHandler;
   input?: InputHandler;
   sandbox?: Sandbox;
@@ -84,8 +86,11 @@ export interface Tool<I = unknown> {
   retry?: ToolRetryClass;
   /** Durable start-to-close timeout of one call, in ms. */
   timeoutMs?: number;
-  execute(input: I, ctx: ToolContext): string | Promise<string>;
+  execute(input: I, ctx: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
+
+/** What a tool returns: its text, or the text with an explicit error flag. */
+export type ToolOutput = string | { content: string; isError?: boolean };
 
 /**
  * Defines a tool with a zod schema; the input type is inferred.

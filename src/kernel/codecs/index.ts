@@ -10,3 +10,4 @@ export { deterministicCallId } from "./call-id.js";
 export { toolCatalog } from "./tool-catalog.js";
 export { renderPromptHistory, type PromptHistoryRenderers } from "./prompt-history.js";
 export { jsonObjectSpan } from "./json-object-span.js";
+export { codecFor, type CodecName } from "./codec-for.js";

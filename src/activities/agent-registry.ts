@@ -1,0 +1,77 @@
+import { toAgentPlan, type AgentDefinition } from "../define-agent.js";
+import type { AgentPlan } from "../common/agent-plan.js";
+import type { ModelProvider } from "../kernel/model.js";
+import type { AnyTool } from "../kernel/tools.js";
+
+/** A provider, or a factory that makes one for a model id. */
+export type ProviderEntry = ModelProvider | ((model: string) => ModelProvider);
+
+/** Providers by model id; `"*"` serves every model without its own entry. */
+export type ProviderMap = Record<string, ProviderEntry>;
+
+/** Why a lookup failed, for a clear, non-retryable error. */
+export class RegistryLookupError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "agent" | "model" | "tool",
+  ) {
+    super(message);
+    this.name = "RegistryLookupError";
+  }
+}
+
+/** What a worker can run: agent definitions (with their tool implementations) and model providers. */
+export class AgentRegistry {
+  private readonly agents = new Map<string, AgentDefinition>();
+  private readonly providerCache = new Map<string, ModelProvider>();
+
+  constructor(
+    agents: AgentDefinition[],
+    private readonly providers: ProviderMap,
+  ) {
+    for (const agent of agents) {
+      if (this.agents.has(agent.name)) throw new TypeError(`two agents are named '${agent.name}'`);
+      this.agents.set(agent.name, agent);
+    }
+  }
+
+  /** The names of the registered agents. */
+  agentNames(): string[] {
+    return [...this.agents.keys()];
+  }
+
+  /** The plan of an agent. */
+  plan(agent: string): AgentPlan {
+    return toAgentPlan(this.definition(agent));
+  }
+
+  /** The implementation of one of an agent's tools. */
+  tool(agent: string, name: string): AnyTool {
+    const tool = this.definition(agent).tools?.find((candidate) => candidate.name === name);
+    if (!tool) throw new RegistryLookupError(`tool '${name}' of agent '${agent}' is not registered on this worker`, "tool");
+    return tool;
+  }
+
+  /** The provider for a model id. */
+  provider(model: string): ModelProvider {
+    const cached = this.providerCache.get(model);
+    if (cached) return cached;
+    const entry = this.providers[model] ?? this.providers["*"];
+    if (!entry) {
+      const known = Object.keys(this.providers).join(", ") || "none";
+      throw new RegistryLookupError(`no provider for model '${model}' on this worker (providers: ${known})`, "model");
+    }
+    const provider = typeof entry === "function" ? entry(model) : entry;
+    this.providerCache.set(model, provider);
+    return provider;
+  }
+
+  private definition(agent: string): AgentDefinition {
+    const definition = this.agents.get(agent);
+    if (!definition) {
+      const known = this.agentNames().join(", ") || "none";
+      throw new RegistryLookupError(`unknown agent '${agent}' (this worker has: ${known})`, "agent");
+    }
+    return definition;
+  }
+}

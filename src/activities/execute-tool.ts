@@ -1,0 +1,48 @@
+import { ApplicationFailure } from "@temporalio/common";
+import { Context } from "@temporalio/activity";
+import { FAILURE_TYPES, type ExecuteToolInput, type ExecuteToolOutput } from "../common/activity-types.js";
+import { invokeTool } from "../kernel/tool-exec.js";
+import type { AnyTool, ToolContext } from "../kernel/tools.js";
+import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
+import { startHeartbeatPulse } from "./heartbeat-pulse.js";
+
+/**
+ * The `executeTool` activity: validates the input with the tool's zod schema and runs the implementation
+ * registered on this worker. The tool's own errors are results for the model, not activity failures.
+ */
+export function createExecuteTool(registry: AgentRegistry) {
+  return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
+    const tool = lookupTool(registry, input);
+    const stop = startHeartbeatPulse();
+    try {
+      const result = await invokeTool(tool, input.call, toolContext(input, tool));
+      return result.isError ? { content: result.content, isError: true } : { content: result.content };
+    } finally {
+      stop();
+    }
+  };
+}
+
+function lookupTool(registry: AgentRegistry, input: ExecuteToolInput): AnyTool {
+  try {
+    return registry.tool(input.agent, input.call.name);
+  } catch (error) {
+    if (error instanceof RegistryLookupError) throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.toolNotFound);
+    throw error;
+  }
+}
+
+function toolContext(input: ExecuteToolInput, tool: AnyTool): ToolContext {
+  const context = Context.current();
+  const info = context.info;
+  const ctx: ToolContext = {
+    sessionId: input.sessionId,
+    signal: context.cancellationSignal,
+    emit: () => undefined,
+    call: input.call,
+    turn: input.turn,
+    heartbeat: (details) => context.heartbeat(details),
+  };
+  if (tool.retry === "idempotent") ctx.idempotencyKey = `${info.workflowExecution?.workflowId ?? ""}:${info.activityId}`;
+  return ctx;
+}

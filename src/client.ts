@@ -1,0 +1,194 @@
+import { randomUUID } from "node:crypto";
+import { Client, Connection, WithStartWorkflowOperation, type WorkflowHandle } from "@temporalio/client";
+import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
+import { EVENTS_TOPIC, fromWireEvent, type StreamEntry } from "./common/wire-event.js";
+import type { AgentEvent, RunResult } from "./kernel/events.js";
+import type { ImageBlock, Message } from "./kernel/messages.js";
+import { AgentError } from "./kernel/errors.js";
+import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+import { SessionError, toSessionError } from "./runtime/client-errors.js";
+import { agentSession } from "./workflows/agent-session.js";
+import {
+  cancelRunUpdate,
+  closeSessionUpdate,
+  queueSteerUpdate,
+  sessionStatusQuery,
+  startRunUpdate,
+  type SessionStatus,
+  type StartRunResult,
+} from "./workflows/messages.js";
+
+/** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
+export type DurableEvent = AgentEvent & { offset: number; runId: string };
+
+/** Options of a durable run. */
+export interface DurableRunOptions {
+  /** The session to run in; created on first use. Default: a new session. */
+  sessionId?: string;
+  /** Makes a retried start idempotent. Default: a new id. */
+  runId?: string;
+  images?: ImageBlock[];
+}
+
+/** A started run: where its events are. */
+export interface StartedRun extends StartRunResult {
+  sessionId: string;
+}
+
+/** A session as listed by the visibility store. */
+export interface SessionListing {
+  sessionId: string;
+  status: string;
+  startTime: Date;
+  searchAttributes: Record<string, unknown>;
+}
+
+/** Options of `AgentClient.connect`. */
+export interface AgentClientOptions {
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+}
+
+/**
+ * Runs agents durably: each session is one workflow (started on first use), each run a queued unit inside it.
+ * @example
+ * const client = await AgentClient.connect();
+ * for await (const event of client.run("researcher", "summarise the repo")) console.log(event.type);
+ */
+export class AgentClient {
+  readonly taskQueue: string;
+
+  constructor(
+    readonly temporal: Client,
+    options: { taskQueue?: string } = {},
+  ) {
+    this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  }
+
+  /** Connects with the environment's settings (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
+  static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
+    const config = loadConnectionConfig(options);
+    const connection = await Connection.connect(config.connectionOptions);
+    return new AgentClient(new Client({ connection, namespace: config.namespace }), options);
+  }
+
+  /** Queues a run in a session (starting the session if needed) and returns where its events will be. */
+  async start(agent: string, input: string | Message[], options: DurableRunOptions = {}): Promise<StartedRun> {
+    const sessionId = options.sessionId ?? `session-${randomUUID()}`;
+    const runId = options.runId ?? randomUUID();
+    const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
+      workflowId: sessionId,
+      taskQueue: this.taskQueue,
+      args: [{ sessionId, agent }],
+      workflowIdConflictPolicy: "USE_EXISTING",
+      workflowIdReusePolicy: "REJECT_DUPLICATE",
+      memo: { agent },
+    });
+    try {
+      const request = { runId, agent, input, ...(options.images ? { images: options.images } : {}) };
+      const started = await this.temporal.workflow.executeUpdateWithStart(startRunUpdate, { args: [request], startWorkflowOperation });
+      return { ...started, sessionId };
+    } catch (error) {
+      throw toSessionError(error, sessionId, "start run");
+    }
+  }
+
+  /** Starts a run and yields its events as they happen; returns the run's result. */
+  async *run(agent: string, input: string | Message[], options: DurableRunOptions = {}): AsyncGenerator<DurableEvent, RunResult> {
+    const started = await this.start(agent, input, options);
+    return yield* this.events(started.sessionId, started.runId, { fromOffset: started.offset });
+  }
+
+  /** Runs to the end and returns the result. */
+  async send(agent: string, input: string | Message[], options: DurableRunOptions = {}): Promise<RunResult> {
+    const events = this.run(agent, input, options);
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /**
+   * The events of one run from an offset: after a disconnect, resume from the last offset seen plus one and
+   * nothing is missed or repeated. Ends with the run's `done`.
+   */
+  async *events(sessionId: string, runId: string, options: { fromOffset?: number } = {}): AsyncGenerator<DurableEvent, RunResult> {
+    const topic = WorkflowStreamClient.create(this.temporal, sessionId).topic<StreamEntry>(EVENTS_TOPIC);
+    try {
+      for await (const item of topic.subscribe(options.fromOffset ?? 0)) {
+        if (item.data.runId !== runId) continue;
+        const event = fromWireEvent(item.data.event);
+        yield { ...event, offset: item.offset, runId };
+        if (event.type === "done") return event.result;
+      }
+    } catch (error) {
+      throw toSessionError(error, sessionId, "read events");
+    }
+    throw new SessionError(`session '${sessionId}' ended before run '${runId}' finished`, sessionId, "closed");
+  }
+
+  /** Queues a steering message for the next turn start. `id` makes retries idempotent. */
+  async steer(sessionId: string, content: string | Message, options: { id?: string } = {}): Promise<void> {
+    await this.queueSteer(sessionId, "steer", content, options.id);
+  }
+
+  /** Queues a message for when the model would stop. */
+  async followUp(sessionId: string, content: string | Message, options: { id?: string } = {}): Promise<void> {
+    await this.queueSteer(sessionId, "followUp", content, options.id);
+  }
+
+  /** Cancels the running run (or the given run, running or queued); returns the ids cancelled. */
+  async cancel(sessionId: string, options: { runId?: string; reason?: string } = {}): Promise<string[]> {
+    try {
+      const { cancelled } = await this.handle(sessionId).executeUpdate(cancelRunUpdate, { args: [options] });
+      return cancelled;
+    } catch (error) {
+      throw toSessionError(error, sessionId, "cancel");
+    }
+  }
+
+  /** Closes a session: queued runs still finish, then the workflow completes; no new runs or steers are accepted. */
+  async close(sessionId: string): Promise<void> {
+    try {
+      await this.handle(sessionId).executeUpdate(closeSessionUpdate, { args: [] });
+    } catch (error) {
+      throw toSessionError(error, sessionId, "close");
+    }
+  }
+
+  /** The session's status: current run and turn, queue, usage, stream offset. */
+  async describe(sessionId: string): Promise<SessionStatus> {
+    try {
+      return await this.handle(sessionId).query(sessionStatusQuery);
+    } catch (error) {
+      throw toSessionError(error, sessionId, "describe");
+    }
+  }
+
+  /** Lists sessions through the visibility store; `query` is a Temporal list filter (e.g. `AgentStatus = "awaiting_approval"`). */
+  async *list(options: { query?: string } = {}): AsyncGenerator<SessionListing> {
+    const base = `WorkflowType = "agentSession" AND TaskQueue = "${this.taskQueue}"`;
+    const query = options.query ? `${base} AND (${options.query})` : base;
+    for await (const info of this.temporal.workflow.list({ query })) {
+      yield { sessionId: info.workflowId, status: info.status.name, startTime: info.startTime, searchAttributes: info.searchAttributes ?? {} };
+    }
+  }
+
+  /** The workflow handle of a session. */
+  handle(sessionId: string): WorkflowHandle<typeof agentSession> {
+    return this.temporal.workflow.getHandle<typeof agentSession>(sessionId);
+  }
+
+  private async queueSteer(sessionId: string, kind: "steer" | "followUp", content: string | Message, id: string = randomUUID()): Promise<void> {
+    if (typeof content === "string" && content.trim() === "") throw new AgentError(`${kind}: the message is empty`);
+    try {
+      await this.handle(sessionId).executeUpdate(queueSteerUpdate, { args: [{ id, kind, content }] });
+    } catch (error) {
+      throw toSessionError(error, sessionId, kind);
+    }
+  }
+}
+
+export { SessionError } from "./runtime/client-errors.js";
+export type { SessionStatus } from "./workflows/messages.js";

@@ -1,0 +1,78 @@
+import type { ToolChoice } from "../kernel/model.js";
+import type { PermissionRule } from "../kernel/permission/policy.js";
+import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
+
+export type { CodecName } from "../kernel/codecs/codec-for.js";
+import type { CodecName } from "../kernel/codecs/codec-for.js";
+
+/** What the workflow knows of a tool: its spec and how it may be retried. The implementation stays on the worker. */
+export interface DurableToolPlan {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  /** `at-most-once` (default) never runs twice; `idempotent` is retried and gets a stable idempotency key. */
+  retry: ToolRetryClass;
+  /** Start-to-close timeout of one call. */
+  timeoutMs: number;
+  /** A call that stops heartbeating this long is treated as interrupted (its worker died). */
+  heartbeatTimeoutMs: number;
+}
+
+/** Permission rules that travel with the plan (no functions: `where` is not allowed). */
+export interface PermissionPlan {
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  rules?: Omit<PermissionRule, "where">[];
+  default?: "allow" | "ask" | "deny";
+  mode?: "enforce" | "dry-run";
+  audit?: boolean;
+  /** How long a durable approval may wait; default 24 h. */
+  approvalTimeoutMs?: number;
+  /** What a timed-out approval becomes; default deny. */
+  onTimeout?: "deny" | "allow" | "fail";
+}
+
+/** How the model activity is retried (Temporal retry policy), following the seed's `retry()` semantics. */
+export interface ModelRetryPlan {
+  maximumAttempts: number;
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+  backoffCoefficient: number;
+  /** Start-to-close timeout of one model call. */
+  timeoutMs: number;
+  heartbeatTimeoutMs: number;
+}
+
+/** When a session continues as new (at a run boundary). */
+export interface ContinueAsNewPlan {
+  /** Continue when the history holds more events than this (Temporal also suggests it near its limits). */
+  maxHistoryEvents: number;
+  /** Continue after this many runs in one workflow execution. */
+  maxRunsPerExecution: number;
+}
+
+/**
+ * The serialisable description of an agent: it is the workflow's input for a run and shows in the Temporal UI.
+ * Implementations (tool functions, providers) are registered on the worker under the same names.
+ */
+export interface AgentPlan {
+  name: string;
+  /** The model id; the worker resolves it to a provider. */
+  model: string;
+  system?: string;
+  codec: CodecName;
+  tools: DurableToolPlan[];
+  maxTurns: number;
+  maxParallelTools: number;
+  maxDecodeRetries: number;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  stopSequences?: string[];
+  toolChoice?: ToolChoice;
+  permission?: PermissionPlan;
+  modelRetry: ModelRetryPlan;
+  continueAsNew: ContinueAsNewPlan;
+}

@@ -1,0 +1,112 @@
+import type { AgentPlan, CodecName, ContinueAsNewPlan, DurableToolPlan, ModelRetryPlan, PermissionPlan } from "./common/agent-plan.js";
+import type { CreateAgentConfig } from "./agent.js";
+import { codecFor } from "./kernel/codecs/codec-for.js";
+import type { Middleware } from "./kernel/middleware.js";
+import type { ModelProvider, ToolChoice } from "./kernel/model.js";
+import { toToolSpec, type AnyTool } from "./kernel/tools.js";
+
+/** Defaults of the durable runtime, each overridable per agent. */
+export const DURABLE_DEFAULTS = {
+  toolTimeoutMs: 5 * 60_000,
+  toolHeartbeatTimeoutMs: 10_000,
+  modelRetry: {
+    maximumAttempts: 3,
+    initialIntervalMs: 250,
+    maximumIntervalMs: 8_000,
+    backoffCoefficient: 2,
+    timeoutMs: 10 * 60_000,
+    heartbeatTimeoutMs: 60_000,
+  } satisfies ModelRetryPlan,
+  continueAsNew: { maxHistoryEvents: 10_000, maxRunsPerExecution: 200 } satisfies ContinueAsNewPlan,
+};
+
+/** An agent, defined once and run in-process (`localAgent`) or durably (register it on a worker). */
+export interface AgentDefinition {
+  /** Unique per worker; sessions name their agent by it. */
+  name: string;
+  /** The model id; in durable runs the worker resolves it to a provider. */
+  model: string;
+  system?: string;
+  tools?: AnyTool[];
+  codec?: CodecName;
+  maxTurns?: number;
+  maxParallelTools?: number;
+  maxDecodeRetries?: number;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  stopSequences?: string[];
+  toolChoice?: ToolChoice;
+  permission?: PermissionPlan;
+  /** Durable-only settings. */
+  durable?: {
+    toolTimeoutMs?: number;
+    toolHeartbeatTimeoutMs?: number;
+    modelRetry?: Partial<ModelRetryPlan>;
+    continueAsNew?: Partial<ContinueAsNewPlan>;
+  };
+}
+
+/**
+ * Declares an agent. The same definition runs in-process and on Temporal.
+ * @example
+ * const researcher = defineAgent({ name: "researcher", model: "gpt-4o-mini", tools: [readFile] });
+ */
+export function defineAgent(definition: AgentDefinition): AgentDefinition {
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(definition.name)) {
+    throw new TypeError(`agent name '${definition.name}' must start with a letter or digit and use only letters, digits, '_', '.', '-'`);
+  }
+  const names = new Set<string>();
+  for (const tool of definition.tools ?? []) {
+    if (names.has(tool.name)) throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
+    names.add(tool.name);
+  }
+  return definition;
+}
+
+/** The serialisable plan of an agent, as the workflow receives it. */
+export function toAgentPlan(definition: AgentDefinition): AgentPlan {
+  const durable = definition.durable ?? {};
+  const plan: AgentPlan = {
+    name: definition.name,
+    model: definition.model,
+    codec: definition.codec ?? "native",
+    tools: (definition.tools ?? []).map((tool) => toolPlan(tool, durable)),
+    maxTurns: definition.maxTurns ?? 50,
+    maxParallelTools: definition.maxParallelTools ?? 10,
+    maxDecodeRetries: definition.maxDecodeRetries ?? 2,
+    modelRetry: { ...DURABLE_DEFAULTS.modelRetry, ...durable.modelRetry },
+    continueAsNew: { ...DURABLE_DEFAULTS.continueAsNew, ...durable.continueAsNew },
+  };
+  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "permission"] as const;
+  for (const key of optional) if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
+  return plan;
+}
+
+function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]>): DurableToolPlan {
+  return {
+    ...toToolSpec(tool),
+    retry: tool.retry ?? "at-most-once",
+    timeoutMs: tool.timeoutMs ?? durable.toolTimeoutMs ?? DURABLE_DEFAULTS.toolTimeoutMs,
+    heartbeatTimeoutMs: durable.toolHeartbeatTimeoutMs ?? DURABLE_DEFAULTS.toolHeartbeatTimeoutMs,
+  };
+}
+
+/** The in-process configuration of a definition: pass it to `createAgent`. */
+export function localAgentConfig(definition: AgentDefinition, model: ModelProvider, use: Middleware[] = []): CreateAgentConfig {
+  const plan = toAgentPlan(definition);
+  const config: CreateAgentConfig = {
+    model,
+    modelName: plan.model,
+    codec: codecFor(plan.codec),
+    tools: definition.tools ?? [],
+    use,
+    maxTurns: plan.maxTurns,
+    maxParallelTools: plan.maxParallelTools,
+    maxDecodeRetries: plan.maxDecodeRetries,
+  };
+  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice"] as const;
+  for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
+  return config;
+}

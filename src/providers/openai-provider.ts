@@ -1,0 +1,152 @@
+import OpenAI from "openai";
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import { AbortError, ProviderError } from "../kernel/errors.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
+import type { AbortSignalLike } from "../kernel/ports.js";
+import { toChatCompletionParams, type MaxTokensField } from "./openai-request.js";
+import { toProviderError } from "./openai-provider-error.js";
+import { OpenAIStreamAssembler } from "./openai-stream-assembler.js";
+
+export { classifyProviderError, type ProviderErrorClassification } from "./openai-classify-error.js";
+
+/** The part of the `openai` client the provider uses: a seam for wrappers and instrumented clients. */
+export interface OpenAIClientLike {
+  chat: {
+    completions: {
+      create(
+        body: ChatCompletionCreateParamsStreaming,
+        options?: { signal?: AbortSignal },
+      ): PromiseLike<AsyncIterable<ChatCompletionChunk>>;
+    };
+  };
+}
+
+/** Options of {@link openaiProvider}. */
+export interface OpenAIProviderOptions {
+  /** Default `$OPENAI_API_KEY`; a server that needs no key (a local one) gets a placeholder. */
+  apiKey?: string;
+  /** Any OpenAI-compatible endpoint, e.g. `http://localhost:11434/v1`. Default `$OPENAI_BASE_URL`, else OpenAI. */
+  baseURL?: string;
+  /** A ready client; the options above are then ignored. */
+  client?: OpenAIClientLike;
+  /** Default `"openai"`. */
+  id?: string;
+  organization?: string;
+  /** The model when a request names none. */
+  defaultModel?: string;
+  /** How long to wait for the response headers. Default: the client's (10 minutes). */
+  timeoutMs?: number;
+  /** Advertised to the context manager as `context.contextWindow`. */
+  contextWindow?: number;
+  /** Default `"max_tokens"` (what local servers accept); use `"max_completion_tokens"` for o-series models. */
+  maxTokensField?: MaxTokensField;
+}
+
+/**
+ * A ModelProvider for OpenAI and every OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio, gateways),
+ * over streaming Chat Completions with the `openai` package.
+ *
+ * The client is built with `maxRetries: 0`: retrying belongs to the `retry()` middleware in process and to
+ * the activity retry policy on Temporal, which both honour `ProviderError.retryAfterMs`. Every failure is a
+ * `ProviderError` (HTTP status when there was a response; none for network failures and a stream that ends
+ * before the model finished), and an abort throws `AbortError`. Usage `inputTokens` is `prompt_tokens`, which
+ * for OpenAI includes the cached tokens also reported as `cacheReadTokens`.
+ * @example openaiProvider({ baseURL: "http://localhost:11434/v1", defaultModel: "qwen3" })
+ */
+export function openaiProvider(options: OpenAIProviderOptions = {}): ModelProvider {
+  const client = options.client ?? createClient(options);
+  const id = options.id ?? "openai";
+  const provider: ModelProvider = {
+    id,
+    stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
+      const params = toChatCompletionParams(request, options);
+      return streamChatCompletion(client, params, id, signal);
+    },
+  };
+  if (options.contextWindow === undefined) return provider;
+  return { ...provider, context: { contextWindow: options.contextWindow } };
+}
+
+function createClient(options: OpenAIProviderOptions): OpenAI {
+  const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
+  // A custom endpoint (a local server) often needs no key, but the client refuses to start without one.
+  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? "unused" : undefined);
+  return new OpenAI({
+    apiKey,
+    baseURL,
+    organization: options.organization,
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+  });
+}
+
+/**
+ * One streamed call. The caller's signal is linked to an AbortController the client understands; the client
+ * ends its stream quietly on abort, so the abort is rethrown here. A stream that ends without a
+ * `finish_reason` was cut off, and is never passed off as a complete answer.
+ */
+async function* streamChatCompletion(
+  client: OpenAIClientLike,
+  params: ChatCompletionCreateParamsStreaming,
+  providerId: string,
+  signal: AbortSignalLike | undefined,
+): AsyncGenerator<ModelChunk> {
+  if (signal?.aborted) throw new AbortError();
+  const link = linkSignal(signal);
+  try {
+    const assembler = new OpenAIStreamAssembler(providerId);
+    const chunks = await openStream(client, params, link.signal, signal);
+    for (;;) {
+      const next = await nextChunk(chunks, signal);
+      if (next.done) break;
+      yield* assembler.push(next.value);
+    }
+    if (signal?.aborted) throw new AbortError();
+    if (!assembler.finished) {
+      throw new ProviderError(`${providerId}: the stream ended before the model finished (connection dropped)`);
+    }
+    yield { type: "message_done", ...assembler.result() };
+  } finally {
+    // Also reached when the consumer stops early: aborting releases the connection.
+    link.dispose();
+  }
+}
+
+async function openStream(
+  client: OpenAIClientLike,
+  params: ChatCompletionCreateParamsStreaming,
+  linked: AbortSignal,
+  signal: AbortSignalLike | undefined,
+): Promise<AsyncIterator<ChatCompletionChunk>> {
+  try {
+    const stream = await client.chat.completions.create(params, { signal: linked });
+    return stream[Symbol.asyncIterator]();
+  } catch (error) {
+    throw toProviderError(error, signal);
+  }
+}
+
+async function nextChunk(
+  chunks: AsyncIterator<ChatCompletionChunk>,
+  signal: AbortSignalLike | undefined,
+): Promise<IteratorResult<ChatCompletionChunk>> {
+  try {
+    return await chunks.next();
+  } catch (error) {
+    throw toProviderError(error, signal);
+  }
+}
+
+/** An AbortSignal that fires with `signal`; `dispose` detaches it and aborts whatever request still uses it. */
+function linkSignal(signal: AbortSignalLike | undefined): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort();
+  signal?.addEventListener("abort", abort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      signal?.removeEventListener("abort", abort);
+      controller.abort();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** The response headers a retry delay can be read from (a fetch `Headers` fits). */
+export interface RetryAfterHeaders {
+  get(name: string): string | null;
+}
+
+/**
+ * The delay a server asked for before the next attempt, in milliseconds: `retry-after-ms` (OpenAI's own,
+ * fractional milliseconds) wins over `retry-after`, which is either seconds or an HTTP date. A date in the past
+ * gives 0. Missing or unreadable headers give `undefined`, so callers fall back to their own backoff.
+ * @example parseRetryAfterMs(new Headers({ "retry-after": "2" })) // 2000
+ */
+export function parseRetryAfterMs(
+  headers: RetryAfterHeaders | undefined,
+  now: () => number = Date.now,
+): number | undefined {
+  if (!headers) return undefined;
+  const millis = parseNonNegative(headers.get("retry-after-ms"));
+  if (millis !== undefined) return millis;
+  const value = headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  const seconds = parseNonNegative(value);
+  if (seconds !== undefined) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now());
+}
+
+/** A finite, non-negative number written in decimal, or `undefined`. */
+function parseNonNegative(value: string | null): number | undefined {
+  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : undefined;
+}

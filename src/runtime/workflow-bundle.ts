@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundleWorkflowCode, type WorkflowBundle } from "@temporalio/worker";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const sourceRoot = dirname(here);
+/** The folders whose code ends up in the workflow bundle. */
+const BUNDLED_FOLDERS = ["workflows", "kernel", "common"];
+
+/** The entry of the workflow bundle: the TypeScript source when running from source, else the build. */
+export function workflowsPath(): string {
+  const candidates = [join(sourceRoot, "workflows", "index.ts"), join(sourceRoot, "workflows", "index.js")];
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`workflow entry not found (looked for ${candidates.join(", ")})`);
+  return found;
+}
+
+function filesUnder(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** A digest of every file the bundle is made of, so a cached bundle is reused only while the code is the same. */
+function sourceDigest(): string {
+  const hash = createHash("sha256");
+  for (const folder of BUNDLED_FOLDERS) {
+    for (const file of filesUnder(join(sourceRoot, folder))) hash.update(file).update(readFileSync(file));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * The workflow bundle, built once per code version and cached on disk (`.cache/workflow-bundle`), because
+ * bundling takes seconds and every worker process (tests, the demo, the CLI) needs it.
+ */
+export async function loadWorkflowBundle(cacheDir = join(sourceRoot, "..", ".cache", "workflow-bundle")): Promise<WorkflowBundle> {
+  const file = join(cacheDir, `bundle-${sourceDigest()}.js`);
+  if (existsSync(file)) return { code: readFileSync(file, "utf8") };
+  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
+  mkdirSync(cacheDir, { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, bundle.code);
+  renameSync(temporary, file);
+  return { code: bundle.code };
+}
+
+const ignore = () => undefined;
+const quietLogger = { trace: ignore, debug: ignore, info: ignore, warn: console.warn, error: console.error, log: ignore };

@@ -1,0 +1,84 @@
+import {
+  finishReasonOf,
+  SYSTEM_FINGERPRINT,
+  usageBody,
+  wireToolCalls,
+  type CompletionContext,
+  type WireToolCall,
+} from "./openai-server-completion.js";
+import type { ScriptedCompletion } from "./openai-server-script.js";
+
+/** Characters per delta when the script does not say. */
+const DEFAULT_CHUNK_SIZE = 4;
+
+/**
+ * The `chat.completion.chunk` objects of a streamed answer, in OpenAI's order: a first chunk with the role,
+ * the reasoning deltas, the content deltas, the tool-call deltas (each call opens with its id, type and name
+ * and empty arguments, then its arguments in pieces), a chunk with an empty delta and the `finish_reason`, and,
+ * when the request set `stream_options.include_usage`, a last chunk with empty `choices` and the usage (every
+ * earlier chunk then carries `usage: null`, as OpenAI's do).
+ */
+export function completionChunks(completion: ScriptedCompletion, context: CompletionContext): object[] {
+  const size = Math.max(1, Math.floor(completion.chunkSize ?? DEFAULT_CHUNK_SIZE));
+  const includeUsage = wantsUsage(context.request.body);
+  const chunk = (delta: object, finishReason: string | null = null): object => ({
+    ...envelope(context),
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    ...(includeUsage ? { usage: null } : {}),
+  });
+  const reasoningField = completion.reasoningField ?? "reasoning_content";
+  const chunks = [chunk({ role: "assistant", content: "", refusal: null })];
+  for (const piece of pieces(completion.reasoning ?? "", size)) chunks.push(chunk({ [reasoningField]: piece }));
+  for (const piece of pieces(completion.text ?? "", size)) chunks.push(chunk({ content: piece }));
+  const calls = wireToolCalls(completion.toolCalls, context.index);
+  for (const delta of toolCallDeltas(calls, size, completion.interleaveToolCalls ?? false)) {
+    chunks.push(chunk({ tool_calls: [delta] }));
+  }
+  chunks.push(chunk({}, finishReasonOf(completion)));
+  if (includeUsage) chunks.push({ ...envelope(context), choices: [], usage: usageBody(completion, context.request) });
+  return chunks;
+}
+
+function envelope(context: CompletionContext): object {
+  return {
+    id: context.id,
+    object: "chat.completion.chunk",
+    created: context.created,
+    model: context.model,
+    system_fingerprint: SYSTEM_FINGERPRINT,
+  };
+}
+
+function wantsUsage(body: unknown): boolean {
+  const options = (body as { stream_options?: { include_usage?: unknown } } | undefined)?.stream_options;
+  return options?.include_usage === true;
+}
+
+/** The tool-call deltas of every call, call after call or round-robin. */
+function toolCallDeltas(calls: readonly WireToolCall[], size: number, interleave: boolean): object[] {
+  const perCall = calls.map((call, index) => {
+    const opening = { index, ...(call.id === undefined ? {} : { id: call.id }), type: "function" };
+    return [
+      { ...opening, function: { name: call.name, arguments: "" } },
+      ...pieces(call.arguments, size).map((piece) => ({ index, function: { arguments: piece } })),
+    ];
+  });
+  if (!interleave) return perCall.flat();
+  const out: object[] = [];
+  const longest = Math.max(0, ...perCall.map((deltas) => deltas.length));
+  for (let step = 0; step < longest; step++) {
+    for (const deltas of perCall) {
+      const delta = deltas[step];
+      if (delta) out.push(delta);
+    }
+  }
+  return out;
+}
+
+/** `text` cut into pieces of `size` code points (never splitting a surrogate pair). */
+function pieces(text: string, size: number): string[] {
+  const points = Array.from(text);
+  const out: string[] = [];
+  for (let start = 0; start < points.length; start += size) out.push(points.slice(start, start + size).join(""));
+  return out;
+}

@@ -1,0 +1,61 @@
+import type { ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { errorBody } from "./openai-server-error-body.js";
+import type { ScriptedCompletion } from "./openai-server-script.js";
+
+/**
+ * Streams `chunks` as server-sent events (`data: {...}\n\n`, ending with `data: [DONE]\n\n`), pausing
+ * `delayMs` between chunks. With `dropAfterChunks` it destroys the socket after that many chunks, so the client
+ * sees the connection break; with `streamError` it sends an error event after `afterChunks` chunks and ends
+ * the response without `[DONE]`. Stops early, without error, when the client goes away (an abort).
+ */
+export async function streamEvents(
+  res: ServerResponse,
+  chunks: readonly object[],
+  completion: ScriptedCompletion,
+): Promise<void> {
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    ...completion.headers,
+  });
+  res.flushHeaders();
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
+  const limit = completion.dropAfterChunks ?? completion.streamError?.afterChunks ?? chunks.length;
+  for (const [index, chunk] of chunks.slice(0, limit).entries()) {
+    if (index > 0 && !(await pause(completion.delayMs ?? 0, gone.signal))) return;
+    if (gone.signal.aborted) return;
+    await writeEvent(res, JSON.stringify(chunk));
+  }
+  if (gone.signal.aborted) return;
+  if (completion.dropAfterChunks !== undefined) {
+    res.socket?.destroy();
+    return;
+  }
+  if (completion.streamError) {
+    await writeEvent(res, JSON.stringify({ error: errorBody(completion.streamError, 500) }));
+  } else {
+    await writeEvent(res, "[DONE]");
+  }
+  res.end();
+}
+
+/** Writes one event and waits until it is handed to the socket, so a following drop cannot discard it. */
+function writeEvent(res: ServerResponse, data: string): Promise<void> {
+  return new Promise((resolve) => {
+    res.write(`data: ${data}\n\n`, () => resolve());
+  });
+}
+
+/** Waits `ms`; false when the client went away first. */
+async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (ms <= 0) return !signal.aborted;
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}

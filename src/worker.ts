@@ -1,0 +1,45 @@
+import { NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
+import { AgentRegistry, createActivities, type ProviderMap } from "./activities/index.js";
+import type { AgentDefinition } from "./define-agent.js";
+import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
+
+/** Options of `createWorker`. */
+export interface CreateWorkerOptions {
+  /** The agents this worker runs (their tool implementations run here). */
+  agents: AgentDefinition[];
+  /** Model providers by model id; `"*"` serves any model. */
+  providers: ProviderMap;
+  /** Default `lite-agent`. */
+  taskQueue?: string;
+  /** Default: a connection from the environment (TEMPORAL_ADDRESS, TLS, API key...). */
+  connection?: NativeConnection;
+  namespace?: string;
+  /** Extra Temporal worker options (concurrency limits, identity...). */
+  workerOptions?: Partial<Omit<WorkerOptions, "connection" | "namespace" | "taskQueue" | "activities" | "workflowBundle" | "workflowsPath">>;
+}
+
+/**
+ * A Temporal worker that runs agent sessions: the session workflow (bundled once, cached on disk) and the
+ * activities that call models and tools. `await worker.run()` until shutdown.
+ * @example
+ * const worker = await createWorker({ agents: [researcher], providers: { "*": openaiProvider() } });
+ * await worker.run();
+ */
+export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
+  const config = loadConnectionConfig({ namespace: options.namespace });
+  const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
+  const registry = new AgentRegistry(options.agents, options.providers);
+  return Worker.create({
+    ...options.workerOptions,
+    connection,
+    namespace: options.namespace ?? config.namespace,
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    workflowBundle: await loadWorkflowBundle(),
+    activities: createActivities(registry),
+  });
+}
+
+export { AgentRegistry, type ProviderMap, type ProviderEntry } from "./activities/index.js";
+export { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+export { loadWorkflowBundle } from "./runtime/workflow-bundle.js";

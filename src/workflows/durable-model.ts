@@ -1,0 +1,69 @@
+import { proxyActivities } from "@temporalio/workflow";
+import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentPlan } from "../common/agent-plan.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
+import type { AbortSignalLike } from "../kernel/ports.js";
+import { modelActivityOptions } from "./activity-options.js";
+import { modelFailureToError } from "./failure-cause.js";
+
+/** Where the workflow keeps the requests of in-flight model calls, served to the activity by query. */
+export type ModelRequestStore = Map<string, ModelRequest>;
+
+/** What the model adapter needs to know about the run it serves. */
+export interface DurableModelContext {
+  plan: AgentPlan;
+  runId: string;
+  currentTurn(): number;
+  requests: ModelRequestStore;
+  /** Pass requests inline in the activity input instead of by reference (for comparison benchmarks). */
+  inlineRequests?: boolean;
+}
+
+/**
+ * A ModelProvider whose every call is one `callModel` activity. The activity returns the complete assistant
+ * message, which history records; the chunks the kernel sees are replayed from it, so a replay sees the same.
+ * The request goes by reference: the workflow serves it through the `modelRequest` query while the call is in
+ * flight, so each model call adds only its answer to the history, not the whole conversation.
+ */
+export function durableModel(context: DurableModelContext): ModelProvider {
+  const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions(context.plan.modelRetry));
+  let calls = 0;
+  return {
+    id: context.plan.model,
+    async *stream(request: ModelRequest, _signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
+      const requestKey = `${context.runId}:${++calls}`;
+      const turn = context.currentTurn();
+      context.requests.set(requestKey, request);
+      let output;
+      try {
+        output = await callModel({
+          agent: context.plan.name,
+          model: context.plan.model,
+          runId: context.runId,
+          turn,
+          requestKey,
+          ...(context.inlineRequests ? { request } : {}),
+        });
+      } catch (error) {
+        throw modelFailureToError(error);
+      } finally {
+        context.requests.delete(requestKey);
+      }
+      yield* replayChunks(output.message.content);
+      yield { type: "message_done", message: output.message, usage: output.usage };
+    },
+  };
+}
+
+/** The reasoning and text of a recorded message, as the chunks a live stream would have carried. */
+function* replayChunks(content: string | { type: string; text?: string }[]): Generator<ModelChunk> {
+  if (typeof content === "string") {
+    if (content !== "") yield { type: "text_delta", text: content };
+    return;
+  }
+  for (const block of content) {
+    if (block.type === "reasoning" && block.text) yield { type: "reasoning_delta", text: block.text };
+  }
+  const text = content.map((block) => (block.type === "text" ? (block.text ?? "") : "")).join("");
+  if (text !== "") yield { type: "text_delta", text };
+}

@@ -1,0 +1,57 @@
+import { proxyActivities, isCancellation } from "@temporalio/workflow";
+import { z } from "zod";
+import type { AgentActivities } from "../common/activity-types.js";
+import { FAILURE_TYPES } from "../common/activity-types.js";
+import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
+import { interruptedToolContent } from "../kernel/checkpoint/crash-recovery.js";
+import { AbortError, errorMessage } from "../kernel/errors.js";
+import type { Tool, ToolContext, ToolOutput } from "../kernel/tools.js";
+import { toolActivityOptions } from "./activity-options.js";
+import { applicationCause, isActivityTimeout } from "./failure-cause.js";
+
+/**
+ * The plan's tools as kernel tools whose every call is one `executeTool` activity. Arguments are validated
+ * against the zod schema on the worker, where the implementation lives; here they pass through unchanged.
+ */
+export function durableTools(plan: AgentPlan, runId: string): Tool[] {
+  return plan.tools.map((tool) => durableTool(plan, tool, runId));
+}
+
+function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    schema: z.unknown(),
+    parameters: tool.parameters,
+    retry: tool.retry,
+    timeoutMs: tool.timeoutMs,
+    execute: (input, ctx) => runToolActivity(plan, tool, runId, input, ctx),
+  };
+}
+
+async function runToolActivity(plan: AgentPlan, tool: DurableToolPlan, runId: string, input: unknown, ctx: ToolContext): Promise<ToolOutput> {
+  const call = { id: ctx.call?.id ?? "", name: tool.name, input };
+  const turn = ctx.turn ?? 0;
+  // Stable per call: the idempotency key of an idempotent tool is the workflow id plus this id.
+  const activityId = `tool:${runId}:${turn}:${call.id}`;
+  const { executeTool } = proxyActivities<AgentActivities>(toolActivityOptions(tool, activityId));
+  try {
+    return await executeTool({ agent: plan.name, sessionId: ctx.sessionId, runId, turn, call });
+  } catch (error) {
+    if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
+    return failureResult(tool, error, call.id, turn, ctx);
+  }
+}
+
+/** What the model sees when the activity itself failed (the tool's own errors arrive as normal results). */
+function failureResult(tool: DurableToolPlan, error: unknown, id: string, turn: number, ctx: ToolContext): ToolOutput {
+  const cause = applicationCause(error);
+  if (cause?.type === FAILURE_TYPES.toolNotFound) return { content: `Error: ${cause.message}`, isError: true };
+  if (tool.retry === "at-most-once" && isActivityTimeout(error)) {
+    // The worker died (or hung) mid-call: the tool may have had side effects, so it is never run again.
+    ctx.emit({ type: "tool_recovered", id, name: tool.name, turn });
+    return { content: interruptedToolContent(tool.name), isError: true };
+  }
+  const message = cause?.message ?? errorMessage(error);
+  return { content: `Error: ${message}`, isError: true };
+}

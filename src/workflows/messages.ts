@@ -1,0 +1,76 @@
+import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
+import type { ImageBlock, Message } from "../kernel/messages.js";
+import type { ModelRequest, Usage } from "../kernel/model.js";
+
+// Wire names are persisted in histories: never rename one without patched() and a new replay history.
+
+/** Starts (queues) a run in a session. */
+export interface StartRunRequest {
+  /** Chosen by the client so retries are idempotent; the workflow makes one when absent. */
+  runId?: string;
+  /** The agent the session runs; must match the session's. */
+  agent: string;
+  input: string | Message[];
+  images?: ImageBlock[];
+}
+
+/** Where the run's events begin in the session stream. */
+export interface StartRunResult {
+  runId: string;
+  /** The stream offset at which the run was queued; its events come at or after it. */
+  offset: number;
+}
+
+/** A steering message. `id` makes delivery idempotent (signals are at least once). */
+export interface SteerRequest {
+  id: string;
+  content: string | Message;
+}
+
+/** A steer or follow-up queued through the validated update. */
+export interface QueueSteerRequest extends SteerRequest {
+  kind: "steer" | "followUp";
+}
+
+/** Cancels the current run (or the given one, queued or running). */
+export interface CancelRunRequest {
+  runId?: string;
+  reason?: string;
+}
+
+/** The session's state, for clients, the CLI and the Temporal UI. */
+export interface SessionStatus {
+  sessionId: string;
+  agent: string;
+  status: "idle" | "running" | "awaiting_approval" | "awaiting_input" | "closed";
+  currentRun?: { runId: string; turn: number };
+  queuedRuns: string[];
+  runsCompleted: number;
+  turns: number;
+  usage: Usage;
+  messageCount: number;
+  /** The next stream offset. */
+  offset: number;
+  /** Signals that were ignored because their payload was malformed (newest last, at most 10). */
+  rejectedSignals: string[];
+}
+
+/** The outcome of a run, as the session remembers it. */
+export interface RunSummary {
+  runId: string;
+  stopReason: string;
+  text: string;
+  usage: Usage;
+}
+
+export const startRunUpdate = defineUpdate<StartRunResult, [StartRunRequest]>("startRun");
+export const queueSteerUpdate = defineUpdate<void, [QueueSteerRequest]>("queueSteer");
+export const cancelRunUpdate = defineUpdate<{ cancelled: string[] }, [CancelRunRequest]>("cancelRun");
+export const closeSessionUpdate = defineUpdate<void, []>("closeSession");
+export const steerSignal = defineSignal<[SteerRequest]>("steer");
+export const followUpSignal = defineSignal<[SteerRequest]>("followUp");
+export const cancelRunSignal = defineSignal<[CancelRunRequest]>("cancel");
+export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
+export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
+/** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */
+export const modelRequestQuery = defineQuery<ModelRequest | undefined, [string]>("modelRequest");

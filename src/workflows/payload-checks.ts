@@ -1,0 +1,47 @@
+import type { CancelRunRequest, StartRunRequest, SteerRequest } from "./messages.js";
+
+/** Why a payload is malformed, or undefined when it is well formed. Shared by update validators and signals. */
+export type PayloadProblem = string | undefined;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function isMessage(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const roleOk = value.role === "user" || value.role === "assistant" || value.role === "system" || value.role === "tool";
+  return roleOk && (typeof value.content === "string" || Array.isArray(value.content));
+}
+
+/** Checks a run request. */
+export function checkStartRun(request: unknown): PayloadProblem {
+  if (!isObject(request)) return "startRun expects an object {agent, input}";
+  const { agent, input, runId, images } = request as Partial<StartRunRequest>;
+  if (typeof agent !== "string" || agent === "") return "startRun: 'agent' must be a non-empty string";
+  if (runId !== undefined && (typeof runId !== "string" || runId === "")) return "startRun: 'runId' must be a non-empty string";
+  if (typeof input === "string") {
+    if (input.trim() === "" && !images?.length) return "startRun: 'input' must not be empty";
+  } else if (!Array.isArray(input) || input.length === 0 || !input.every(isMessage)) {
+    return "startRun: 'input' must be a string or a non-empty array of {role, content} messages";
+  }
+  if (images !== undefined && (!Array.isArray(images) || !images.every((image) => isObject(image) && image.type === "image"))) {
+    return "startRun: 'images' must be an array of image blocks";
+  }
+  return undefined;
+}
+
+/** Checks a steer or follow-up. */
+export function checkSteer(request: unknown): PayloadProblem {
+  if (!isObject(request)) return "expected an object {id, content}";
+  const { id, content } = request as Partial<SteerRequest>;
+  if (typeof id !== "string" || id === "") return "'id' must be a non-empty string";
+  if (typeof content === "string") return content.trim() === "" ? "'content' must not be empty" : undefined;
+  return isMessage(content) ? undefined : "'content' must be a string or a {role, content} message";
+}
+
+/** Checks a cancel request. */
+export function checkCancel(request: unknown): PayloadProblem {
+  if (request === undefined || request === null) return undefined;
+  if (!isObject(request)) return "expected an object {runId?, reason?}";
+  const { runId } = request as CancelRunRequest;
+  return runId !== undefined && typeof runId !== "string" ? "'runId' must be a string" : undefined;
+}

@@ -1,0 +1,101 @@
+import { CancellationScope, proxyLocalActivities } from "@temporalio/workflow";
+import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentPlan } from "../common/agent-plan.js";
+import { codecFor } from "../kernel/codecs/codec-for.js";
+import { toAgentError } from "../kernel/errors.js";
+import type { RunResult } from "../kernel/events.js";
+import type { KernelConfig } from "../kernel/kernel-config.js";
+import { ZERO_USAGE } from "../kernel/model.js";
+import { runKernel } from "../kernel/run-kernel.js";
+import { durableModel } from "./durable-model.js";
+import { durableTools } from "./durable-tools.js";
+import { applicationCause } from "./failure-cause.js";
+import type { QueuedRun } from "./session-input.js";
+import type { SessionState } from "./session-state.js";
+import { workflowPorts } from "./workflow-ports.js";
+
+const { resolveAgent } = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: "30 seconds",
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["LiteAgent.UnknownAgent"] },
+});
+
+/**
+ * Executes one run: resolves the agent's plan on the worker, then drives the kernel with Temporal ports,
+ * publishing every event to the session stream. Cancelling the run cancels its in-flight activities.
+ */
+export async function executeRun(session: SessionState, run: QueuedRun): Promise<AgentPlan | undefined> {
+  const controller = new AbortController();
+  const scope = new CancellationScope();
+  session.current = { runId: run.runId, turn: 0, controller, scope };
+  try {
+    const plan = await resolvePlan(session, run);
+    if (!plan) return undefined;
+    const result = await scope.run(() => driveKernel(session, run, plan));
+    session.messages = result.messages;
+    session.finishRun(run.runId, result, session.current.turn);
+    return plan;
+  } finally {
+    session.current = undefined;
+  }
+}
+
+async function resolvePlan(session: SessionState, run: QueuedRun): Promise<AgentPlan | undefined> {
+  try {
+    return await resolveAgent(session.agent);
+  } catch (error) {
+    const cause = applicationCause(error);
+    const failure = toAgentError(new Error(cause?.message ?? String(error)));
+    session.publish(run.runId, { type: "error", error: failure, fatal: true });
+    const result: RunResult = { messages: [], text: "", usage: ZERO_USAGE, stopReason: "error" };
+    session.publish(run.runId, { type: "done", reason: "error", result });
+    session.finishRun(run.runId, result, 0);
+    return undefined;
+  }
+}
+
+async function driveKernel(session: SessionState, run: QueuedRun, plan: AgentPlan): Promise<RunResult> {
+  const active = session.current!;
+  const history = session.messages;
+  const events = runKernel(kernelConfig(session, plan, run.runId), run.input, {
+    sessionId: session.sessionId,
+    signal: active.controller.signal,
+    steer: session.steers,
+    history,
+    ...(run.images ? { images: run.images } : {}),
+  });
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return next.value;
+    const event = next.value;
+    if (event.type === "turn_start") active.turn = event.turn;
+    if (event.type === "done") {
+      // The conversation before this run is the session's; the event carries only what this run added.
+      const added = event.result.messages.slice(history.length);
+      session.publish(run.runId, { ...event, result: { ...event.result, messages: added } });
+    } else session.publish(run.runId, event);
+  }
+}
+
+function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): KernelConfig {
+  const config: KernelConfig = {
+    model: durableModel({
+      plan,
+      runId,
+      currentTurn: () => session.current?.turn ?? 0,
+      requests: session.requests,
+      inlineRequests: session.input.inlineRequests === true,
+    }),
+    modelName: plan.model,
+    codec: codecFor(plan.codec),
+    tools: durableTools(plan, runId),
+    maxTurns: plan.maxTurns,
+    maxParallelTools: plan.maxParallelTools,
+    maxDecodeRetries: plan.maxDecodeRetries,
+    // Background work in durable runs belongs in child workflows; tools run as activities and get no registry.
+    background: false,
+    ports: workflowPorts,
+  };
+  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice"] as const;
+  for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
+  return config;
+}

@@ -1,0 +1,219 @@
+import { CancellationScope, setHandler, uuid4 } from "@temporalio/workflow";
+import { WorkflowStream, type WorkflowTopicHandle } from "@temporalio/workflow-streams/workflow";
+import { EVENTS_TOPIC, toWireEvent, type StreamEntry } from "../common/wire-event.js";
+import type { AgentEvent, RunResult } from "../kernel/events.js";
+import type { Message } from "../kernel/messages.js";
+import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
+import {
+  cancelRunSignal,
+  cancelRunUpdate,
+  closeSessionUpdate,
+  followUpSignal,
+  modelRequestQuery,
+  queueSteerUpdate,
+  runSummaryQuery,
+  sessionStatusQuery,
+  startRunUpdate,
+  steerSignal,
+  type CancelRunRequest,
+  type RunSummary,
+  type SessionStatus,
+  type StartRunRequest,
+} from "./messages.js";
+import { checkCancel, checkStartRun, checkSteer } from "./payload-checks.js";
+import type { CarriedState, QueuedRun, SessionInput } from "./session-input.js";
+import { SteerQueue } from "./steer-queue.js";
+import { streamOffset } from "./stream-offset.js";
+
+const KEPT_SUMMARIES = 50;
+const KEPT_REJECTIONS = 10;
+
+/** The run being executed, with the handles that cancel it. */
+export interface ActiveRun {
+  runId: string;
+  turn: number;
+  controller: AbortController;
+  scope: CancellationScope;
+}
+
+/**
+ * Everything a session workflow holds between runs, and the signal, update and query handlers that read and
+ * change it. Handlers only queue or flag; the workflow loop does the work.
+ */
+export class SessionState {
+  readonly sessionId: string;
+  readonly agent: string;
+  messages: Message[];
+  readonly queue: QueuedRun[];
+  readonly steers: SteerQueue;
+  readonly requests = new Map<string, ModelRequest>();
+  readonly stream: WorkflowStream;
+  private readonly events: WorkflowTopicHandle<StreamEntry>;
+  current: ActiveRun | undefined;
+  closed = false;
+  runsCompleted: number;
+  runsThisExecution = 0;
+  turns: number;
+  usage: Usage;
+  private readonly summaries: RunSummary[];
+  private readonly rejectedSignals: string[] = [];
+
+  constructor(readonly input: SessionInput) {
+    const carried = input.carried;
+    this.sessionId = input.sessionId;
+    this.agent = input.agent;
+    this.messages = carried?.messages ?? [];
+    this.queue = carried?.queue ?? [];
+    this.steers = new SteerQueue(carried?.seenSignalIds);
+    if (carried) this.steers.restore(carried.pendingSteers);
+    this.runsCompleted = carried?.runsCompleted ?? 0;
+    this.turns = carried?.turns ?? 0;
+    this.usage = carried?.usage ?? ZERO_USAGE;
+    this.summaries = carried?.summaries ?? [];
+    this.stream = new WorkflowStream(carried?.streamState);
+    this.events = this.stream.topic<StreamEntry>(EVENTS_TOPIC);
+    this.registerHandlers();
+  }
+
+  /** Publishes a run's event to the session stream. */
+  publish(runId: string, event: AgentEvent): void {
+    this.events.publish({ runId, event: toWireEvent(event) });
+  }
+
+  /** Records a finished run. */
+  finishRun(runId: string, result: RunResult, turns: number): void {
+    this.runsCompleted++;
+    this.runsThisExecution++;
+    this.turns += turns;
+    this.usage = addUsage(this.usage, result.usage);
+    this.summaries.push({ runId, stopReason: result.stopReason, text: result.text, usage: result.usage });
+    if (this.summaries.length > KEPT_SUMMARIES) this.summaries.shift();
+  }
+
+  /** The state to carry into the next execution. */
+  carry(streamState: CarriedState["streamState"]): CarriedState {
+    return {
+      messages: this.messages,
+      queue: this.queue,
+      seenSignalIds: this.steers.seenIds(),
+      pendingSteers: this.steers.pending(),
+      runsCompleted: this.runsCompleted,
+      turns: this.turns,
+      usage: this.usage,
+      summaries: this.summaries,
+      streamState,
+    };
+  }
+
+  status(): SessionStatus {
+    const status: SessionStatus = {
+      sessionId: this.sessionId,
+      agent: this.agent,
+      status: this.current ? "running" : this.closed ? "closed" : "idle",
+      queuedRuns: this.queue.map((run) => run.runId),
+      runsCompleted: this.runsCompleted,
+      turns: this.turns + (this.current?.turn ?? 0),
+      usage: this.usage,
+      messageCount: this.messages.length,
+      offset: streamOffset(this.stream),
+      rejectedSignals: [...this.rejectedSignals],
+    };
+    if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
+    return status;
+  }
+
+  private registerHandlers(): void {
+    setHandler(startRunUpdate, (request) => this.startRun(request), { validator: (request) => this.validateStartRun(request) });
+    setHandler(queueSteerUpdate, (request) => void this.steers.add(request.kind, request), {
+      validator: (request) => {
+        this.rejectIfClosed();
+        const problem = request?.kind === "steer" || request?.kind === "followUp" ? checkSteer(request) : "'kind' must be steer or followUp";
+        if (problem) throw new TypeError(`queueSteer: ${problem}`);
+      },
+    });
+    setHandler(steerSignal, (request) => this.onSteerSignal("steer", request));
+    setHandler(followUpSignal, (request) => this.onSteerSignal("followUp", request));
+    setHandler(cancelRunUpdate, (request) => ({ cancelled: this.cancel(request ?? {}) }), {
+      validator: (request) => {
+        const problem = checkCancel(request);
+        if (problem) throw new TypeError(`cancelRun: ${problem}`);
+      },
+    });
+    setHandler(cancelRunSignal, (request) => {
+      const problem = checkCancel(request);
+      if (problem) this.reject(`cancel signal ignored: ${problem}`);
+      else this.cancel(request ?? {});
+    });
+    setHandler(closeSessionUpdate, () => void (this.closed = true));
+    setHandler(sessionStatusQuery, () => this.status());
+    setHandler(runSummaryQuery, (runId) => this.summaries.find((summary) => summary.runId === runId));
+    setHandler(modelRequestQuery, (key) => this.requests.get(key));
+  }
+
+  private validateStartRun(request: StartRunRequest): void {
+    this.rejectIfClosed();
+    const problem = checkStartRun(request);
+    if (problem) throw new TypeError(problem);
+    if (request.agent !== this.agent) {
+      throw new TypeError(`session '${this.sessionId}' runs agent '${this.agent}', not '${request.agent}'`);
+    }
+  }
+
+  private startRun(request: StartRunRequest): { runId: string; offset: number } {
+    const runId = request.runId ?? uuid4();
+    const known = this.queue.find((run) => run.runId === runId);
+    if (known) return { runId, offset: known.offset };
+    if (this.current?.runId === runId || this.summaries.some((summary) => summary.runId === runId)) {
+      return { runId, offset: 0 };
+    }
+    const offset = streamOffset(this.stream);
+    const queued: QueuedRun = { runId, input: request.input, offset };
+    if (request.images) queued.images = request.images;
+    this.queue.push(queued);
+    return { runId, offset };
+  }
+
+  private onSteerSignal(kind: "steer" | "followUp", request: unknown): void {
+    const problem = this.closed ? "the session is closed" : checkSteer(request);
+    if (problem) return this.reject(`${kind} signal ignored: ${problem}`);
+    this.steers.add(kind, request as Parameters<SteerQueue["add"]>[1]);
+  }
+
+  /** Cancels the running run and/or queued runs; returns the ids cancelled. */
+  private cancel(request: CancelRunRequest): string[] {
+    const cancelled: string[] = [];
+    const current = this.current;
+    if (current && (request.runId === undefined || request.runId === current.runId)) {
+      current.controller.abort(request.reason ?? "cancelled");
+      current.scope.cancel();
+      cancelled.push(current.runId);
+    }
+    for (let index = this.queue.length - 1; index >= 0; index--) {
+      const queued = this.queue[index]!;
+      if (request.runId !== queued.runId) continue;
+      this.queue.splice(index, 1);
+      this.publishCancelledQueuedRun(queued.runId);
+      cancelled.push(queued.runId);
+    }
+    return cancelled;
+  }
+
+  private publishCancelledQueuedRun(runId: string): void {
+    const result: RunResult = { messages: [], text: "", usage: ZERO_USAGE, stopReason: "aborted" };
+    this.publish(runId, { type: "done", reason: "aborted", result });
+    this.summaries.push({ runId, stopReason: "aborted", text: "", usage: ZERO_USAGE });
+  }
+
+  private rejectIfClosed(): void {
+    if (this.closed) throw new TypeError(`session '${this.sessionId}' is closed`);
+  }
+
+  private reject(message: string): void {
+    this.rejectedSignals.push(message);
+    if (this.rejectedSignals.length > KEPT_REJECTIONS) this.rejectedSignals.shift();
+    this.events.publish({
+      runId: this.current?.runId ?? "",
+      event: { type: "diagnostic", level: "warning", code: "invalid_signal", message },
+    });
+  }
+}

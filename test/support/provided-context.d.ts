@@ -1,0 +1,11 @@
+// Values test/support/global-setup.ts hands to every test file through `inject(...)`.
+export {};
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** gRPC `host:port` of the suite's Temporal server. */
+    temporalAddress: string;
+    /** Namespace on that server that tests use. */
+    temporalNamespace: string;
+  }
+}

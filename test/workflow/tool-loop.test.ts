@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "../../src/agent.js";
+import type { AgentClient } from "../../src/client.js";
+import { defineAgent, localAgentConfig } from "../../src/define-agent.js";
+import type { AgentEvent } from "../../src/kernel/events.js";
+import { defineTool } from "../../src/kernel/tools.js";
+import { conversationScript } from "../../src/testing/conversation-script.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { collect } from "../support/collect.js";
+import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+
+const add = defineTool({
+  name: "add",
+  description: "adds two numbers",
+  schema: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+});
+const shout = defineTool({ name: "shout", description: "upper-cases", schema: z.object({ text: z.string() }), execute: ({ text }) => text.toUpperCase() });
+
+const script = () =>
+  conversationScript([
+    { ...toolCallTurn([{ id: "c1", name: "add", input: { a: 2, b: 3 } }, { id: "c2", name: "shout", input: { text: "hi" } }]), usage: { inputTokens: 10, outputTokens: 5 } },
+    { ...toolCallTurn([{ id: "c3", name: "add", input: { a: 5, b: 10 } }]), usage: { inputTokens: 20, outputTokens: 5 } },
+    { ...textTurn("The answer is 15 and HI."), usage: { inputTokens: 30, outputTokens: 8 } },
+  ]);
+
+const calculator = defineAgent({ name: "calculator", model: "scripted", tools: [add, shout], system: "You add." });
+
+/** Event types with consecutive deltas merged, and without timing fields. */
+function shape(events: AgentEvent[]): unknown[] {
+  const merged: AgentEvent[] = [];
+  for (const event of events) {
+    const last = merged.at(-1);
+    if (event.type === "text_delta" && last?.type === "text_delta") merged[merged.length - 1] = { ...last, text: last.text + event.text };
+    else merged.push(event);
+  }
+  return merged.map((event) => {
+    const { offset: _o, runId: _r, ...rest } = event as AgentEvent & { offset?: number; runId?: string };
+    if ("durationMs" in rest) return { ...rest, durationMs: 0 };
+    if (rest.type === "done") return { type: "done", reason: rest.reason, text: rest.result.text, usage: rest.result.usage };
+    return rest;
+  });
+}
+
+describe("durable tool loop", () => {
+  let worker: RunningWorker;
+  let client: AgentClient;
+  const taskQueue = uniqueTaskQueue("tool-loop");
+
+  beforeAll(async () => {
+    worker = await startTestWorker({ taskQueue, agents: [calculator], providers: { scripted: script() } });
+    client = await testClient(taskQueue);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  it("yields the same events as the in-process run of the same agent", async () => {
+    const local = await collect(createAgent(localAgentConfig(calculator, script())).run("what is 2+3+10?"));
+    const durable = await collect(client.run("calculator", "what is 2+3+10?"));
+    expect(shape(durable.events)).toEqual(shape(local.events));
+    expect(durable.result.text).toBe("The answer is 15 and HI.");
+    expect(durable.result.stopReason).toBe("stop");
+    expect(durable.result.usage).toEqual({ inputTokens: 60, outputTokens: 18 });
+  });
+
+  it("records one activity per model call and per tool call, with the retry policies of their class", async () => {
+    const started = await client.start("calculator", "again: 2+3+10?");
+    await collect(client.events(started.sessionId, started.runId, { fromOffset: started.offset }));
+    const history = await client.handle(started.sessionId).fetchHistory();
+    const scheduled = (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes] : []));
+    const byType = (name: string) => scheduled.filter((attributes) => attributes.activityType?.name === name);
+    expect(byType("callModel")).toHaveLength(3);
+    expect(byType("executeTool")).toHaveLength(3);
+    for (const tool of byType("executeTool")) expect(tool.retryPolicy?.maximumAttempts).toBe(1);
+    for (const model of byType("callModel")) expect(model.retryPolicy?.maximumAttempts).toBe(3);
+  });
+});
