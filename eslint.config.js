@@ -10,7 +10,7 @@ const workflowSafePackages = ["@temporalio/workflow", "@temporalio/workflow-stre
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".cache/**", "bin/**", "eslint.config.js", "*.mts"] },
+  { ignores: ["dist/**", "node_modules/**", ".cache/**", "bin/**", "eslint.config.js"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     // Determinism boundary (DESIGN.md §4): the kernel and the workflow code run inside the Temporal sandbox.
-    files: ["src/kernel/**/*.ts", "src/workflows/**/*.ts"],
+    files: ["src/kernel/**/*.ts", "src/workflows/**/*.ts", "src/common/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

@@ -34,7 +34,7 @@ function zeroLatencyModel(turns: number): ModelProvider {
 }
 
 /** Runs 100-turn in-process runs with a zero-latency model and a no-op tool; reports µs per turn. */
-export async function benchKernelOverhead(runs = 30): Promise<KernelOverheadResult> {
+export async function benchKernelOverhead(runs = 100): Promise<KernelOverheadResult> {
   const noop = defineTool({ name: "noop", description: "does nothing", schema: z.object({}), execute: () => "ok" });
   const agent = createAgent({ model: zeroLatencyModel(TURNS), codec: nativeCodec(), tools: [noop], maxTurns: TURNS });
   const samples: number[] = [];

@@ -1,7 +1,7 @@
 import {
   AbortError,
   AgentError,
-  CheckpointConflictError,
+  type CheckpointConflictError,
   CodecError,
   MaxTurnsError,
   ProviderError,

@@ -23,6 +23,8 @@ export async function streamEvents(
   res.flushHeaders();
   const gone = new AbortController();
   res.once("close", () => gone.abort());
+  // The client may have left while a script function was still computing the answer.
+  if (res.destroyed || res.socket?.destroyed !== false) gone.abort();
   const limit = completion.dropAfterChunks ?? completion.streamError?.afterChunks ?? chunks.length;
   for (const [index, chunk] of chunks.slice(0, limit).entries()) {
     if (index > 0 && !(await pause(completion.delayMs ?? 0, gone.signal))) return;

@@ -1,4 +1,4 @@
-import { CancellationScope, setHandler, uuid4 } from "@temporalio/workflow";
+import { type CancellationScope, setHandler, uuid4 } from "@temporalio/workflow";
 import { WorkflowStream, type WorkflowTopicHandle } from "@temporalio/workflow-streams/workflow";
 import { EVENTS_TOPIC, toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
