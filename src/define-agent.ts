@@ -85,12 +85,14 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
 }
 
 function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]>): DurableToolPlan {
-  return {
+  const plan: DurableToolPlan = {
     ...toToolSpec(tool),
     retry: tool.retry ?? "at-most-once",
     timeoutMs: tool.timeoutMs ?? durable.toolTimeoutMs ?? DURABLE_DEFAULTS.toolTimeoutMs,
     heartbeatTimeoutMs: durable.toolHeartbeatTimeoutMs ?? DURABLE_DEFAULTS.toolHeartbeatTimeoutMs,
   };
+  if (tool.taskQueue !== undefined) plan.taskQueue = tool.taskQueue;
+  return plan;
 }
 
 /** The in-process configuration of a definition: pass it to `createAgent`. */

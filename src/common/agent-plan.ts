@@ -16,6 +16,8 @@ export interface DurableToolPlan {
   timeoutMs: number;
   /** A call that stops heartbeating this long is treated as interrupted (its worker died). */
   heartbeatTimeoutMs: number;
+  /** The task queue of this tool's activity, when not the session's. */
+  taskQueue?: string;
 }
 
 /** Permission rules that travel with the plan (no functions: `where` is not allowed). */

@@ -86,6 +86,8 @@ export interface Tool<I = unknown> {
   retry?: ToolRetryClass;
   /** Durable start-to-close timeout of one call, in ms. */
   timeoutMs?: number;
+  /** Durable: run this tool's activity on another task queue (workers with special access or hardware). */
+  taskQueue?: string;
   execute(input: I, ctx: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 

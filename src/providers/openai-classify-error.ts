@@ -23,7 +23,8 @@ export function classifyProviderError(error: unknown): ProviderErrorClassificati
   const mapped = error instanceof APIError ? toProviderError(error) : error;
   if (!isProviderError(mapped)) return { retryable: false };
   const status = mapped.status;
-  const retryable = isRetryableProviderError(mapped) || (status !== undefined && status >= 500 && status <= 599);
+  const retryable =
+    isRetryableProviderError(mapped) || (status !== undefined && status >= 500 && status <= 599);
   const retryAfterMs = mapped.retryAfterMs;
   return retryAfterMs === undefined ? { retryable } : { retryable, retryAfterMs };
 }

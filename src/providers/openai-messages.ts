@@ -13,7 +13,10 @@ import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCallBlock } from
  * message follow as a separate user message. Reasoning, native and compaction blocks are never sent: providers
  * reject or mis-bill them. Tool-result `isError` has no Chat Completions field; the content already says it.
  */
-export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  system: string | undefined,
+  messages: readonly Message[],
+): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
   for (const message of messages) out.push(...toOpenAIMessage(message));
@@ -52,16 +55,21 @@ function toToolCall(call: ToolCallBlock): ChatCompletionMessageToolCall {
 function toUserMessages(blocks: readonly ContentBlock[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   for (const block of blocks) {
-    if (block.type === "tool_result") out.push({ role: "tool", tool_call_id: block.id, content: block.content });
+    if (block.type === "tool_result")
+      out.push({ role: "tool", tool_call_id: block.id, content: block.content });
   }
-  const parts = blocks.filter((block): block is TextBlock | ImageBlock => block.type === "text" || block.type === "image");
+  const parts = blocks.filter(
+    (block): block is TextBlock | ImageBlock => block.type === "text" || block.type === "image",
+  );
   const content = toUserContent(parts);
   if (content !== undefined) out.push({ role: "user", content });
   return out;
 }
 
 /** A lone text block goes as a plain string, which every compatible server accepts; anything else as parts. */
-function toUserContent(parts: readonly (TextBlock | ImageBlock)[]): string | ChatCompletionContentPart[] | undefined {
+function toUserContent(
+  parts: readonly (TextBlock | ImageBlock)[],
+): string | ChatCompletionContentPart[] | undefined {
   const converted = parts.map(toContentPart).filter((part) => part !== undefined);
   if (converted.length === 0) return undefined;
   const [first] = converted;

@@ -51,7 +51,8 @@ function providerMessage(error: APIError): string {
 
 /** An HTTP status carried in an error body's `code` (a number, or a numeric string). */
 function statusFromCode(code: unknown): number | undefined {
-  const value = typeof code === "number" ? code : typeof code === "string" && /^\d{3}$/.test(code) ? +code : NaN;
+  const value =
+    typeof code === "number" ? code : typeof code === "string" && /^\d{3}$/.test(code) ? +code : NaN;
   return value >= 400 && value <= 599 ? value : undefined;
 }
 

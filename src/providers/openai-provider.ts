@@ -1,5 +1,8 @@
 import OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from "openai/resources/chat/completions";
 import { AbortError, ProviderError } from "../kernel/errors.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
 import type { AbortSignalLike } from "../kernel/ports.js";
@@ -103,7 +106,9 @@ async function* streamChatCompletion(
     }
     if (signal?.aborted) throw new AbortError();
     if (!assembler.finished) {
-      throw new ProviderError(`${providerId}: the stream ended before the model finished (connection dropped)`);
+      throw new ProviderError(
+        `${providerId}: the stream ended before the model finished (connection dropped)`,
+      );
     }
     yield { type: "message_done", ...assembler.result() };
   } finally {

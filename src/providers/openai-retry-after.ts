@@ -20,7 +20,8 @@ export function parseRetryAfterMs(
   if (!value) return undefined;
   const seconds = parseNonNegative(value);
   if (seconds !== undefined) return seconds * 1000;
-  const date = Date.parse(value);
+  // An HTTP date names its month; without this, Date.parse reads "-3" as the year -3.
+  const date = /[a-z]{3}/i.test(value) ? Date.parse(value) : NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now());
 }
 

@@ -84,7 +84,10 @@ export class OpenAIStreamAssembler {
     if (invalid.length) {
       content.push({ type: "native", provider: this.providerId, data: { invalidToolArguments: invalid } });
     }
-    return { message: { role: "assistant", content }, usage: this.usage ?? { inputTokens: 0, outputTokens: 0 } };
+    return {
+      message: { role: "assistant", content },
+      usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
+    };
   }
 
   private pushToolCall(delta: ChatCompletionChunk.Choice.Delta.ToolCall): ModelChunk {

@@ -6,7 +6,7 @@ import {
   type CompletionContext,
   type WireToolCall,
 } from "./openai-server-completion.js";
-import type { ScriptedCompletion } from "./openai-server-script.js";
+import type { OpenAIServerCompletion } from "./openai-server-script.js";
 
 /** Characters per delta when the script does not say. */
 const DEFAULT_CHUNK_SIZE = 4;
@@ -18,7 +18,7 @@ const DEFAULT_CHUNK_SIZE = 4;
  * when the request set `stream_options.include_usage`, a last chunk with empty `choices` and the usage (every
  * earlier chunk then carries `usage: null`, as OpenAI's do).
  */
-export function completionChunks(completion: ScriptedCompletion, context: CompletionContext): object[] {
+export function completionChunks(completion: OpenAIServerCompletion, context: CompletionContext): object[] {
   const size = Math.max(1, Math.floor(completion.chunkSize ?? DEFAULT_CHUNK_SIZE));
   const includeUsage = wantsUsage(context.request.body);
   const chunk = (delta: object, finishReason: string | null = null): object => ({
@@ -26,17 +26,32 @@ export function completionChunks(completion: ScriptedCompletion, context: Comple
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     ...(includeUsage ? { usage: null } : {}),
   });
+  const deltas = completion.deltas ?? answerDeltas(completion, context, size);
+  const chunks = [
+    chunk({ role: "assistant", content: "", refusal: null }),
+    ...deltas.map((delta) => chunk(delta)),
+  ];
+  chunks.push(chunk({}, finishReasonOf(completion)));
+  if (includeUsage)
+    chunks.push({ ...envelope(context), choices: [], usage: usageBody(completion, context.request) });
+  return chunks;
+}
+
+/** The reasoning deltas, then the content deltas, then the tool-call deltas. */
+function answerDeltas(
+  completion: OpenAIServerCompletion,
+  context: CompletionContext,
+  size: number,
+): object[] {
   const reasoningField = completion.reasoningField ?? "reasoning_content";
-  const chunks = [chunk({ role: "assistant", content: "", refusal: null })];
-  for (const piece of pieces(completion.reasoning ?? "", size)) chunks.push(chunk({ [reasoningField]: piece }));
-  for (const piece of pieces(completion.text ?? "", size)) chunks.push(chunk({ content: piece }));
+  const deltas: object[] = [];
+  for (const piece of pieces(completion.reasoning ?? "", size)) deltas.push({ [reasoningField]: piece });
+  for (const piece of pieces(completion.text ?? "", size)) deltas.push({ content: piece });
   const calls = wireToolCalls(completion.toolCalls, context.index);
   for (const delta of toolCallDeltas(calls, size, completion.interleaveToolCalls ?? false)) {
-    chunks.push(chunk({ tool_calls: [delta] }));
+    deltas.push({ tool_calls: [delta] });
   }
-  chunks.push(chunk({}, finishReasonOf(completion)));
-  if (includeUsage) chunks.push({ ...envelope(context), choices: [], usage: usageBody(completion, context.request) });
-  return chunks;
+  return deltas;
 }
 
 function envelope(context: CompletionContext): object {
@@ -79,6 +94,7 @@ function toolCallDeltas(calls: readonly WireToolCall[], size: number, interleave
 function pieces(text: string, size: number): string[] {
   const points = Array.from(text);
   const out: string[] = [];
-  for (let start = 0; start < points.length; start += size) out.push(points.slice(start, start + size).join(""));
+  for (let start = 0; start < points.length; start += size)
+    out.push(points.slice(start, start + size).join(""));
   return out;
 }

@@ -1,4 +1,8 @@
-import type { RecordedRequest, ScriptedCompletion, ScriptedServerToolCall } from "./openai-server-script.js";
+import type {
+  RecordedRequest,
+  OpenAIServerCompletion,
+  OpenAIServerToolCall,
+} from "./openai-server-script.js";
 
 /** What every response of one request shares: its id, creation time, model and script position. */
 export interface CompletionContext {
@@ -22,7 +26,10 @@ export interface WireToolCall {
 }
 
 /** The scripted calls with default ids and their argument text (objects as JSON, strings raw). */
-export function wireToolCalls(calls: readonly ScriptedServerToolCall[] | undefined, index: number): WireToolCall[] {
+export function wireToolCalls(
+  calls: readonly OpenAIServerToolCall[] | undefined,
+  index: number,
+): WireToolCall[] {
   return (calls ?? []).map((call, position) => ({
     id: call.id === null ? undefined : (call.id ?? `call_${index + 1}_${position}`),
     name: call.name,
@@ -31,7 +38,7 @@ export function wireToolCalls(calls: readonly ScriptedServerToolCall[] | undefin
 }
 
 /** The finish reason: scripted, else `tool_calls` when the model called tools, else `stop`. */
-export function finishReasonOf(completion: ScriptedCompletion): string {
+export function finishReasonOf(completion: OpenAIServerCompletion): string {
   return completion.finishReason ?? (completion.toolCalls?.length ? "tool_calls" : "stop");
 }
 
@@ -39,9 +46,13 @@ export function finishReasonOf(completion: ScriptedCompletion): string {
  * The `usage` object. Unscripted counts are estimated at four characters a token, so they are plausible and
  * stable; the cache count appears only when `cached` was scripted.
  */
-export function usageBody(completion: ScriptedCompletion, request: RecordedRequest): Record<string, unknown> {
+export function usageBody(
+  completion: OpenAIServerCompletion,
+  request: RecordedRequest,
+): Record<string, unknown> {
   const body = request.body as { messages?: unknown } | undefined;
-  const answer = (completion.text ?? "") + (completion.reasoning ?? "") + JSON.stringify(completion.toolCalls ?? []);
+  const answer =
+    (completion.text ?? "") + (completion.reasoning ?? "") + JSON.stringify(completion.toolCalls ?? []);
   const prompt = completion.usage?.prompt ?? Math.ceil(JSON.stringify(body?.messages ?? []).length / 4);
   const output = completion.usage?.completion ?? Math.ceil(answer.length / 4);
   const usage: Record<string, unknown> = {
@@ -58,9 +69,16 @@ export function usageBody(completion: ScriptedCompletion, request: RecordedReque
 }
 
 /** The non-streaming `chat.completion` object. */
-export function completionBody(completion: ScriptedCompletion, context: CompletionContext): Record<string, unknown> {
+export function completionBody(
+  completion: OpenAIServerCompletion,
+  context: CompletionContext,
+): Record<string, unknown> {
   const calls = wireToolCalls(completion.toolCalls, context.index);
-  const message: Record<string, unknown> = { role: "assistant", content: completion.text ?? null, refusal: null };
+  const message: Record<string, unknown> = {
+    role: "assistant",
+    content: completion.text ?? null,
+    refusal: null,
+  };
   if (completion.reasoning) message[completion.reasoningField ?? "reasoning_content"] = completion.reasoning;
   if (calls.length) {
     message.tool_calls = calls.map((call) => ({

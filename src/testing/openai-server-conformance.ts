@@ -1,6 +1,6 @@
 import type { ConformanceScript, ConformanceStep } from "./provider-conformance.js";
 import type { OpenAIServer } from "./openai-server.js";
-import type { ScriptedStaticResponse } from "./openai-server-script.js";
+import type { OpenAIServerStaticResponse } from "./openai-server-script.js";
 
 /**
  * The conformance script for a provider that talks to an {@link OpenAIServer}: each step becomes the server's
@@ -12,7 +12,7 @@ export function openAIServerConformanceScript(server: OpenAIServer): Conformance
   return { next: (step) => server.script(toServerResponse(step)) };
 }
 
-function toServerResponse(step: ConformanceStep): ScriptedStaticResponse {
+function toServerResponse(step: ConformanceStep): OpenAIServerStaticResponse {
   if ("slow" in step) return { text: "slow ".repeat(200), chunkSize: 1, delayMs: 20 };
   if ("errorMidStream" in step) {
     const message = `scripted ${step.errorMidStream} mid-stream`;

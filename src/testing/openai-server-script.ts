@@ -11,7 +11,7 @@ export interface RecordedRequest {
 }
 
 /** A tool call the scripted model makes. */
-export interface ScriptedServerToolCall {
+export interface OpenAIServerToolCall {
   /** Default `call_<response>_<position>`; `null` leaves the id out, as some compatible servers do. */
   id?: string | null;
   name: string;
@@ -20,7 +20,7 @@ export interface ScriptedServerToolCall {
 }
 
 /** Token counts to report. */
-export interface ScriptedServerUsage {
+export interface OpenAIServerUsage {
   prompt: number;
   completion: number;
   /** Cached prompt tokens, reported where `cachedField` says. */
@@ -30,7 +30,7 @@ export interface ScriptedServerUsage {
 }
 
 /** An OpenAI error body: `{ error: { message, type, param, code } }`. */
-export interface ScriptedErrorBody {
+export interface OpenAIServerErrorBody {
   message: string;
   /** Default `"server_error"` for 5xx, else `"invalid_request_error"`. */
   type?: string;
@@ -39,46 +39,54 @@ export interface ScriptedErrorBody {
 }
 
 /** A successful answer, streamed as SSE chunks when the request asks for `stream: true`. */
-export interface ScriptedCompletion {
+export interface OpenAIServerCompletion {
   text?: string;
   reasoning?: string;
   /** Where reasoning goes in a delta: `reasoning_content` (DeepSeek, vLLM; default) or `reasoning`. */
   reasoningField?: "reasoning_content" | "reasoning";
-  toolCalls?: readonly ScriptedServerToolCall[];
+  toolCalls?: readonly OpenAIServerToolCall[];
   /** Default: about one token per four characters of the request and of the answer. */
-  usage?: ScriptedServerUsage;
+  usage?: OpenAIServerUsage;
   /** Characters per content, reasoning or argument delta. Default 4. */
   chunkSize?: number;
   /** Pause before each chunk after the first, in ms. Default 0. */
   delayMs?: number;
   /** Send the argument deltas of parallel calls round-robin, as servers that stream calls concurrently do. */
   interleaveToolCalls?: boolean;
+  /**
+   * Raw `delta` objects sent instead of the ones built from `reasoning`, `text` and `toolCalls`, one chunk
+   * each (the role, finish and usage chunks are still sent): to mimic a server's quirks.
+   */
+  deltas?: readonly object[];
   /** Default `"tool_calls"` when there are calls, else `"stop"`. */
   finishReason?: string;
   /** Write this many chunks, then destroy the socket: a connection dropped mid-stream. */
   dropAfterChunks?: number;
   /** Write `afterChunks` chunks, then an SSE error event `data: {"error": …}`, and end the response. */
-  streamError?: ScriptedErrorBody & { afterChunks: number };
+  streamError?: OpenAIServerErrorBody & { afterChunks: number };
   /** Extra response headers. */
   headers?: Record<string, string>;
 }
 
 /** An HTTP error response, e.g. `{ status: 429, error: { message: "slow down" }, headers: { "retry-after": "1" } }`. */
-export interface ScriptedErrorResponse {
+export interface OpenAIServerErrorResponse {
   status: number;
-  error: ScriptedErrorBody;
+  error: OpenAIServerErrorBody;
   headers?: Record<string, string>;
 }
 
 /** A fixed scripted response. */
-export type ScriptedStaticResponse = ScriptedCompletion | ScriptedErrorResponse;
+export type OpenAIServerStaticResponse = OpenAIServerCompletion | OpenAIServerErrorResponse;
 
 /** One entry of the server's script: a fixed response, or one computed from the request and its 0-based index. */
-export type ScriptedResponse =
-  | ScriptedStaticResponse
-  | ((request: RecordedRequest, index: number) => ScriptedStaticResponse | Promise<ScriptedStaticResponse>);
+export type OpenAIServerResponse =
+  | OpenAIServerStaticResponse
+  | ((
+      request: RecordedRequest,
+      index: number,
+    ) => OpenAIServerStaticResponse | Promise<OpenAIServerStaticResponse>);
 
 /** True for an error response entry. */
-export function isScriptedError(response: ScriptedStaticResponse): response is ScriptedErrorResponse {
+export function isErrorResponse(response: OpenAIServerStaticResponse): response is OpenAIServerErrorResponse {
   return "status" in response && "error" in response;
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { errorBody } from "./openai-server-error-body.js";
-import type { ScriptedCompletion } from "./openai-server-script.js";
+import type { OpenAIServerCompletion } from "./openai-server-script.js";
 
 /**
  * Streams `chunks` as server-sent events (`data: {...}\n\n`, ending with `data: [DONE]\n\n`), pausing
@@ -12,7 +12,7 @@ import type { ScriptedCompletion } from "./openai-server-script.js";
 export async function streamEvents(
   res: ServerResponse,
   chunks: readonly object[],
-  completion: ScriptedCompletion,
+  completion: OpenAIServerCompletion,
 ): Promise<void> {
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",

@@ -4,11 +4,11 @@ import { completionChunks } from "./openai-server-chunks.js";
 import { completionBody, type CompletionContext } from "./openai-server-completion.js";
 import { errorBody } from "./openai-server-error-body.js";
 import {
-  isScriptedError,
+  isErrorResponse,
   type RecordedRequest,
-  type ScriptedCompletion,
-  type ScriptedResponse,
-  type ScriptedStaticResponse,
+  type OpenAIServerCompletion,
+  type OpenAIServerResponse,
+  type OpenAIServerStaticResponse,
 } from "./openai-server-script.js";
 import { streamEvents } from "./openai-server-sse.js";
 
@@ -17,7 +17,7 @@ export type * from "./openai-server-script.js";
 /** Options of {@link startOpenAIServer}. */
 export interface OpenAIServerOptions {
   /** The first scripted responses; more can be added with `script()`. */
-  responses?: readonly ScriptedResponse[];
+  responses?: readonly OpenAIServerResponse[];
   /** Listed by `GET /v1/models`. Default `["local-model"]`. */
   models?: readonly string[];
   /** When set, requests without `Authorization: Bearer <apiKey>` get OpenAI's 401. */
@@ -38,7 +38,7 @@ export interface OpenAIServer {
   /** Every request received (chat, models and unknown ones), in arrival order. */
   readonly requests: RecordedRequest[];
   /** Appends responses to the script; each chat completion request takes the next one. */
-  script(...responses: ScriptedResponse[]): void;
+  script(...responses: OpenAIServerResponse[]): void;
   /** Scripted responses not used yet. */
   readonly pending: number;
   /** Stops the server, cutting any open streams. */
@@ -47,7 +47,7 @@ export interface OpenAIServer {
 
 /** The server's mutable state. */
 interface ServerState {
-  queue: ScriptedResponse[];
+  queue: OpenAIServerResponse[];
   requests: RecordedRequest[];
   chatCount: number;
   options: OpenAIServerOptions;
@@ -106,7 +106,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ServerSt
   sendJson(res, 404, { error: errorBody({ message, code: "unknown_url" }, 404) });
 }
 
-async function respondToChat(res: ServerResponse, request: RecordedRequest, state: ServerState): Promise<void> {
+async function respondToChat(
+  res: ServerResponse,
+  request: RecordedRequest,
+  state: ServerState,
+): Promise<void> {
   if (typeof request.body !== "object" || request.body === null) {
     const message = "We could not parse the JSON body of your request.";
     return sendJson(res, 400, { error: errorBody({ message }, 400) });
@@ -117,9 +121,15 @@ async function respondToChat(res: ServerResponse, request: RecordedRequest, stat
     const message = `openAIServer: script exhausted after ${index} responses (request #${index + 1})`;
     return sendJson(res, 500, { error: errorBody({ message, type: "script_exhausted" }, 500) });
   }
-  const response: ScriptedStaticResponse = typeof entry === "function" ? await entry(request, index) : entry;
-  if (isScriptedError(response)) {
-    return sendJson(res, response.status, { error: errorBody(response.error, response.status) }, response.headers);
+  const response: OpenAIServerStaticResponse =
+    typeof entry === "function" ? await entry(request, index) : entry;
+  if (isErrorResponse(response)) {
+    return sendJson(
+      res,
+      response.status,
+      { error: errorBody(response.error, response.status) },
+      response.headers,
+    );
   }
   const body = request.body as { model?: unknown; stream?: unknown };
   const context: CompletionContext = {
@@ -134,7 +144,11 @@ async function respondToChat(res: ServerResponse, request: RecordedRequest, stat
 }
 
 /** A non-streaming answer; a scripted drop or stream error still fails the request. */
-function respondWhole(res: ServerResponse, response: ScriptedCompletion, context: CompletionContext): void {
+function respondWhole(
+  res: ServerResponse,
+  response: OpenAIServerCompletion,
+  context: CompletionContext,
+): void {
   if (response.dropAfterChunks !== undefined) {
     res.socket?.destroy();
     return;
@@ -178,7 +192,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json",

@@ -66,7 +66,10 @@ export const providerConformance: readonly ProviderConformanceCase[] = [
   { name: "text and tool calls normalise to text and tool_call blocks", run: textAndToolCallNormalised },
   { name: "usage normalises to inputTokens, outputTokens and cacheReadTokens", run: usageNormalised },
   { name: `the stream settles within ${ABORT_SETTLE_MS} ms of an abort`, run: settlesAfterAbort },
-  { name: "errors before and during streaming become ProviderError(status)", run: errorsBecomeProviderErrors },
+  {
+    name: "errors before and during streaming become ProviderError(status)",
+    run: errorsBecomeProviderErrors,
+  },
 ];
 
 /** The request every case sends (the tool is offered so tool calls are legal). */
@@ -131,7 +134,10 @@ async function usageNormalised(factory: ProviderFactory, script: ConformanceScri
   const unscripted = finalUsage(await collect(provider.stream(CONFORMANCE_REQUEST)));
   for (const key of ["inputTokens", "outputTokens"] as const) {
     const value = unscripted[key];
-    assert.ok(Number.isInteger(value) && value >= 0, `${key} is a count even when not scripted, got ${value}`);
+    assert.ok(
+      Number.isInteger(value) && value >= 0,
+      `${key} is a count even when not scripted, got ${value}`,
+    );
   }
 }
 
@@ -146,11 +152,17 @@ async function settlesAfterAbort(factory: ProviderFactory, script: ConformanceSc
   const outcome = await settleWithin(drain(iterator), ABORT_SETTLE_MS);
   const elapsed = Math.round(performance.now() - started);
   assert.notEqual(outcome, "timeout", `the stream did not settle within ${ABORT_SETTLE_MS} ms of the abort`);
-  assert.ok(outcome instanceof Error, `an aborted stream throws, it settled after ${elapsed} ms without error`);
+  assert.ok(
+    outcome instanceof Error,
+    `an aborted stream throws, it settled after ${elapsed} ms without error`,
+  );
   assert.equal(outcome.name, "AbortError", `an aborted stream throws an AbortError, got ${String(outcome)}`);
 }
 
-async function errorsBecomeProviderErrors(factory: ProviderFactory, script: ConformanceScript): Promise<void> {
+async function errorsBecomeProviderErrors(
+  factory: ProviderFactory,
+  script: ConformanceScript,
+): Promise<void> {
   const provider = await factory();
   for (const status of [429, 503]) {
     await script.next({ error: status });

@@ -31,6 +31,7 @@ export function toolActivityOptions(tool: DurableToolPlan, activityId: string): 
       : { maximumAttempts: 1 };
   return {
     activityId,
+    ...(tool.taskQueue !== undefined ? { taskQueue: tool.taskQueue } : {}),
     startToCloseTimeout: tool.timeoutMs,
     heartbeatTimeout: tool.heartbeatTimeoutMs,
     retry,

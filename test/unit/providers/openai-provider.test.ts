@@ -118,7 +118,9 @@ describe("openaiProvider streaming", () => {
       {
         type: "native",
         provider: "openai",
-        data: { invalidToolArguments: [{ index: 0, id: "call_x", name: "search", arguments: '{"query": "cats' }] },
+        data: {
+          invalidToolArguments: [{ index: 0, id: "call_x", name: "search", arguments: '{"query": "cats' }],
+        },
       },
     ]);
   });
@@ -128,6 +130,28 @@ describe("openaiProvider streaming", () => {
     const chunks = await collect(provider().stream(REQUEST));
 
     expect(done(chunks).message.content).toEqual([toolCallBlock("", "now", {})]);
+  });
+
+  it("follows tool calls by id and name when a server leaves out their index", async () => {
+    server.script({
+      deltas: [
+        {
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "a", arguments: "" } }],
+        },
+        { tool_calls: [{ function: { arguments: '{"x":' } }] },
+        { tool_calls: [{ function: { arguments: "1}" } }] },
+        { tool_calls: [{ id: "call_2", type: "function", function: { name: "b", arguments: '{"y":2}' } }] },
+        { tool_calls: [{ id: "call_1", function: { arguments: "" } }] },
+      ],
+      finishReason: "tool_calls",
+    });
+    const chunks = await collect(provider().stream(REQUEST));
+
+    expect(done(chunks).message.content).toEqual([
+      toolCallBlock("call_1", "a", { x: 1 }),
+      toolCallBlock("call_2", "b", { y: 2 }),
+    ]);
   });
 
   it("reports usage with OpenAI's cached tokens", async () => {
@@ -244,7 +268,9 @@ describe("openaiProvider request mapping", () => {
 
   it("sends max_completion_tokens when asked to, and leaves unset options out", async () => {
     server.script({ text: "ok" }, { text: "ok" });
-    await collect(provider({ maxTokensField: "max_completion_tokens" }).stream({ ...REQUEST, maxTokens: 64 }));
+    await collect(
+      provider({ maxTokensField: "max_completion_tokens" }).stream({ ...REQUEST, maxTokens: 64 }),
+    );
     expect(lastBody()).toMatchObject({ max_completion_tokens: 64 });
     expect(lastBody()).not.toHaveProperty("max_tokens");
 
@@ -294,7 +320,11 @@ describe("openaiProvider request mapping", () => {
         role: "assistant",
         content: "Let me look.",
         tool_calls: [
-          { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+          },
           {
             id: "call_2",
             type: "function",
@@ -337,7 +367,11 @@ describe("openaiProvider errors", () => {
 
     expect(chunks).toEqual([]);
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ status: 429, retryAfterMs: 2000, message: "Rate limit reached for gpt-test." });
+    expect(error).toMatchObject({
+      status: 429,
+      retryAfterMs: 2000,
+      message: "Rate limit reached for gpt-test.",
+    });
     expect(classifyProviderError(error)).toEqual({ retryable: true, retryAfterMs: 2000 });
   });
 
@@ -353,11 +387,18 @@ describe("openaiProvider errors", () => {
   });
 
   it("turns a 400 into a ProviderError 400 with the provider's message, not retryable", async () => {
-    server.script({ status: 400, error: { message: "Invalid value for 'temperature'.", param: "temperature" } });
+    server.script({
+      status: 400,
+      error: { message: "Invalid value for 'temperature'.", param: "temperature" },
+    });
     const { error } = await failure(provider().stream(REQUEST));
 
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ status: 400, message: "Invalid value for 'temperature'.", retryAfterMs: undefined });
+    expect(error).toMatchObject({
+      status: 400,
+      message: "Invalid value for 'temperature'.",
+      retryAfterMs: undefined,
+    });
     expect(classifyProviderError(error)).toEqual({ retryable: false });
   });
 
@@ -415,12 +456,16 @@ describe("openaiProvider errors", () => {
       {
         status: 400,
         error: {
-          message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000.",
+          message:
+            "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000.",
           code: "context_length_exceeded",
         },
       },
       { status: 400, error: { message: "Input is too large.", code: "context_length_exceeded" } },
-      { status: 400, error: { message: "Invalid schema for function 'x'.", code: "invalid_function_parameters" } },
+      {
+        status: 400,
+        error: { message: "Invalid schema for function 'x'.", code: "invalid_function_parameters" },
+      },
     );
     const first = (await failure(provider().stream(REQUEST))).error;
     const codeOnly = (await failure(provider().stream(REQUEST))).error;

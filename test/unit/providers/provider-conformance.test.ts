@@ -52,10 +52,12 @@ describe("providerConformance against the OpenAI provider over HTTP", () => {
 async function failureOf(name: string, wrap: (inner: ModelProvider) => ModelProvider): Promise<unknown> {
   const check = providerConformance.find((candidate) => candidate.name === name) as ProviderConformanceCase;
   const { script, factory } = scriptedConformance();
-  return check.run(async () => wrap(await factory()), script).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
+  return check
+    .run(async () => wrap(await factory()), script)
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
 }
 
 /** A provider whose stream is `inner`'s, rewritten chunk by chunk. */
@@ -72,12 +74,18 @@ function rewriting(map: (chunks: ModelChunk[]) => ModelChunk[]) {
 
 describe("providerConformance catches broken providers", () => {
   it("catches a second message_done", async () => {
-    const wrap = rewriting((chunks) => [...chunks, ...chunks.filter((chunk) => chunk.type === "message_done")]);
+    const wrap = rewriting((chunks) => [
+      ...chunks,
+      ...chunks.filter((chunk) => chunk.type === "message_done"),
+    ]);
     expect(await failureOf("has an id and sends exactly one final message_done", wrap)).toBeInstanceOf(Error);
   });
 
   it("catches deltas out of order", async () => {
-    const wrap = rewriting((chunks) => [...chunks.filter((chunk) => chunk.type === "text_delta").reverse(), chunks.at(-1)!]);
+    const wrap = rewriting((chunks) => [
+      ...chunks.filter((chunk) => chunk.type === "text_delta").reverse(),
+      chunks.at(-1)!,
+    ]);
     expect(await failureOf("text deltas arrive in the order of the final text", wrap)).toBeInstanceOf(Error);
   });
 
@@ -91,14 +99,19 @@ describe("providerConformance catches broken providers", () => {
         return { ...chunk, message: { ...chunk.message, content } };
       }),
     );
-    expect(await failureOf("text and tool calls normalise to text and tool_call blocks", wrap)).toBeInstanceOf(Error);
+    expect(
+      await failureOf("text and tool calls normalise to text and tool_call blocks", wrap),
+    ).toBeInstanceOf(Error);
   });
 
   it("catches dropped cache counts", async () => {
     const wrap = rewriting((chunks) =>
       chunks.map((chunk) =>
         chunk.type === "message_done"
-          ? { ...chunk, usage: { inputTokens: chunk.usage.inputTokens, outputTokens: chunk.usage.outputTokens } }
+          ? {
+              ...chunk,
+              usage: { inputTokens: chunk.usage.inputTokens, outputTokens: chunk.usage.outputTokens },
+            }
           : chunk,
       ),
     );
@@ -108,7 +121,10 @@ describe("providerConformance catches broken providers", () => {
   });
 
   it("catches a provider that ignores the abort signal", async () => {
-    const wrap = (inner: ModelProvider): ModelProvider => ({ id: inner.id, stream: (request) => inner.stream(request) });
+    const wrap = (inner: ModelProvider): ModelProvider => ({
+      id: inner.id,
+      stream: (request) => inner.stream(request),
+    });
     expect(await failureOf("the stream settles within 1000 ms of an abort", wrap)).toBeInstanceOf(Error);
   });
 

@@ -1,0 +1,32 @@
+import { randomUUID } from "node:crypto";
+import type { AgentClient } from "../../../src/client.js";
+import type { History } from "../history-files.js";
+import type { ScenarioSpec } from "../scenario-catalog.js";
+import { exportChain } from "./export-history.js";
+import type { RecorderGates } from "./recorder-kit.js";
+import { SCENARIO_RUNNERS } from "./scenarios.js";
+
+/** The histories of one scenario, one per execution of its session, oldest first. */
+export interface RecordedScenario {
+  spec: ScenarioSpec;
+  sessionId: string;
+  histories: History[];
+}
+
+/**
+ * Plays a scenario in a new session, exports every execution of the session and checks that the histories
+ * exercise the branch the scenario is for, so a recording that went wrong is never written.
+ */
+export async function recordScenario(spec: ScenarioSpec, client: AgentClient, gates: RecorderGates): Promise<RecordedScenario> {
+  const runner = SCENARIO_RUNNERS[spec.name];
+  if (!runner) throw new Error(`no runner for scenario '${spec.name}'`);
+  // Unique per recording: a reused id would land in a session left open by an earlier recording.
+  const sessionId = `replay-${spec.name}-${randomUUID().slice(0, 8)}`;
+  await runner({ client, sessionId, gates });
+  const histories = await exportChain(client.temporal, sessionId);
+  if (histories.length !== spec.executions) {
+    throw new Error(`${spec.name}: recorded ${histories.length} executions, expected ${spec.executions}`);
+  }
+  if (!spec.exercised(histories)) throw new Error(`${spec.name}: the histories do not show ${spec.shows}`);
+  return { spec, sessionId, histories };
+}
