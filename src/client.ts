@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Client, Connection, WithStartWorkflowOperation, type WorkflowHandle } from "@temporalio/client";
-import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
-import { EVENTS_TOPIC, fromWireEvent, type StreamEntry } from "./common/wire-event.js";
-import type { AgentEvent, RunResult } from "./kernel/events.js";
+import type { RunResult } from "./kernel/events.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { SessionError, toSessionError } from "./runtime/client-errors.js";
+import { runEventStream, type DurableEvent, type EventStreamPosition, type ExternalDeltaSource } from "./runtime/run-event-stream.js";
+import { redisDeltaSource } from "./stream/redis-delta-source.js";
 import { agentSession } from "./workflows/agent-session.js";
 import {
   cancelRunUpdate,
@@ -18,8 +18,6 @@ import {
   type StartRunResult,
 } from "./workflows/messages.js";
 
-/** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
-export type DurableEvent = AgentEvent & { offset: number; runId: string };
 
 /** Options of a durable run. */
 export interface DurableRunOptions {
@@ -43,11 +41,22 @@ export interface SessionListing {
   searchAttributes: Record<string, unknown>;
 }
 
-/** Options of `AgentClient.connect`. */
+/** Options of an AgentClient. */
 export interface AgentClientOptions {
   address?: string;
   namespace?: string;
   taskQueue?: string;
+  /**
+   * Where live model output comes from: the workflow stream (`"temporal"`), Redis Streams (`{ redisUrl }`), or
+   * `"auto"` (default): Redis when `REDIS_URL` is set, like the worker.
+   */
+  deltas?: "auto" | "temporal" | { redisUrl: string } | ExternalDeltaSource;
+}
+
+function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDeltaSource | undefined {
+  if (option === "temporal") return undefined;
+  if (option === "auto") return process.env.REDIS_URL ? redisDeltaSource(process.env.REDIS_URL) : undefined;
+  return "redisUrl" in option ? redisDeltaSource(option.redisUrl) : option;
 }
 
 /**
@@ -58,12 +67,14 @@ export interface AgentClientOptions {
  */
 export class AgentClient {
   readonly taskQueue: string;
+  private readonly externalDeltas: ExternalDeltaSource | undefined;
 
   constructor(
     readonly temporal: Client,
-    options: { taskQueue?: string } = {},
+    options: Pick<AgentClientOptions, "taskQueue" | "deltas"> = {},
   ) {
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    this.externalDeltas = deltaSource(options.deltas);
   }
 
   /** Connects with the environment's settings (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
@@ -71,6 +82,11 @@ export class AgentClient {
     const config = loadConnectionConfig(options);
     const connection = await Connection.connect(config.connectionOptions);
     return new AgentClient(new Client({ connection, namespace: config.namespace }), options);
+  }
+
+  /** Closes the connection to Temporal. */
+  async close(): Promise<void> {
+    await this.temporal.connection.close();
   }
 
   /** Queues a run in a session (starting the session if needed) and returns where its events will be. */
@@ -113,19 +129,15 @@ export class AgentClient {
    * The events of one run from an offset: after a disconnect, resume from the last offset seen plus one and
    * nothing is missed or repeated. Ends with the run's `done`.
    */
-  async *events(sessionId: string, runId: string, options: { fromOffset?: number } = {}): AsyncGenerator<DurableEvent, RunResult> {
-    const topic = WorkflowStreamClient.create(this.temporal, sessionId).topic<StreamEntry>(EVENTS_TOPIC);
+  async *events(sessionId: string, runId: string, position: EventStreamPosition = {}): AsyncGenerator<DurableEvent, RunResult> {
+    let result: RunResult | undefined;
     try {
-      for await (const item of topic.subscribe(options.fromOffset ?? 0)) {
-        if (item.data.runId !== runId) continue;
-        const event = fromWireEvent(item.data.event);
-        yield { ...event, offset: item.offset, runId };
-        if (event.type === "done") return event.result;
-      }
+      result = yield* runEventStream(this.temporal, sessionId, runId, position, this.externalDeltas);
     } catch (error) {
       throw toSessionError(error, sessionId, "read events");
     }
-    throw new SessionError(`session '${sessionId}' ended before run '${runId}' finished`, sessionId, "closed");
+    if (!result) throw new SessionError(`session '${sessionId}' ended before run '${runId}' finished`, sessionId, "closed");
+    return result;
   }
 
   /** Queues a steering message for the next turn start. `id` makes retries idempotent. */
@@ -149,7 +161,7 @@ export class AgentClient {
   }
 
   /** Closes a session: queued runs still finish, then the workflow completes; no new runs or steers are accepted. */
-  async close(sessionId: string): Promise<void> {
+  async closeSession(sessionId: string): Promise<void> {
     try {
       await this.handle(sessionId).executeUpdate(closeSessionUpdate, { args: [] });
     } catch (error) {
@@ -191,4 +203,5 @@ export class AgentClient {
 }
 
 export { SessionError } from "./runtime/client-errors.js";
+export type { DurableEvent, EventStreamPosition, ExternalDeltaSource } from "./runtime/run-event-stream.js";
 export type { SessionStatus } from "./workflows/messages.js";

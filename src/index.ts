@@ -31,5 +31,9 @@ export { fullJitterBackoff } from "./kernel/retry/full-jitter-backoff.js";
 export { isRetryableProviderError, RETRYABLE_STATUSES } from "./kernel/retry/is-retryable-provider-error.js";
 
 export { fileCheckpointer, type FileCheckpointerOptions } from "./checkpoint/file-checkpointer.js";
+export * from "./providers/openai-provider.js";
+export { classifyProviderError, type ProviderErrorClassification } from "./providers/openai-classify-error.js";
+export { defineAgent, toAgentPlan, localAgentConfig, DURABLE_DEFAULTS, type AgentDefinition } from "./define-agent.js";
+export type * from "./common/agent-plan.js";
 
 export * from "./testing.js";

@@ -4,3 +4,6 @@ export * from "./providers/scripted-provider.js";
 export * from "./testing/builders.js";
 export * from "./testing/checkpointer-conformance.js";
 export * from "./testing/conversation-script.js";
+export * from "./testing/openai-server.js";
+export * from "./testing/openai-server-conformance.js";
+export * from "./testing/provider-conformance.js";

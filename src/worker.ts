@@ -3,6 +3,7 @@ import { AgentRegistry, createActivities, type ProviderMap } from "./activities/
 import type { AgentDefinition } from "./define-agent.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
+import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
 
 /** Options of `createWorker`. */
 export interface CreateWorkerOptions {
@@ -15,6 +16,11 @@ export interface CreateWorkerOptions {
   /** Default: a connection from the environment (TEMPORAL_ADDRESS, TLS, API key...). */
   connection?: NativeConnection;
   namespace?: string;
+  /**
+   * How live model output is published: the workflow stream (default), Redis Streams, or not at all.
+   * Default: Redis when `REDIS_URL` is set.
+   */
+  deltas?: DeltaTransport | false;
   /** Extra Temporal worker options (concurrency limits, identity...). */
   workerOptions?: Partial<Omit<WorkerOptions, "connection" | "namespace" | "taskQueue" | "activities" | "workflowBundle" | "workflowsPath">>;
 }
@@ -30,16 +36,33 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
   const config = loadConnectionConfig({ namespace: options.namespace });
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
   const registry = new AgentRegistry(options.agents, options.providers);
-  return Worker.create({
+  const transport = options.deltas === false ? undefined : (options.deltas ?? deltaTransportFromEnv());
+  const worker = await Worker.create({
     ...options.workerOptions,
     connection,
     namespace: options.namespace ?? config.namespace,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowBundle: await loadWorkflowBundle(),
-    activities: createActivities(registry),
+    activities: createActivities(registry, transport),
   });
+  return closeOnShutdown(worker, transport);
+}
+
+/** Releases the delta transport's connections when the worker stops running. */
+function closeOnShutdown(worker: Worker, transport: DeltaTransport | undefined): Worker {
+  if (!transport) return worker;
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    try {
+      await run();
+    } finally {
+      await transport.close();
+    }
+  };
+  return worker;
 }
 
 export { AgentRegistry, type ProviderMap, type ProviderEntry } from "./activities/index.js";
 export { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 export { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
+export { deltaTransportFromEnv, redisDeltaTransport, temporalDeltaTransport, type DeltaTransport } from "./stream/delta-transport.js";

@@ -7,20 +7,29 @@ import type { ModelRequest } from "../kernel/model.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
 import { providerFailure } from "./provider-failure.js";
+import { DeltaPublisher } from "../stream/delta-publisher.js";
+import type { DeltaTransport } from "../stream/delta-transport.js";
 
 /**
  * The `callModel` activity: fetches the request from the session workflow (it is not in the activity input, so
  * history stays small), streams the provider's answer and returns the complete assistant message.
  */
-export function createCallModel(registry: AgentRegistry) {
+export function createCallModel(registry: AgentRegistry, transport: DeltaTransport | undefined) {
   return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
     const context = Context.current();
     const provider = lookupProvider(registry, input.model);
     const request = input.request ?? (await fetchRequest(input.requestKey));
+    const publisher = input.stream && transport ? openPublisher(transport, input) : undefined;
     const stop = startHeartbeatPulse();
     try {
       for await (const chunk of provider.stream(request, context.cancellationSignal)) {
-        if (chunk.type === "message_done") return { message: chunk.message, usage: chunk.usage };
+        if (chunk.type === "text_delta") publisher?.push("text", chunk.text);
+        else if (chunk.type === "reasoning_delta") publisher?.push("reasoning", chunk.text);
+        else if (chunk.type === "message_done") {
+          // Every delta is stored before the workflow learns the call completed, so clients see them first.
+          await publisher?.end();
+          return { message: chunk.message, usage: chunk.usage };
+        }
       }
       throw providerFailure(new Error("model stream ended without a message_done chunk"));
     } catch (error) {
@@ -29,8 +38,15 @@ export function createCallModel(registry: AgentRegistry) {
       throw providerFailure(error);
     } finally {
       stop();
+      await publisher?.close();
     }
   };
+}
+
+function openPublisher(transport: DeltaTransport, input: CallModelInput): DeltaPublisher {
+  const info = Context.current().info;
+  const sessionId = info.workflowExecution?.workflowId ?? "";
+  return new DeltaPublisher(transport.sink(sessionId), { runId: input.runId, key: input.requestKey, attempt: info.attempt });
 }
 
 function lookupProvider(registry: AgentRegistry, model: string) {

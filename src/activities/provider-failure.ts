@@ -1,24 +1,21 @@
 import { ApplicationFailure } from "@temporalio/common";
 import { ProviderError, errorMessage } from "../kernel/errors.js";
 import { FAILURE_TYPES } from "../common/activity-types.js";
-
-/** Statuses worth retrying: timeouts, conflicts, rate limits and server errors (and no status: a network failure). */
-export function isRetryableStatus(status: number | undefined): boolean {
-  return status === undefined || status === 408 || status === 409 || status === 425 || status === 429 || status >= 500;
-}
+import { classifyProviderError } from "../providers/openai-classify-error.js";
 
 /**
- * Turns a provider failure into Temporal retry semantics: retryable failures honour the provider's
- * `retry-after`; other 4xx are non-retryable, so the run ends at once with the provider's message.
+ * Turns a provider failure into Temporal retry semantics (one classification for every provider): 408, 409,
+ * 425, 429, 5xx and network failures are retried, honouring the provider's `retry-after`; other 4xx are not, so
+ * the run ends at once with the provider's message.
  */
 export function providerFailure(error: unknown): ApplicationFailure {
+  const { retryable, retryAfterMs } = classifyProviderError(error);
   const status = error instanceof ProviderError ? error.status : undefined;
-  const retryAfterMs = error instanceof ProviderError ? error.retryAfterMs : undefined;
   const message = errorMessage(error);
   return ApplicationFailure.create({
     type: FAILURE_TYPES.provider,
     message: status === undefined ? message : `${message} (status ${status})`,
-    nonRetryable: !isRetryableStatus(status),
+    nonRetryable: !retryable,
     details: [{ status }],
     ...(retryAfterMs !== undefined ? { nextRetryDelay: retryAfterMs } : {}),
     cause: error instanceof Error ? error : undefined,

@@ -13,6 +13,8 @@ export interface CallModelInput {
   requestKey: string;
   /** The request itself, when the plan passes requests inline. */
   request?: ModelRequest;
+  /** Publish text and reasoning live through the worker's stream transport (passthrough codecs). */
+  stream?: boolean;
 }
 
 /** Output of the `callModel` activity: the complete assistant message, which the workflow records and replays. */

@@ -53,7 +53,12 @@ function groupTotals(table: CsvTable, valueIndex: number, keyIndex: number): Gro
     const total = totals.get(key) ?? { count: 0, sum: 0 };
     totals.set(key, { count: total.count + 1, sum: total.sum + value });
   }
-  const groups = [...totals].map(([key, { count, sum }]) => ({ key, count, sum: tidy(sum), mean: tidy(sum / count) }));
+  const groups = [...totals].map(([key, { count, sum }]) => ({
+    key,
+    count,
+    sum: tidy(sum),
+    mean: tidy(sum / count),
+  }));
   return groups.sort((a, b) => b.sum - a.sum || a.key.localeCompare(b.key));
 }
 

@@ -43,7 +43,7 @@ function step(cursor: CsvCursor, text: string, i: number): number {
 /** Splits CSV text into records of fields, honouring quoted fields ("a, b", "say ""hi""") and CRLF. */
 function parseRecords(text: string): string[][] {
   const cursor: CsvCursor = { records: [], record: [], field: "", quoted: false };
-  for (let i = 0; i < text.length; ) i += step(cursor, text, i);
+  for (let i = 0; i < text.length;) i += step(cursor, text, i);
   if (cursor.field !== "" || cursor.record.length > 0) endRecord(cursor);
   return cursor.records.filter((fields) => fields.some((value) => value.trim() !== ""));
 }

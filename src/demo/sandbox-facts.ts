@@ -20,7 +20,9 @@ export interface SandboxFacts {
 const FILE_LINE = /^(.+) \((\d+) bytes\)$/;
 
 function successful(exchanges: readonly ToolExchange[], name: string): ToolExchange[] {
-  return exchanges.filter((exchange) => exchange.name === name && exchange.result !== undefined && !exchange.isError);
+  return exchanges.filter(
+    (exchange) => exchange.name === name && exchange.result !== undefined && !exchange.isError,
+  );
 }
 
 function inputPath(exchange: ToolExchange): string {
@@ -32,9 +34,15 @@ function inputPath(exchange: ToolExchange): string {
 export function sandboxFacts(exchanges: readonly ToolExchange[]): SandboxFacts {
   const listing = successful(exchanges, "list_files").at(-1)?.result;
   const files = listing?.split("\n").flatMap((line) => FILE_LINE.exec(line)?.[1] ?? []);
-  const contents = new Map(successful(exchanges, "read_file").map((exchange) => [inputPath(exchange), exchange.result ?? ""]));
-  const stats = successful(exchanges, "column_stats").map((exchange) => JSON.parse(exchange.result ?? "{}") as ColumnStats);
-  const calculations = new Map(successful(exchanges, "calculate").map((exchange) => [exchange.id, Number(exchange.result)]));
+  const contents = new Map(
+    successful(exchanges, "read_file").map((exchange) => [inputPath(exchange), exchange.result ?? ""]),
+  );
+  const stats = successful(exchanges, "column_stats").map(
+    (exchange) => JSON.parse(exchange.result ?? "{}") as ColumnStats,
+  );
+  const calculations = new Map(
+    successful(exchanges, "calculate").map((exchange) => [exchange.id, Number(exchange.result)]),
+  );
   const facts: SandboxFacts = { contents, stats, calculations };
   if (files === undefined) return facts;
   const csvFile = files.find((file) => file.toLowerCase().endsWith(".csv"));
@@ -55,6 +63,8 @@ export function tableShape(csvText: string): TableShape {
   const table = parseCsv(csvText);
   const first = table.rows[0] ?? [];
   const numeric = table.header.filter((_, i) => parseNumberCell(first[i]) !== undefined);
-  const groupable = table.header.filter((name, i) => !numeric.includes(name) && !/^\s*\d/.test(first[i] ?? "0"));
+  const groupable = table.header.filter(
+    (name, i) => !numeric.includes(name) && !/^\s*\d/.test(first[i] ?? "0"),
+  );
   return { table, numeric, groupable };
 }

@@ -23,12 +23,16 @@ function isInside(root: string, target: string): boolean {
 export function resolveSandboxPath(root: string, requested: string): string {
   if (requested.includes("\0")) throw new SandboxPathError("the path contains a NUL character");
   if (path.isAbsolute(requested)) {
-    throw new SandboxPathError(`'${requested}' is an absolute path; use a path relative to the sandbox folder`);
+    throw new SandboxPathError(
+      `'${requested}' is an absolute path; use a path relative to the sandbox folder`,
+    );
   }
   const realRoot = realpathSync(root);
   const resolved = path.resolve(realRoot, requested);
   if (!isInside(realRoot, resolved)) {
-    throw new SandboxPathError(`'${requested}' is outside the sandbox folder; only files inside it can be used`);
+    throw new SandboxPathError(
+      `'${requested}' is outside the sandbox folder; only files inside it can be used`,
+    );
   }
   // A link inside the sandbox may still point out of it: check where it really leads.
   if (existsSync(resolved) && !isInside(realRoot, realpathSync(resolved))) {

@@ -16,7 +16,10 @@ export function toolExchanges(messages: readonly Message[]): ToolExchange[] {
   for (const block of messages.flatMap(contentBlocks)) {
     if (isToolResultBlock(block)) results.set(block.id, block);
   }
-  const calls = messages.filter((message) => message.role === "assistant").flatMap(contentBlocks).filter(isToolCallBlock);
+  const calls = messages
+    .filter((message) => message.role === "assistant")
+    .flatMap(contentBlocks)
+    .filter(isToolCallBlock);
   return calls.map((call) => {
     const result = results.get(call.id);
     const exchange: ToolExchange = { id: call.id, name: call.name, input: call.input };

@@ -17,6 +17,8 @@ export interface DurableModelContext {
   requests: ModelRequestStore;
   /** Pass requests inline in the activity input instead of by reference (for comparison benchmarks). */
   inlineRequests?: boolean;
+  /** The activity publishes text live (passthrough codecs); the workflow then does not publish text deltas. */
+  streamLive: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
           runId: context.runId,
           turn,
           requestKey,
+          stream: context.streamLive,
           ...(context.inlineRequests ? { request } : {}),
         });
       } catch (error) {

@@ -63,17 +63,25 @@ async function driveKernel(session: SessionState, run: QueuedRun, plan: AgentPla
     history,
     ...(run.images ? { images: run.images } : {}),
   });
+  const live = streamsLive(plan);
   for (;;) {
     const next = await events.next();
     if (next.done) return next.value;
     const event = next.value;
     if (event.type === "turn_start") active.turn = event.turn;
+    // Live output reaches clients from the model activity; the recorded copy would show it twice.
+    if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
     if (event.type === "done") {
       // The conversation before this run is the session's; the event carries only what this run added.
       const added = event.result.messages.slice(history.length);
       session.publish(run.runId, { ...event, result: { ...event.result, messages: added } });
     } else session.publish(run.runId, event);
   }
+}
+
+/** Passthrough codecs stream the model's text as it comes; buffered codecs show only the decoded answer. */
+function streamsLive(plan: AgentPlan): boolean {
+  return codecFor(plan.codec).streaming !== "buffer";
 }
 
 function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): KernelConfig {
@@ -84,6 +92,7 @@ function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): Ke
       currentTurn: () => session.current?.turn ?? 0,
       requests: session.requests,
       inlineRequests: session.input.inlineRequests === true,
+      streamLive: streamsLive(plan),
     }),
     modelName: plan.model,
     codec: codecFor(plan.codec),

@@ -59,7 +59,7 @@ describe("bad input gets a clear error and the session stays intact", () => {
   it("a steer to a closed session is rejected with a clear error", async () => {
     const sessionId = `closed-${Date.now()}`;
     await client.send("plain", "hello", { sessionId });
-    await client.close(sessionId);
+    await client.closeSession(sessionId);
     await client.handle(sessionId).result();
     const steer = client.steer(sessionId, "too late");
     await expect(steer).rejects.toBeInstanceOf(SessionError);

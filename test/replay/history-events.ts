@@ -10,7 +10,9 @@ export function eventsOf(history: History): HistoryEvent[] {
 
 /** The scheduled activities of a type, in history order. */
 export function scheduledActivities(history: History, type: string): HistoryEvent[] {
-  return eventsOf(history).filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === type);
+  return eventsOf(history).filter(
+    (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === type,
+  );
 }
 
 /** The names of the updates the workflow accepted, in history order. */

@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { historyFromJSON, type History } from "@temporalio/common/lib/proto-utils.js";
+import type { History } from "@temporalio/common/lib/proto-utils.js";
+import { historyFromJson } from "./history-json.js";
 
 export type { History };
 
@@ -25,9 +26,10 @@ export interface HistoryFile {
 
 /** Reads a history file. A fresh object on each call, so a test may alter it freely. */
 export function loadHistoryFile(file: string): HistoryFile {
-  const history = historyFromJSON(JSON.parse(readFileSync(join(HISTORIES_DIR, file), "utf8")));
+  const history = historyFromJson(JSON.parse(readFileSync(join(HISTORIES_DIR, file), "utf8")));
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  if (!started?.workflowId) throw new Error(`${file}: the first event is not a WorkflowExecutionStarted with a workflow id`);
+  if (!started?.workflowId)
+    throw new Error(`${file}: the first event is not a WorkflowExecutionStarted with a workflow id`);
   return { file, history, workflowId: started.workflowId };
 }
 

@@ -13,8 +13,6 @@ export interface ScenarioSpec {
   exercised(histories: History[]): boolean;
 }
 
-const all = (histories: History[]): History => ({ events: histories.flatMap(eventsOf) });
-
 /** Two `executeTool` activities scheduled by the same workflow task: parallel tool calls. */
 function hasParallelTools(history: History): boolean {
   const byTask = new Map<string, number>();
@@ -33,20 +31,26 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "tool-loop",
     executions: 1,
     shows: "a multi-turn tool loop with two parallel tool calls",
-    exercised: ([history]) => !!history && hasParallelTools(history) && scheduledActivities(history, "callModel").length === 3,
+    exercised: ([history]) =>
+      !!history && hasParallelTools(history) && scheduledActivities(history, "callModel").length === 3,
   },
   {
     name: "steer-follow-up",
     executions: 1,
     shows: "two runs in one session, a steer and a follow-up",
-    exercised: ([history]) => !!history && count(acceptedUpdates(history), "startRun") >= 2 && count(acceptedUpdates(history), "queueSteer") === 2,
+    exercised: ([history]) =>
+      !!history &&
+      count(acceptedUpdates(history), "startRun") >= 2 &&
+      count(acceptedUpdates(history), "queueSteer") === 2,
   },
   {
     name: "cancel",
     executions: 1,
     shows: "a run cancelled during a slow tool, then another run",
     exercised: ([history]) =>
-      !!history && hasEvent(history, "activityTaskCancelRequestedEventAttributes") && count(acceptedUpdates(history), "startRun") >= 2,
+      !!history &&
+      hasEvent(history, "activityTaskCancelRequestedEventAttributes") &&
+      count(acceptedUpdates(history), "startRun") >= 2,
   },
   {
     name: "continue-as-new",
@@ -61,13 +65,18 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "provider-error",
     executions: 1,
     shows: "a model call failing with a non-retryable provider error",
-    exercised: (histories) =>
-      eventsOf(all(histories)).some((event) => event.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.nonRetryable === true),
+    exercised: ([history]) =>
+      !!history &&
+      eventsOf(history).some(
+        (event) =>
+          event.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.nonRetryable === true,
+      ),
   },
   {
     name: "closed",
     executions: 1,
     shows: "a session closed after a run (the workflow completes)",
-    exercised: ([history]) => !!history && lastEvent(history)?.workflowExecutionCompletedEventAttributes != null,
+    exercised: ([history]) =>
+      !!history && lastEvent(history)?.workflowExecutionCompletedEventAttributes != null,
   },
 ];

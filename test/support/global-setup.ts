@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { ensureTemporal } from "../../src/dev-server/index.js";
+import { startTestRedis } from "./redis-server.js";
 
 /**
  * Vitest global setup: one Temporal server for the whole suite (DESIGN.md §5). Uses `TEMPORAL_ADDRESS` when
@@ -13,7 +14,10 @@ export default async function setup(project: Pick<TestProject, "provide">): Prom
   project.provide("temporalNamespace", temporal.namespace);
   process.env.TEMPORAL_ADDRESS = temporal.address;
   process.env.TEMPORAL_NAMESPACE = temporal.namespace;
+  const redis = await startTestRedis();
+  project.provide("redisUrl", redis?.url ?? "");
   return async () => {
+    await redis?.stop();
     await temporal.stop();
     restoreEnv("TEMPORAL_ADDRESS", previous.address);
     restoreEnv("TEMPORAL_NAMESPACE", previous.namespace);

@@ -7,5 +7,7 @@ declare module "vitest" {
     temporalAddress: string;
     /** Namespace on that server that tests use. */
     temporalNamespace: string;
+    /** URL of the suite's Redis ("" when redis-server is not installed). */
+    redisUrl: string;
   }
 }

@@ -6,6 +6,7 @@ import { AgentClient } from "../../src/client.js";
 import type { AgentDefinition } from "../../src/define-agent.js";
 import { createWorker } from "../../src/worker.js";
 import type { ProviderMap } from "../../src/activities/index.js";
+import type { DeltaTransport } from "../../src/stream/delta-transport.js";
 
 // Worker state changes are noise in test output; warnings and errors still show.
 Runtime.install({ logger: new DefaultLogger("WARN") });
@@ -33,7 +34,7 @@ export interface RunningWorker {
 }
 
 /** Starts a worker for the given agents on the suite's dev server. */
-export async function startTestWorker(options: { taskQueue: string; agents: AgentDefinition[]; providers: ProviderMap }): Promise<RunningWorker> {
+export async function startTestWorker(options: { taskQueue: string; agents: AgentDefinition[]; providers: ProviderMap; deltas?: DeltaTransport | false }): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });
   const running = worker.run();

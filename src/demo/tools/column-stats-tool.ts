@@ -30,7 +30,10 @@ export function columnStatsTool(sandboxDir: string): Tool<z.infer<typeof schema>
       try {
         const file = await readSandboxFile(sandboxDir, input.path, MAX_BYTES);
         if (file.truncated) return toolFailure(`'${input.path}' is larger than ${MAX_BYTES} bytes`);
-        return JSON.stringify({ file: input.path, ...columnStats(parseCsv(file.text), input.column, input.groupBy) });
+        return JSON.stringify({
+          file: input.path,
+          ...columnStats(parseCsv(file.text), input.column, input.groupBy),
+        });
       } catch (error) {
         return toolFailure(error);
       }

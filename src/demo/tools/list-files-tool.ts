@@ -35,10 +35,12 @@ export function listFilesTool(sandboxDir: string): Tool<z.infer<typeof schema>> 
     async execute(input) {
       try {
         const folder = resolveSandboxPath(sandboxDir, input.path);
-        if (!(await stat(folder)).isDirectory()) return toolFailure(`'${input.path}' is a file, not a folder; use read_file`);
+        if (!(await stat(folder)).isDirectory())
+          return toolFailure(`'${input.path}' is a file, not a folder; use read_file`);
         return await describeEntries(folder);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return toolFailure(`no folder '${input.path}' in the sandbox`);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT")
+          return toolFailure(`no folder '${input.path}' in the sandbox`);
         return toolFailure(error);
       }
     },

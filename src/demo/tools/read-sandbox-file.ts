@@ -14,7 +14,11 @@ export interface SandboxFileText {
  * Reads a text file inside the sandbox, at most `maxBytes` of it. Throws a clear error for a path outside the
  * sandbox, a missing file, a folder, or a binary file.
  */
-export async function readSandboxFile(sandboxDir: string, requested: string, maxBytes: number): Promise<SandboxFileText> {
+export async function readSandboxFile(
+  sandboxDir: string,
+  requested: string,
+  maxBytes: number,
+): Promise<SandboxFileText> {
   const file = resolveSandboxPath(sandboxDir, requested);
   const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
     throw error.code === "ENOENT" ? new SandboxPathError(`no file '${requested}' in the sandbox`) : error;

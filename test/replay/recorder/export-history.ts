@@ -1,18 +1,33 @@
 import type { Client } from "@temporalio/client";
 import type { History } from "../history-files.js";
-import { lastEvent } from "../history-events.js";
+import { eventsOf, lastEvent } from "../history-events.js";
 import { waitFor } from "./wait-for.js";
 
-/** A history is at rest when the workflow closed, or its last workflow task completed and nothing followed. */
+const CLOSED = [
+  "workflowExecutionCompletedEventAttributes",
+  "workflowExecutionContinuedAsNewEventAttributes",
+  "workflowExecutionFailedEventAttributes",
+  "workflowExecutionTerminatedEventAttributes",
+  "workflowExecutionCanceledEventAttributes",
+  "workflowExecutionTimedOutEventAttributes",
+] as const;
+
+/**
+ * A history is at rest when the workflow closed, or its latest workflow task completed (updates the task
+ * accepted and completed are written after it). A task scheduled or started means more is coming.
+ */
 function atRest(history: History): boolean {
   const last = lastEvent(history);
-  if (!last) return false;
-  return (
-    last.workflowTaskCompletedEventAttributes != null ||
-    last.workflowExecutionCompletedEventAttributes != null ||
-    last.workflowExecutionContinuedAsNewEventAttributes != null ||
-    last.workflowExecutionFailedEventAttributes != null
+  if (last && CLOSED.some((key) => last[key] != null)) return true;
+  const lastTask = eventsOf(history).findLast(
+    (event) =>
+      event.workflowTaskScheduledEventAttributes != null ||
+      event.workflowTaskStartedEventAttributes != null ||
+      event.workflowTaskCompletedEventAttributes != null ||
+      event.workflowTaskFailedEventAttributes != null ||
+      event.workflowTaskTimedOutEventAttributes != null,
   );
+  return lastTask?.workflowTaskCompletedEventAttributes != null;
 }
 
 /** The history of one execution once it is at rest (and stayed the same length for one more look). */
@@ -39,7 +54,7 @@ export async function exportChain(client: Client, workflowId: string): Promise<H
   const first = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
   if (!first) throw new Error(`${workflowId}: no first execution run id in its history`);
   const chain: History[] = [];
-  for (let runId: string | null | undefined = first; runId; ) {
+  for (let runId: string | null | undefined = first; runId;) {
     const history = await settledHistory(client, workflowId, runId);
     chain.push(history);
     runId = lastEvent(history)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;

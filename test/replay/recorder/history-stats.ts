@@ -11,7 +11,12 @@ export interface PayloadPlace {
 }
 
 function isPayload(value: unknown): value is { data: Uint8Array } {
-  return typeof value === "object" && value !== null && (value as { data?: unknown }).data instanceof Uint8Array && "metadata" in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { data?: unknown }).data instanceof Uint8Array &&
+    "metadata" in value
+  );
 }
 
 /** The sizes of every payload inside a value (the data of nested failures, headers and memos included). */
@@ -28,7 +33,8 @@ function placeOf(event: HistoryEvent, key: string, activityTypes: Map<string, st
   const kind = key.replace(/EventAttributes$/, "");
   const scheduled = event.activityTaskScheduledEventAttributes;
   if (scheduled) return `${kind}(${scheduled.activityType?.name ?? "?"}) input`;
-  const ofActivity = (event[key as keyof HistoryEvent] as { scheduledEventId?: unknown } | null)?.scheduledEventId;
+  const ofActivity = (event[key as keyof HistoryEvent] as { scheduledEventId?: unknown } | null)
+    ?.scheduledEventId;
   const type = ofActivity != null ? activityTypes.get(String(ofActivity)) : undefined;
   return type ? `${kind}(${type})` : kind;
 }
@@ -40,7 +46,9 @@ export function payloadPlaces(history: History): PayloadPlace[] {
   for (const event of eventsOf(history)) {
     const name = event.activityTaskScheduledEventAttributes?.activityType?.name;
     if (name) activityTypes.set(String(event.eventId), name);
-    const key = Object.keys(event).find((field) => field.endsWith("EventAttributes") && event[field as keyof HistoryEvent] != null);
+    const key = Object.keys(event).find(
+      (field) => field.endsWith("EventAttributes") && event[field as keyof HistoryEvent] != null,
+    );
     if (!key) continue;
     const place = placeOf(event, key, activityTypes);
     for (const bytes of payloadSizes(event[key as keyof HistoryEvent])) {

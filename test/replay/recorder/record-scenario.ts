@@ -17,7 +17,11 @@ export interface RecordedScenario {
  * Plays a scenario in a new session, exports every execution of the session and checks that the histories
  * exercise the branch the scenario is for, so a recording that went wrong is never written.
  */
-export async function recordScenario(spec: ScenarioSpec, client: AgentClient, gates: RecorderGates): Promise<RecordedScenario> {
+export async function recordScenario(
+  spec: ScenarioSpec,
+  client: AgentClient,
+  gates: RecorderGates,
+): Promise<RecordedScenario> {
   const runner = SCENARIO_RUNNERS[spec.name];
   if (!runner) throw new Error(`no runner for scenario '${spec.name}'`);
   // Unique per recording: a reused id would land in a session left open by an earlier recording.

@@ -77,10 +77,20 @@ function gatedTools(gates: RecorderGates) {
 
 /** A fresh kit: agents named `replay-<scenario>`, each with its own scripted model `script-<scenario>`. */
 export function createRecorderKit(): RecorderKit {
-  const gates: RecorderGates = { holdEntered: new Gate(), holdRelease: new Gate(), slowEntered: new Gate(), slowExited: new Gate() };
+  const gates: RecorderGates = {
+    holdEntered: new Gate(),
+    holdRelease: new Gate(),
+    slowEntered: new Gate(),
+    slowExited: new Gate(),
+  };
   const { hold, slow } = gatedTools(gates);
   const agent = (name: string, rest: Omit<AgentDefinition, "name" | "model">) =>
-    defineAgent({ name: `replay-${name}`, model: `script-${name}`, system: "You are the replay recorder's agent.", ...rest });
+    defineAgent({
+      name: `replay-${name}`,
+      model: `script-${name}`,
+      system: "You are the replay recorder's agent.",
+      ...rest,
+    });
   return {
     gates,
     agents: [
@@ -99,7 +109,10 @@ export function createRecorderKit(): RecorderKit {
 function scripts(): ProviderMap {
   return {
     "script-tool-loop": conversationScript([
-      toolCallTurn([{ id: "c1", name: "add", input: { a: 2, b: 3 } }, { id: "c2", name: "shout", input: { text: "hi" } }]),
+      toolCallTurn([
+        { id: "c1", name: "add", input: { a: 2, b: 3 } },
+        { id: "c2", name: "shout", input: { text: "hi" } },
+      ]),
       toolCallTurn([{ id: "c3", name: "add", input: { a: 5, b: 10 } }]),
       textTurn("The answer is 15 and HI."),
     ]),
@@ -121,6 +134,9 @@ function scripts(): ProviderMap {
       textTurn("Third run, in the next execution."),
     ]),
     "script-provider-error": conversationScript([{ error: new ProviderError("bad", 400) }]),
-    "script-closed": conversationScript([toolCallTurn([{ id: "a1", name: "add", input: { a: 4, b: 4 } }]), textTurn("8. Closing.")]),
+    "script-closed": conversationScript([
+      toolCallTurn([{ id: "a1", name: "add", input: { a: 4, b: 4 } }]),
+      textTurn("8. Closing."),
+    ]),
   };
 }

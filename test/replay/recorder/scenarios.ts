@@ -14,12 +14,16 @@ export interface ScenarioContext {
 export type Scenario = (context: ScenarioContext) => Promise<void>;
 
 /** Drains a run's events and checks how it ended, so a recording that went wrong is not written. */
-async function expectEnd(events: AsyncGenerator<DurableEvent, RunResult>, stopReason: string): Promise<DurableEvent[]> {
+async function expectEnd(
+  events: AsyncGenerator<DurableEvent, RunResult>,
+  stopReason: string,
+): Promise<DurableEvent[]> {
   const seen: DurableEvent[] = [];
   for (;;) {
     const next = await events.next();
     if (next.done) {
-      if (next.value.stopReason !== stopReason) throw new Error(`run ended with '${next.value.stopReason}', expected '${stopReason}'`);
+      if (next.value.stopReason !== stopReason)
+        throw new Error(`run ended with '${next.value.stopReason}', expected '${stopReason}'`);
       return seen;
     }
     seen.push(next.value);
@@ -39,7 +43,10 @@ const steerFollowUp: Scenario = async ({ client, sessionId, gates }) => {
   await client.steer(sessionId, "Answer in millimetres.", { id: "steer-1" });
   await client.followUp(sessionId, "Now say it in one line.", { id: "follow-up-1" });
   gates.holdRelease.open();
-  const events = await expectEnd(client.events(sessionId, started.runId, { fromOffset: started.offset }), "stop");
+  const events = await expectEnd(
+    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    "stop",
+  );
   const steers = events.filter((event) => event.type === "steer").length;
   if (steers !== 2) throw new Error(`expected a steer and a follow-up to land, saw ${steers} steer events`);
   await expectEnd(client.run(agent, "A second question.", { sessionId }), "stop");
@@ -62,7 +69,10 @@ const continueAsNew: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agent, "First.", { sessionId }), "stop");
   const first = (await client.handle(sessionId).describe()).runId;
   await expectEnd(client.run(agent, "Second: 1+2?", { sessionId }), "stop");
-  await waitFor(async () => (await client.handle(sessionId).describe()).runId !== first, "the session to continue as new");
+  await waitFor(
+    async () => (await client.handle(sessionId).describe()).runId !== first,
+    "the session to continue as new",
+  );
   await expectEnd(client.run(agent, "Third.", { sessionId }), "stop");
 };
 
@@ -72,7 +82,7 @@ const providerError: Scenario = async ({ client, sessionId }) => {
 
 const closed: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agentOf("closed"), "4+4, then we are done.", { sessionId }), "stop");
-  await client.close(sessionId);
+  await client.closeSession(sessionId);
   await client.handle(sessionId).result();
 };
 
@@ -86,7 +96,12 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   closed,
 };
 
-const ACTIVITY_ENDS = ["activityTaskCompletedEventAttributes", "activityTaskFailedEventAttributes", "activityTaskCanceledEventAttributes", "activityTaskTimedOutEventAttributes"] as const;
+const ACTIVITY_ENDS = [
+  "activityTaskCompletedEventAttributes",
+  "activityTaskFailedEventAttributes",
+  "activityTaskCanceledEventAttributes",
+  "activityTaskTimedOutEventAttributes",
+] as const;
 
 async function waitForActivityEnd(client: AgentClient, sessionId: string): Promise<void> {
   await waitFor(async () => {

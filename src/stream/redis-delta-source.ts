@@ -1,0 +1,38 @@
+import { Redis } from "ioredis";
+import type { ExternalDeltaSource } from "../runtime/run-event-stream.js";
+import { redisDeltaKey } from "./redis-delta-sink.js";
+import type { StreamDelta } from "./stream-delta.js";
+
+/** How long one blocking read waits before it checks whether the reader was stopped. */
+const BLOCK_MS = 1_000;
+
+/** Reads a session's deltas from Redis Streams, blocking for new ones, from after a given id. */
+export function redisDeltaSource(url: string): ExternalDeltaSource {
+  return {
+    async *read(sessionId, fromId, signal) {
+      // Blocking reads need a connection of their own.
+      const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+      const stop = () => redis.disconnect();
+      signal.addEventListener("abort", stop, { once: true });
+      let last = fromId ?? "0-0";
+      try {
+        while (!signal.aborted) {
+          const reply = await redis.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", redisDeltaKey(sessionId), last).catch((error: unknown) => {
+            if (signal.aborted) return null;
+            throw error;
+          });
+          for (const [, entries] of reply ?? []) {
+            for (const [id, fields] of entries) {
+              last = id;
+              const json = fields[fields.indexOf("d") + 1];
+              if (json !== undefined) yield { id, delta: JSON.parse(json) as StreamDelta };
+            }
+          }
+        }
+      } finally {
+        signal.removeEventListener("abort", stop);
+        redis.disconnect();
+      }
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** The topic of the session stream that carries live model deltas (Temporal-native transport). */
+export const DELTAS_TOPIC = "deltas";
+
+/**
+ * A piece of a model call's live output. `key` names the model call (one activity), `attempt` the activity
+ * attempt, and `at` the character offset of `text` within that attempt's output of this `kind`: together they let
+ * a client drop what a retried attempt repeats.
+ */
+export interface StreamDelta {
+  runId: string;
+  key: string;
+  attempt: number;
+  kind: "text" | "reasoning";
+  at: number;
+  text: string;
+  /** Set on the last delta of an attempt (it may carry no text). */
+  end?: boolean;
+}
+
+/** Where a model activity publishes its live deltas. */
+export interface DeltaSink {
+  /** Sends a batch of deltas; resolves when they are stored. */
+  send(deltas: StreamDelta[]): Promise<void>;
+  /** Releases the connection. */
+  close(): Promise<void>;
+}
+
+/** How often a publisher sends what it has gathered, at most (the issue's bound is 100 ms). */
+export const DEFAULT_BATCH_MS = 50;
