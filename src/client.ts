@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Client, Connection, WithStartWorkflowOperation, type WorkflowHandle } from "@temporalio/client";
 import type { RunResult } from "./kernel/events.js";
+import { historyToJSONObject } from "./runtime/history-json.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
@@ -9,14 +10,18 @@ import { runEventStream, type DurableEvent, type EventStreamPosition, type Exter
 import { redisDeltaSource } from "./stream/redis-delta-source.js";
 import { agentSession } from "./workflows/agent-session.js";
 import {
+  answerQuestionUpdate,
   cancelRunUpdate,
   closeSessionUpdate,
+  decideToolCallUpdate,
+  interruptUpdate,
   queueSteerUpdate,
   sessionStatusQuery,
   startRunUpdate,
   type SessionStatus,
   type StartRunResult,
 } from "./workflows/messages.js";
+import type { UserAnswer } from "./kernel/permission/types.js";
 
 
 /** Options of a durable run. */
@@ -150,6 +155,49 @@ export class AgentClient {
     await this.queueSteer(sessionId, "followUp", content, options.id);
   }
 
+  /** Allows a pending tool call. Rejected with the reason when the call is unknown or already decided. */
+  async approve(sessionId: string, callId: string, options: { actor?: string; reason?: string } = {}): Promise<void> {
+    await this.decide(sessionId, { callId, decision: "allow", ...options });
+  }
+
+  /** Denies a pending tool call; the model gets `Error: denied by user[: reason]`. */
+  async deny(sessionId: string, callId: string, options: { actor?: string; reason?: string } = {}): Promise<void> {
+    await this.decide(sessionId, { callId, decision: "deny", ...options });
+  }
+
+  /** Answers a pending question (`ask_user`): free text, or the selected options. */
+  async answer(sessionId: string, callId: string, answer: string | UserAnswer, options: { actor?: string } = {}): Promise<void> {
+    const body = typeof answer === "string" ? { text: answer } : answer;
+    try {
+      await this.handle(sessionId).executeUpdate(answerQuestionUpdate, { args: [{ callId, ...body, ...options }] });
+    } catch (error) {
+      throw toSessionError(error, sessionId, "answer");
+    }
+  }
+
+  /**
+   * Cancels the in-flight model call and re-plans at once with the queued steers (and `message`, steered in
+   * first). Returns whether a model call was interrupted.
+   */
+  async interrupt(sessionId: string, message?: string): Promise<boolean> {
+    try {
+      const request = message === undefined ? { id: randomUUID() } : { id: randomUUID(), content: message };
+      return (await this.handle(sessionId).executeUpdate(interruptUpdate, { args: [request] })).interrupted;
+    } catch (error) {
+      throw toSessionError(error, sessionId, "interrupt");
+    }
+  }
+
+  /** The session's current workflow history, as Temporal's JSON (for `replay`, or to attach to a bug report). */
+  async history(sessionId: string): Promise<unknown> {
+    try {
+      const history = await this.handle(sessionId).fetchHistory();
+      return historyToJSONObject(history);
+    } catch (error) {
+      throw toSessionError(error, sessionId, "history");
+    }
+  }
+
   /** Cancels the running run (or the given run, running or queued); returns the ids cancelled. */
   async cancel(sessionId: string, options: { runId?: string; reason?: string } = {}): Promise<string[]> {
     try {
@@ -190,6 +238,14 @@ export class AgentClient {
   /** The workflow handle of a session. */
   handle(sessionId: string): WorkflowHandle<typeof agentSession> {
     return this.temporal.workflow.getHandle<typeof agentSession>(sessionId);
+  }
+
+  private async decide(sessionId: string, request: { callId: string; decision: "allow" | "deny"; actor?: string; reason?: string }): Promise<void> {
+    try {
+      await this.handle(sessionId).executeUpdate(decideToolCallUpdate, { args: [request] });
+    } catch (error) {
+      throw toSessionError(error, sessionId, request.decision === "allow" ? "approve" : "deny");
+    }
   }
 
   private async queueSteer(sessionId: string, kind: "steer" | "followUp", content: string | Message, id: string = randomUUID()): Promise<void> {

@@ -1,6 +1,7 @@
 import type { AgentPlan, CodecName, ContinueAsNewPlan, DurableToolPlan, ModelRetryPlan, PermissionPlan } from "./common/agent-plan.js";
 import type { CreateAgentConfig } from "./agent.js";
 import { codecFor } from "./kernel/codecs/codec-for.js";
+import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
 import type { ModelProvider, ToolChoice } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
@@ -92,6 +93,7 @@ function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]
     heartbeatTimeoutMs: durable.toolHeartbeatTimeoutMs ?? DURABLE_DEFAULTS.toolHeartbeatTimeoutMs,
   };
   if (tool.taskQueue !== undefined) plan.taskQueue = tool.taskQueue;
+  if (tool.builtin === ASK_USER_TOOL) plan.builtin = ASK_USER_TOOL;
   return plan;
 }
 

@@ -18,6 +18,8 @@ export interface DurableToolPlan {
   heartbeatTimeoutMs: number;
   /** The task queue of this tool's activity, when not the session's. */
   taskQueue?: string;
+  /** A runtime tool that runs inside the workflow instead of as an activity (`ask_user`). */
+  builtin?: "ask_user";
 }
 
 /** Permission rules that travel with the plan (no functions: `where` is not allowed). */

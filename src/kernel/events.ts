@@ -9,7 +9,7 @@ import type { BackgroundCompletion } from "./background/types.js";
 export type StopReason = "stop" | "aborted" | "max_turns" | "error";
 
 /** Why a turn ended. */
-export type TurnStopReason = "stop" | "tool_use" | "max_tokens";
+export type TurnStopReason = "stop" | "tool_use" | "max_tokens" | "interrupted";
 
 /** What a run returns. */
 export interface RunResult {

@@ -61,6 +61,11 @@ export interface ContextOptions {
 export interface SteerSource {
   takeSteers(): Message[];
   takeFollowUps(): Message[];
+  /**
+   * Subscribes to interrupts: the in-flight model call is cancelled and the run re-plans at once with the
+   * queued steers. Returns the unsubscribe function.
+   */
+  onInterrupt?(listener: () => void): () => void;
 }
 
 /** Options of one run. */

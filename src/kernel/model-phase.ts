@@ -9,16 +9,19 @@ import { normalizeAssistant } from "./normalize-assistant.js";
 import { defaultRepairPrompt } from "./codecs/repair-prompt.js";
 import type { AssistantMessage } from "./messages.js";
 import type { RunState } from "./run-state.js";
+import type { AbortSignalLike } from "./ports.js";
 
 /** How the model phase of a turn ended. */
 export type ModelPhaseOutcome =
   | { kind: "decoded"; decoded: DecodedResponse; message: AssistantMessage }
   | { kind: "aborted" }
+  | { kind: "interrupted" }
   | { kind: "error"; error: AgentError };
 
 type CallOutcome =
   | { kind: "message"; message: AssistantMessage; usage: Usage }
   | { kind: "aborted" }
+  | { kind: "interrupted" }
   | { kind: "error"; error: AgentError };
 
 /**
@@ -77,8 +80,10 @@ async function* streamOnce(
   turn: number,
   view: PreparedView | undefined,
 ): AsyncGenerator<AgentEvent, CallOutcome | { kind: "overflow"; error: AgentError }> {
-  const { config, ctx, signal } = run;
+  const { config, ctx } = run;
   const model = config.modelName;
+  const scope = callScope(run);
+  const signal = scope.signal;
   const base = () => config.model.stream(buildModelRequest(run, view), signal);
   const call = composeModelCall(config.use, ctx, base);
   yield { type: "model_call_start", turn, model };
@@ -100,17 +105,43 @@ async function* streamOnce(
     if (signal.aborted) throw signal.reason ?? new Error("aborted");
     if (!done) throw new ProviderError("model stream ended without a message_done chunk");
   } catch (error) {
-    yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, error: errorText(error) };
+    scope.release();
+    const interrupted = scope.interrupted && !run.signal.aborted;
+    yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, error: interrupted ? "interrupted" : errorText(error) };
     yield* run.sink.drain();
+    if (interrupted) return { kind: "interrupted" };
     if (signal.aborted || isAbortError(error)) return { kind: "aborted" };
     const agentError = toAgentError(error);
     if (!streamed && isOverflowError(agentError)) return { kind: "overflow", error: agentError };
     return { kind: "error", error: agentError };
   }
+  scope.release();
   run.usage = addUsage(run.usage, done.usage);
   yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, usage: done.usage };
   yield* run.sink.drain();
   return { kind: "message", message: done.message, usage: done.usage };
+}
+
+/**
+ * The signal of one model call: aborted with the run, or by an interrupt from the steer source, which cancels
+ * only this call so the run can re-plan.
+ */
+function callScope(run: RunState): { signal: AbortSignalLike; interrupted: boolean; release(): void } {
+  if (!run.steer?.onInterrupt) return { signal: run.signal, interrupted: false, release: () => undefined };
+  const controller = new AbortController();
+  const state = { signal: controller.signal as AbortSignalLike, interrupted: false, release: () => undefined as void };
+  const onRunAbort = () => controller.abort(run.signal.reason);
+  run.signal.addEventListener("abort", onRunAbort, { once: true });
+  const unsubscribe = run.steer.onInterrupt(() => {
+    state.interrupted = true;
+    controller.abort("interrupted");
+  });
+  state.release = () => {
+    unsubscribe();
+    run.signal.removeEventListener("abort", onRunAbort);
+  };
+  if (run.signal.aborted) controller.abort(run.signal.reason);
+  return state;
 }
 
 function errorText(error: unknown): string {

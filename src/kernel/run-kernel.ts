@@ -158,6 +158,11 @@ async function* turnLoop(run: RunState): AsyncGenerator<AgentEvent, StopReason> 
     const view = yield* prepareContext(run);
     const model = yield* modelPhase(run, turn, view);
     if (model.kind === "aborted") return "aborted";
+    if (model.kind === "interrupted") {
+      // Re-plan at once: the next turn starts with whatever was steered in.
+      yield { type: "turn_end", turn, stopReason: "interrupted" };
+      continue;
+    }
     if (model.kind === "error") {
       yield { type: "error", error: model.error, fatal: true };
       return "error";

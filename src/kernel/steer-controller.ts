@@ -18,6 +18,7 @@ function toMessage(content: SteerInput): Message {
 export class SteerController {
   private steers: Message[] = [];
   private followUps: Message[] = [];
+  private readonly interruptListeners = new Set<() => void>();
 
   /** Queues a message for the start of the next turn. */
   steer(content: SteerInput): void {
@@ -27,6 +28,22 @@ export class SteerController {
   /** Queues a message for when the model would otherwise stop. */
   followUp(content: SteerInput): void {
     this.followUps.push(toMessage(content));
+  }
+
+  /**
+   * Cancels the in-flight model call and re-plans at once: the next turn starts with the queued steers.
+   * Returns false when no model call was in flight (queued steers still apply at the next turn start).
+   */
+  interrupt(content?: SteerInput): boolean {
+    if (content !== undefined) this.steer(content);
+    for (const listener of this.interruptListeners) listener();
+    return this.interruptListeners.size > 0;
+  }
+
+  /** Kernel side of `interrupt`. */
+  onInterrupt(listener: () => void): () => void {
+    this.interruptListeners.add(listener);
+    return () => this.interruptListeners.delete(listener);
   }
 
   /** Returns and clears the queued steers. */

@@ -88,6 +88,8 @@ export interface Tool<I = unknown> {
   timeoutMs?: number;
   /** Durable: run this tool's activity on another task queue (workers with special access or hardware). */
   taskQueue?: string;
+  /** Set on the runtime's own tools (e.g. `ask_user`), which durable runs execute inside the workflow. */
+  builtin?: string;
   execute(input: I, ctx: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 

@@ -11,6 +11,7 @@ import { SessionState } from "./session-state.js";
  */
 export async function agentSession(input: SessionInput): Promise<SessionOutcome> {
   const session = new SessionState(input);
+  session.refreshVisibility();
   for (;;) {
     await condition(() => session.queue.length > 0 || session.closed);
     const run = session.queue.shift();

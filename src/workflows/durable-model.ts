@@ -1,4 +1,4 @@
-import { proxyActivities } from "@temporalio/workflow";
+import { CancellationScope, proxyActivities } from "@temporalio/workflow";
 import type { AgentActivities } from "../common/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
@@ -28,17 +28,22 @@ export interface DurableModelContext {
  * flight, so each model call adds only its answer to the history, not the whole conversation.
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
-  const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions(context.plan.modelRetry));
   let calls = 0;
   return {
     id: context.plan.model,
-    async *stream(request: ModelRequest, _signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
+    async *stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
       const requestKey = `${context.runId}:${++calls}`;
       const turn = context.currentTurn();
+      const options = { ...modelActivityOptions(context.plan.modelRetry), summary: `model ${context.plan.model} · turn ${turn}` };
+      const { callModel } = proxyActivities<AgentActivities>(options);
       context.requests.set(requestKey, request);
+      // An interrupt aborts this call's signal: cancelling the scope cancels only this activity.
+      const scope = new CancellationScope();
+      const cancel = () => scope.cancel();
+      signal?.addEventListener("abort", cancel, { once: true });
       let output;
       try {
-        output = await callModel({
+        output = await scope.run(() => callModel({
           agent: context.plan.name,
           model: context.plan.model,
           runId: context.runId,
@@ -46,10 +51,11 @@ export function durableModel(context: DurableModelContext): ModelProvider {
           requestKey,
           stream: context.streamLive,
           ...(context.inlineRequests ? { request } : {}),
-        });
+        }));
       } catch (error) {
         throw modelFailureToError(error);
       } finally {
+        signal?.removeEventListener("abort", cancel);
         context.requests.delete(requestKey);
       }
       yield* replayChunks(output.message.content);

@@ -7,6 +7,7 @@ import { interruptedToolContent } from "../kernel/checkpoint/crash-recovery.js";
 import { AbortError, errorMessage } from "../kernel/errors.js";
 import type { Tool, ToolContext, ToolOutput } from "../kernel/tools.js";
 import { toolActivityOptions } from "./activity-options.js";
+import { ASK_USER_TOOL, askUserTool } from "../kernel/builtin-tools/ask-user-tool.js";
 import { applicationCause, isActivityTimeout } from "./failure-cause.js";
 
 /**
@@ -14,7 +15,8 @@ import { applicationCause, isActivityTimeout } from "./failure-cause.js";
  * against the zod schema on the worker, where the implementation lives; here they pass through unchanged.
  */
 export function durableTools(plan: AgentPlan, runId: string): Tool[] {
-  return plan.tools.map((tool) => durableTool(plan, tool, runId));
+  // Runtime tools (ask_user) run in the workflow itself: waiting for a person needs no worker.
+  return plan.tools.map((tool) => (tool.builtin === ASK_USER_TOOL ? askUserTool() : durableTool(plan, tool, runId)));
 }
 
 function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string): Tool {
@@ -34,13 +36,19 @@ async function runToolActivity(plan: AgentPlan, tool: DurableToolPlan, runId: st
   const turn = ctx.turn ?? 0;
   // Stable per call: the idempotency key of an idempotent tool is the workflow id plus this id.
   const activityId = `tool:${runId}:${turn}:${call.id}`;
-  const { executeTool } = proxyActivities<AgentActivities>(toolActivityOptions(tool, activityId));
+  const { executeTool } = proxyActivities<AgentActivities>({ ...toolActivityOptions(tool, activityId), summary: toolSummary(tool.name, input) });
   try {
     return await executeTool({ agent: plan.name, sessionId: ctx.sessionId, runId, turn, call });
   } catch (error) {
     if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
     return failureResult(tool, error, call.id, turn, ctx);
   }
+}
+
+/** The one-line summary the Temporal UI shows for a tool activity, e.g. `tool refund {"order":42}`. */
+function toolSummary(name: string, input: unknown): string {
+  const args = JSON.stringify(input) ?? "";
+  return `tool ${name} ${args.length > 80 ? `${args.slice(0, 79)}…` : args}`;
 }
 
 /** What the model sees when the activity itself failed (the tool's own errors arrive as normal results). */

@@ -38,12 +38,69 @@ export interface CancelRunRequest {
   reason?: string;
 }
 
+/** A tool call waiting for a person's decision. */
+export interface PendingApproval {
+  callId: string;
+  runId: string;
+  tool: string;
+  /** The call's input, redacted. */
+  input: unknown;
+  reason?: string;
+  /** Workflow time, ms since the epoch. */
+  requestedAt: number;
+  /** When the approval times out, ms since the epoch. */
+  expiresAt: number;
+}
+
+/** A question waiting for the user's answer. */
+export interface PendingQuestion {
+  callId: string;
+  runId: string;
+  question: string;
+  options?: string[];
+  multiSelect?: boolean;
+  requestedAt: number;
+  expiresAt: number;
+}
+
+/** A decision on a pending approval. */
+export interface DecideToolCallRequest {
+  callId: string;
+  decision: "allow" | "deny";
+  /** Who decided (shown in events and the audit trail). */
+  actor?: string;
+  reason?: string;
+}
+
+/** The payload of the `approve` / `deny` signals (the Temporal UI's signal form). */
+export interface ApprovalSignal {
+  callId: string;
+  actor?: string;
+  reason?: string;
+}
+
+/** An answer to a pending question. */
+export interface AnswerQuestionRequest {
+  callId: string;
+  text?: string;
+  selected?: string[];
+  actor?: string;
+}
+
+/** Interrupts the in-flight model call; the optional message is steered in first. */
+export interface InterruptRequest {
+  id?: string;
+  content?: string;
+}
+
 /** The session's state, for clients, the CLI and the Temporal UI. */
 export interface SessionStatus {
   sessionId: string;
   agent: string;
   status: "idle" | "running" | "awaiting_approval" | "awaiting_input" | "closed";
   currentRun?: { runId: string; turn: number };
+  pendingApprovals: PendingApproval[];
+  pendingQuestions: PendingQuestion[];
   queuedRuns: string[];
   runsCompleted: number;
   turns: number;
@@ -70,6 +127,13 @@ export const closeSessionUpdate = defineUpdate<void, []>("closeSession");
 export const steerSignal = defineSignal<[SteerRequest]>("steer");
 export const followUpSignal = defineSignal<[SteerRequest]>("followUp");
 export const cancelRunSignal = defineSignal<[CancelRunRequest]>("cancel");
+export const decideToolCallUpdate = defineUpdate<{ callId: string; decision: "allow" | "deny" }, [DecideToolCallRequest]>("decideToolCall");
+export const approveSignal = defineSignal<[ApprovalSignal]>("approve");
+export const denySignal = defineSignal<[ApprovalSignal]>("deny");
+export const answerQuestionUpdate = defineUpdate<{ callId: string }, [AnswerQuestionRequest]>("answerQuestion");
+export const answerSignal = defineSignal<[AnswerQuestionRequest]>("answer");
+export const interruptUpdate = defineUpdate<{ interrupted: boolean }, [InterruptRequest]>("interruptRun");
+export const interruptSignal = defineSignal<[InterruptRequest]>("interrupt");
 export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
 export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
 /** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */

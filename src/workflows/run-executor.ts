@@ -13,6 +13,9 @@ import { applicationCause } from "./failure-cause.js";
 import type { QueuedRun } from "./session-input.js";
 import type { SessionState } from "./session-state.js";
 import { workflowPorts } from "./workflow-ports.js";
+import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
+import { planPermission } from "./plan-permission.js";
+import type { AgentEvent } from "../kernel/events.js";
 
 const { resolveAgent } = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: "30 seconds",
@@ -28,14 +31,17 @@ export async function executeRun(session: SessionState, run: QueuedRun): Promise
   const scope = new CancellationScope();
   session.current = { runId: run.runId, turn: 0, controller, scope };
   try {
+    session.refreshVisibility();
     const plan = await resolvePlan(session, run);
     if (!plan) return undefined;
+    session.visibility.describeAgent(plan.name, plan.model);
     const result = await scope.run(() => driveKernel(session, run, plan));
     session.messages = result.messages;
     session.finishRun(run.runId, result, session.current.turn);
     return plan;
   } finally {
     session.current = undefined;
+    session.refreshVisibility();
   }
 }
 
@@ -64,19 +70,31 @@ async function driveKernel(session: SessionState, run: QueuedRun, plan: AgentPla
     ...(run.images ? { images: run.images } : {}),
   });
   const live = streamsLive(plan);
+  let published: RunResult | undefined;
   for (;;) {
     const next = await events.next();
-    if (next.done) return next.value;
+    if (next.done) return published ? { ...next.value, stopReason: published.stopReason } : next.value;
     const event = next.value;
     if (event.type === "turn_start") active.turn = event.turn;
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
-    if (event.type === "done") {
-      // The conversation before this run is the session's; the event carries only what this run added.
-      const added = event.result.messages.slice(history.length);
-      session.publish(run.runId, { ...event, result: { ...event.result, messages: added } });
-    } else session.publish(run.runId, event);
+    if (event.type === "done") published = publishDone(session, run.runId, event, history.length);
+    else session.publish(run.runId, event);
+    if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   }
+}
+
+/** The run's end: a fatal error set by the session (approval timeout with `fail`) turns an abort into an error. */
+function publishDone(session: SessionState, runId: string, event: Extract<AgentEvent, { type: "done" }>, historyLength: number): RunResult {
+  const fatal = session.current?.fatal;
+  // The conversation before this run is the session's; the event carries only what this run added.
+  let result: RunResult = { ...event.result, messages: event.result.messages.slice(historyLength) };
+  if (fatal) {
+    session.publish(runId, { type: "error", error: fatal, fatal: true });
+    result = { ...result, stopReason: "error" };
+  }
+  session.publish(runId, { type: "done", reason: result.stopReason, result });
+  return result;
 }
 
 /** Passthrough codecs stream the model's text as it comes; buffered codecs show only the decoded answer. */
@@ -84,7 +102,24 @@ function streamsLive(plan: AgentPlan): boolean {
   return codecFor(plan.codec).streaming !== "buffer";
 }
 
+function approvalHost(session: SessionState, runId: string): ApprovalHost {
+  return {
+    board: session.board,
+    runId,
+    now: workflowPorts.now,
+    changed: () => session.refreshVisibility(),
+    fail: (error) => {
+      const active = session.current;
+      if (!active) return;
+      active.fatal = error;
+      active.controller.abort(error.message);
+      active.scope.cancel();
+    },
+  };
+}
+
 function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): KernelConfig {
+  const host = approvalHost(session, runId);
   const config: KernelConfig = {
     model: durableModel({
       plan,
@@ -97,6 +132,8 @@ function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): Ke
     modelName: plan.model,
     codec: codecFor(plan.codec),
     tools: durableTools(plan, runId),
+    use: planPermission(plan.permission, durableApprover(host, plan.permission)),
+    input: durableInput(host, plan.permission),
     maxTurns: plan.maxTurns,
     maxParallelTools: plan.maxParallelTools,
     maxDecodeRetries: plan.maxDecodeRetries,

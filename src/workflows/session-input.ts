@@ -32,6 +32,8 @@ export interface SessionInput {
   carried?: CarriedState;
   /** Pass model requests inline in activity inputs instead of by reference (benchmark comparison only). */
   inlineRequests?: boolean;
+  /** Keep the AgentName/AgentStatus/AgentTurns/AgentTokens search attributes current (default true). */
+  searchAttributes?: boolean;
 }
 
 /** What a closed session returns. */

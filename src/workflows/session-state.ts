@@ -5,6 +5,13 @@ import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
 import {
+  answerQuestionUpdate,
+  answerSignal,
+  approveSignal,
+  decideToolCallUpdate,
+  denySignal,
+  interruptSignal,
+  interruptUpdate,
   cancelRunSignal,
   cancelRunUpdate,
   closeSessionUpdate,
@@ -16,6 +23,9 @@ import {
   startRunUpdate,
   steerSignal,
   type CancelRunRequest,
+  type AnswerQuestionRequest,
+  type DecideToolCallRequest,
+  type InterruptRequest,
   type RunSummary,
   type SessionStatus,
   type StartRunRequest,
@@ -24,6 +34,9 @@ import { checkCancel, checkStartRun, checkSteer } from "./payload-checks.js";
 import type { CarriedState, QueuedRun, SessionInput } from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
 import { streamOffset } from "./stream-offset.js";
+import { ApprovalBoard } from "./approval-board.js";
+import { SessionVisibility } from "./session-visibility.js";
+import type { AgentError } from "../kernel/errors.js";
 
 const KEPT_SUMMARIES = 50;
 const KEPT_REJECTIONS = 10;
@@ -34,6 +47,8 @@ export interface ActiveRun {
   turn: number;
   controller: AbortController;
   scope: CancellationScope;
+  /** Set when the run must end with a fatal error (an approval timeout with the `fail` policy). */
+  fatal?: AgentError;
 }
 
 /**
@@ -48,6 +63,8 @@ export class SessionState {
   readonly steers: SteerQueue;
   readonly requests = new Map<string, ModelRequest>();
   readonly stream: WorkflowStream;
+  readonly board = new ApprovalBoard();
+  readonly visibility: SessionVisibility;
   private readonly events: WorkflowTopicHandle<StreamEntry>;
   current: ActiveRun | undefined;
   closed = false;
@@ -71,6 +88,7 @@ export class SessionState {
     this.usage = carried?.usage ?? ZERO_USAGE;
     this.summaries = carried?.summaries ?? [];
     this.stream = new WorkflowStream(carried?.streamState);
+    this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.events = this.stream.topic<StreamEntry>(EVENTS_TOPIC);
     this.registerHandlers();
   }
@@ -105,11 +123,20 @@ export class SessionState {
     };
   }
 
+  /** Brings search attributes and the UI's current details up to date. */
+  refreshVisibility(): void {
+    this.visibility.refresh(this.status());
+  }
+
   status(): SessionStatus {
+    const pendingApprovals = this.board.pendingApprovals();
+    const pendingQuestions = this.board.pendingQuestions();
     const status: SessionStatus = {
       sessionId: this.sessionId,
       agent: this.agent,
-      status: this.current ? "running" : this.closed ? "closed" : "idle",
+      status: this.runStatus(pendingApprovals.length, pendingQuestions.length),
+      pendingApprovals,
+      pendingQuestions,
       queuedRuns: this.queue.map((run) => run.runId),
       runsCompleted: this.runsCompleted,
       turns: this.turns + (this.current?.turn ?? 0),
@@ -122,7 +149,14 @@ export class SessionState {
     return status;
   }
 
+  private runStatus(approvals: number, questions: number): SessionStatus["status"] {
+    if (approvals > 0) return "awaiting_approval";
+    if (questions > 0) return "awaiting_input";
+    return this.current ? "running" : this.closed ? "closed" : "idle";
+  }
+
   private registerHandlers(): void {
+    this.registerHumanHandlers();
     setHandler(startRunUpdate, (request) => this.startRun(request), { validator: (request) => this.validateStartRun(request) });
     setHandler(queueSteerUpdate, (request) => void this.steers.add(request.kind, request), {
       validator: (request) => {
@@ -148,6 +182,58 @@ export class SessionState {
     setHandler(sessionStatusQuery, () => this.status());
     setHandler(runSummaryQuery, (runId) => this.summaries.find((summary) => summary.runId === runId));
     setHandler(modelRequestQuery, (key) => this.requests.get(key));
+  }
+
+  /** Approvals, answers and interrupts: an update with a validator each, and a signal for the UI and CLI. */
+  private registerHumanHandlers(): void {
+    const rejectWith = (operation: string, problem: string | undefined) => {
+      if (problem) throw new TypeError(`${operation}: ${problem}`);
+    };
+    setHandler(decideToolCallUpdate, (request) => this.decide(request), {
+      validator: (request) => rejectWith("decideToolCall", this.board.checkDecision(request)),
+    });
+    const decideBySignal = (decision: "allow" | "deny", name: string) => (request: unknown) => {
+      const full = { ...(request as object), decision } as DecideToolCallRequest;
+      const problem = this.board.checkDecision(full);
+      if (problem) this.reject(`${name} signal ignored: ${problem}`);
+      else this.decide(full);
+    };
+    setHandler(approveSignal, decideBySignal("allow", "approve"));
+    setHandler(denySignal, decideBySignal("deny", "deny"));
+    setHandler(answerQuestionUpdate, (request) => this.answer(request), {
+      validator: (request) => rejectWith("answerQuestion", this.board.checkAnswer(request)),
+    });
+    setHandler(answerSignal, (request) => {
+      const problem = this.board.checkAnswer(request);
+      if (problem) this.reject(`answer signal ignored: ${problem}`);
+      else this.answer(request);
+    });
+    setHandler(interruptUpdate, (request) => ({ interrupted: this.interrupt(request ?? {}) }), {
+      validator: (request) => {
+        this.rejectIfClosed();
+        if (request?.content !== undefined && (typeof request.content !== "string" || request.content.trim() === "")) {
+          throw new TypeError("interrupt: 'content' must be a non-empty string");
+        }
+      },
+    });
+    setHandler(interruptSignal, (request) => void this.interrupt(request ?? {}));
+  }
+
+  private decide(request: DecideToolCallRequest): { callId: string; decision: "allow" | "deny" } {
+    this.board.decide(request);
+    return { callId: request.callId, decision: request.decision };
+  }
+
+  private answer(request: AnswerQuestionRequest): { callId: string } {
+    this.board.answer(request);
+    return { callId: request.callId };
+  }
+
+  private interrupt(request: InterruptRequest): boolean {
+    if (typeof request.content === "string" && request.content.trim() !== "") {
+      this.steers.add("steer", { id: request.id ?? `interrupt-${this.steers.seenIds().length}`, content: request.content });
+    }
+    return this.steers.interrupt();
   }
 
   private validateStartRun(request: StartRunRequest): void {

@@ -14,6 +14,7 @@ export class SteerQueue implements SteerSource {
   private followUps: Message[] = [];
   private readonly seen: string[];
   private readonly seenSet: Set<string>;
+  private readonly interruptListeners = new Set<() => void>();
 
   constructor(seenIds: string[] = []) {
     this.seen = [...seenIds];
@@ -27,6 +28,17 @@ export class SteerQueue implements SteerSource {
     const message: Message = typeof request.content === "string" ? { role: "user", content: request.content } : request.content;
     (kind === "steer" ? this.steers : this.followUps).push(message);
     return true;
+  }
+
+  /** Cancels the in-flight model call, if any; returns whether one was in flight. */
+  interrupt(): boolean {
+    for (const listener of this.interruptListeners) listener();
+    return this.interruptListeners.size > 0;
+  }
+
+  onInterrupt(listener: () => void): () => void {
+    this.interruptListeners.add(listener);
+    return () => this.interruptListeners.delete(listener);
   }
 
   takeSteers(): Message[] {

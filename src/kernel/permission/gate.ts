@@ -166,7 +166,8 @@ function fromAnswer(answer: ApprovalAnswer): Resolution {
   if (answer === null || typeof answer !== "object") return { decision: "deny", by: "user" };
   return {
     decision: answer.decision === "allow" ? "allow" : "deny",
-    by: "user",
+    // An approver that decides on its own (a timeout policy) says so.
+    by: answer.by === "auto" ? "auto" : "user",
     ...optional("actor", answer.actor),
     ...optional("reason", answer.reason),
   };

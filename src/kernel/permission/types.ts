@@ -14,7 +14,10 @@ export interface PermissionPolicy {
 }
 
 /** The answer of a person (or a program) to an approval request. */
-export type ApprovalAnswer = "allow" | "deny" | { decision: "allow" | "deny"; actor?: string; reason?: string };
+export type ApprovalAnswer =
+  | "allow"
+  | "deny"
+  | { decision: "allow" | "deny"; actor?: string; reason?: string; by?: "user" | "auto" };
 
 /** Asks someone whether a tool call may run. */
 export interface ApprovalHandler {

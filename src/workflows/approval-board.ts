@@ -1,0 +1,128 @@
+import type { UserAnswer } from "../kernel/permission/types.js";
+import type { AnswerQuestionRequest, DecideToolCallRequest, PendingApproval, PendingQuestion } from "./messages.js";
+
+/** A decision as the session records it. */
+export interface RecordedDecision {
+  decision: "allow" | "deny";
+  actor?: string;
+  reason?: string;
+}
+
+/** An answer as the session records it. */
+export interface RecordedAnswer {
+  answer: UserAnswer;
+  actor?: string;
+}
+
+/** How many settled decisions the board remembers, to explain a late or repeated one. */
+const REMEMBERED = 200;
+
+/**
+ * The session's pending approvals and questions, and what was decided. Several can be pending at once and be
+ * answered in any order; a decision for an unknown or already settled call is refused with the reason.
+ */
+export class ApprovalBoard {
+  private readonly approvals = new Map<string, PendingApproval>();
+  private readonly questions = new Map<string, PendingQuestion>();
+  private readonly decisions = new Map<string, RecordedDecision>();
+  private readonly answers = new Map<string, RecordedAnswer>();
+  private readonly settled = new Map<string, string>();
+
+  pendingApprovals(): PendingApproval[] {
+    return [...this.approvals.values()];
+  }
+
+  pendingQuestions(): PendingQuestion[] {
+    return [...this.questions.values()];
+  }
+
+  addApproval(pending: PendingApproval): void {
+    this.approvals.set(pending.callId, pending);
+  }
+
+  addQuestion(pending: PendingQuestion): void {
+    this.questions.set(pending.callId, pending);
+  }
+
+  /** Why a decision cannot be taken, or undefined when it can. */
+  checkDecision(request: DecideToolCallRequest): string | undefined {
+    const shape = checkShape(request, ["callId"]);
+    if (shape) return shape;
+    if (request.decision !== "allow" && request.decision !== "deny") return "'decision' must be \"allow\" or \"deny\"";
+    if (this.approvals.has(request.callId) && !this.decisions.has(request.callId)) return undefined;
+    return this.explainUnknown(request.callId, "approval", [...this.approvals.keys()]);
+  }
+
+  /** Why an answer cannot be taken, or undefined when it can. */
+  checkAnswer(request: AnswerQuestionRequest): string | undefined {
+    const shape = checkShape(request, ["callId"]);
+    if (shape) return shape;
+    if (request.text !== undefined && typeof request.text !== "string") return "'text' must be a string";
+    if (request.selected !== undefined && (!Array.isArray(request.selected) || !request.selected.every((s) => typeof s === "string"))) {
+      return "'selected' must be an array of strings";
+    }
+    const pending = this.questions.get(request.callId);
+    if (!pending || this.answers.has(request.callId)) return this.explainUnknown(request.callId, "question", [...this.questions.keys()]);
+    const unknown = request.selected?.find((choice) => pending.options && !pending.options.includes(choice));
+    return unknown === undefined ? undefined : `'${unknown}' is not one of the options: ${pending.options!.join(", ")}`;
+  }
+
+  decide(request: DecideToolCallRequest): void {
+    this.decisions.set(request.callId, { decision: request.decision, ...optional("actor", request.actor), ...optional("reason", request.reason) });
+  }
+
+  answer(request: AnswerQuestionRequest): void {
+    const answer: UserAnswer = { ...optional("text", request.text), ...optional("selected", request.selected) };
+    this.answers.set(request.callId, { answer, ...optional("actor", request.actor) });
+  }
+
+  decisionFor(callId: string): RecordedDecision | undefined {
+    return this.decisions.get(callId);
+  }
+
+  answerFor(callId: string): RecordedAnswer | undefined {
+    return this.answers.get(callId);
+  }
+
+  /** Removes a pending approval once it is settled (decided or timed out), remembering how. */
+  settleApproval(callId: string, how: string): void {
+    this.approvals.delete(callId);
+    this.decisions.delete(callId);
+    this.remember(callId, how);
+  }
+
+  settleQuestion(callId: string, how: string): void {
+    this.questions.delete(callId);
+    this.answers.delete(callId);
+    this.remember(callId, how);
+  }
+
+  private remember(callId: string, how: string): void {
+    this.settled.set(callId, how);
+    if (this.settled.size > REMEMBERED) this.settled.delete(this.settled.keys().next().value!);
+  }
+
+  private explainUnknown(callId: string, kind: string, pending: string[]): string {
+    const settled = this.settled.get(callId);
+    if (settled) return `call '${callId}' was already settled (${settled})`;
+    const decided = this.decisions.get(callId) ?? this.answers.get(callId);
+    if (decided) return `call '${callId}' was already decided`;
+    return `no pending ${kind} for call '${callId}' (pending: ${pending.join(", ") || "none"})`;
+  }
+}
+
+function checkShape(request: unknown, required: string[]): string | undefined {
+  if (typeof request !== "object" || request === null) return "expected an object";
+  for (const key of required) {
+    const value = (request as Record<string, unknown>)[key];
+    if (typeof value !== "string" || value === "") return `'${key}' must be a non-empty string`;
+  }
+  const { actor, reason } = request as { actor?: unknown; reason?: unknown };
+  if (actor !== undefined && typeof actor !== "string") return "'actor' must be a string";
+  if (reason !== undefined && typeof reason !== "string") return "'reason' must be a string";
+  return undefined;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}

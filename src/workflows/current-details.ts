@@ -1,0 +1,57 @@
+import type { PendingApproval, PendingQuestion, SessionStatus } from "./messages.js";
+
+const STATUS_LABEL: Record<SessionStatus["status"], string> = {
+  idle: "idle",
+  running: "running",
+  awaiting_approval: "⏸ awaiting approval",
+  awaiting_input: "⏸ awaiting an answer",
+  closed: "closed",
+};
+
+/** Workflow time as an ISO string (formatting a recorded timestamp is deterministic). */
+function iso(ms: number): string {
+  return new Date(ms).toISOString(); // eslint-disable-line no-restricted-syntax -- formats a given timestamp
+}
+
+function short(value: unknown, max = 120): string {
+  const text = JSON.stringify(value) ?? "";
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function approvalLines(sessionId: string, approval: PendingApproval): string[] {
+  const input = JSON.stringify({ callId: approval.callId });
+  return [
+    `- **${approval.tool}** \`${short(approval.input)}\`${approval.reason ? ` — ${approval.reason}` : ""}`,
+    `  call \`${approval.callId}\`, waiting since ${iso(approval.requestedAt)}, times out ${iso(approval.expiresAt)}`,
+    `  - approve: signal \`approve\` with \`${input}\` — \`temporal workflow signal --workflow-id ${sessionId} --name approve --input '${input}'\` — \`lite-agent approve ${sessionId} ${approval.callId}\``,
+    `  - deny: signal \`deny\` with \`${input}\` — \`temporal workflow signal --workflow-id ${sessionId} --name deny --input '${input}'\` — \`lite-agent deny ${sessionId} ${approval.callId}\``,
+  ];
+}
+
+function questionLines(sessionId: string, question: PendingQuestion): string[] {
+  const input = JSON.stringify({ callId: question.callId, text: "…" });
+  return [
+    `- ${question.question}${question.options ? ` (options: ${question.options.join(", ")})` : ""}`,
+    `  call \`${question.callId}\`, times out ${iso(question.expiresAt)}`,
+    `  - answer: signal \`answer\` with \`${input}\` — \`lite-agent answer ${sessionId} ${question.callId} <text>\``,
+  ];
+}
+
+/** The session's current details, in markdown, as the Temporal UI shows them. */
+export function currentDetails(status: SessionStatus): string {
+  const tokens = status.usage.inputTokens + status.usage.outputTokens;
+  const run = status.currentRun ? `run \`${status.currentRun.runId}\`, turn ${status.currentRun.turn}` : "no run in progress";
+  const lines = [
+    `**Agent** ${status.agent} · **Status** ${STATUS_LABEL[status.status]} · ${run}`,
+    `**Runs** ${status.runsCompleted} completed, ${status.queuedRuns.length} queued · **Turns** ${status.turns} · **Tokens** ${tokens}`,
+  ];
+  if (status.pendingApprovals.length > 0) {
+    lines.push("", `### Pending approvals (${status.pendingApprovals.length})`);
+    for (const approval of status.pendingApprovals) lines.push(...approvalLines(status.sessionId, approval));
+  }
+  if (status.pendingQuestions.length > 0) {
+    lines.push("", `### Pending questions (${status.pendingQuestions.length})`);
+    for (const question of status.pendingQuestions) lines.push(...questionLines(status.sessionId, question));
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,98 @@
+import { condition } from "@temporalio/workflow";
+import type { PermissionPlan } from "../common/agent-plan.js";
+import { AgentError } from "../kernel/errors.js";
+import type { ApprovalAnswer, ApprovalHandler, InputHandler, UserAnswer, UserQuestion } from "../kernel/permission/types.js";
+import { defaultRedactor } from "../kernel/permission/redact.js";
+import type { ToolCall } from "../kernel/tools.js";
+import type { ApprovalBoard } from "./approval-board.js";
+
+/** How long a durable approval or question waits by default. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/** What the durable handlers need of the session. */
+export interface ApprovalHost {
+  readonly board: ApprovalBoard;
+  readonly runId: string;
+  now(): number;
+  /** Called whenever something starts or stops waiting, so status, search attributes and details follow. */
+  changed(): void;
+  /** Ends the run with a fatal error (the `fail` timeout policy). */
+  fail(error: AgentError): void;
+}
+
+function timeoutOf(plan: PermissionPlan | undefined): number {
+  return plan?.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+}
+
+function describeWait(ms: number): string {
+  return ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+}
+
+/**
+ * The `permission` gate's approver in durable runs: the call waits in the session (without using a worker)
+ * until a decision arrives by update or signal, or the approval timeout applies the plan's policy.
+ */
+export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undefined): ApprovalHandler {
+  return {
+    async request(call: ToolCall, ctx): Promise<ApprovalAnswer> {
+      const timeoutMs = timeoutOf(plan);
+      const requestedAt = host.now();
+      host.board.addApproval({
+        callId: call.id,
+        runId: host.runId,
+        tool: call.name,
+        input: defaultRedactor(call.input),
+        ...(ctx?.reason !== undefined ? { reason: ctx.reason } : {}),
+        requestedAt,
+        expiresAt: requestedAt + timeoutMs,
+      });
+      host.changed();
+      try {
+        await condition(() => host.board.decisionFor(call.id) !== undefined, timeoutMs);
+        const decided = host.board.decisionFor(call.id);
+        if (decided) {
+          host.board.settleApproval(call.id, `${decided.decision === "allow" ? "allowed" : "denied"}${decided.actor ? ` by ${decided.actor}` : ""}`);
+          return decided;
+        }
+        host.board.settleApproval(call.id, "timed out");
+        return onTimeout(host, plan, `no decision on ${call.name} within ${describeWait(timeoutMs)}`);
+      } finally {
+        host.changed();
+      }
+    },
+  };
+}
+
+function onTimeout(host: ApprovalHost, plan: PermissionPlan | undefined, reason: string): ApprovalAnswer {
+  const policy = plan?.onTimeout ?? "deny";
+  if (policy === "allow") return { decision: "allow", by: "auto", actor: "timeout", reason };
+  if (policy === "fail") host.fail(new AgentError(`approval timed out: ${reason}`));
+  return { decision: "deny", by: "auto", actor: "timeout", reason: `approval timed out: ${reason}` };
+}
+
+/** The `ask_user` input handler in durable runs: the question waits in the session like an approval. */
+export function durableInput(host: ApprovalHost, plan: PermissionPlan | undefined): InputHandler {
+  return {
+    async request(question: UserQuestion, ctx): Promise<UserAnswer> {
+      const callId = ctx?.call?.id ?? `question-${host.now()}`;
+      const timeoutMs = timeoutOf(plan);
+      const requestedAt = host.now();
+      host.board.addQuestion({ callId, runId: host.runId, ...question, requestedAt, expiresAt: requestedAt + timeoutMs });
+      host.changed();
+      try {
+        await condition(() => host.board.answerFor(callId) !== undefined, timeoutMs);
+        const answered = host.board.answerFor(callId);
+        if (answered) {
+          host.board.settleQuestion(callId, `answered${answered.actor ? ` by ${answered.actor}` : ""}`);
+          return answered.answer;
+        }
+        host.board.settleQuestion(callId, "timed out");
+        const reason = `no answer within ${describeWait(timeoutMs)}`;
+        if ((plan?.onTimeout ?? "deny") === "fail") host.fail(new AgentError(`question timed out: ${reason}`));
+        return { text: `(no answer: ${reason})` };
+      } finally {
+        host.changed();
+      }
+    },
+  };
+}

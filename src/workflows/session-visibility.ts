@@ -1,0 +1,46 @@
+import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/common";
+import { setCurrentDetails, upsertMemo, upsertSearchAttributes } from "@temporalio/workflow";
+import type { SessionStatus } from "./messages.js";
+import { currentDetails } from "./current-details.js";
+
+/** The search attributes a session keeps current (registered by the dev server; see docs/operations.md). */
+export const AGENT_NAME = defineSearchAttributeKey("AgentName", SearchAttributeType.KEYWORD);
+export const AGENT_STATUS = defineSearchAttributeKey("AgentStatus", SearchAttributeType.KEYWORD);
+export const AGENT_TURNS = defineSearchAttributeKey("AgentTurns", SearchAttributeType.INT);
+export const AGENT_TOKENS = defineSearchAttributeKey("AgentTokens", SearchAttributeType.INT);
+
+/**
+ * What operators see of a session in the Temporal UI: search attributes (upserted only when they change, so
+ * history stays small), the memo, and the current details in markdown with the exact signal that answers each
+ * pending approval.
+ */
+export class SessionVisibility {
+  private last = "";
+  private memo = "";
+
+  constructor(private readonly searchAttributes: boolean) {}
+
+  /** Brings search attributes and details up to date with the session's status. */
+  refresh(status: SessionStatus): void {
+    setCurrentDetails(currentDetails(status));
+    if (!this.searchAttributes) return;
+    const tokens = status.usage.inputTokens + status.usage.outputTokens;
+    const key = `${status.status}|${status.turns}|${tokens}`;
+    if (key === this.last) return;
+    this.last = key;
+    upsertSearchAttributes([
+      { key: AGENT_NAME, value: status.agent },
+      { key: AGENT_STATUS, value: status.status },
+      { key: AGENT_TURNS, value: status.turns },
+      { key: AGENT_TOKENS, value: tokens },
+    ]);
+  }
+
+  /** Records the agent and model in the memo when they change. */
+  describeAgent(agent: string, model: string): void {
+    const key = `${agent}|${model}`;
+    if (key === this.memo) return;
+    this.memo = key;
+    upsertMemo({ agent, model });
+  }
+}
