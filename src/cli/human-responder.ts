@@ -1,0 +1,119 @@
+import type { AgentClient } from "../client.js";
+import { excerpt } from "../demo/event-printer.js";
+import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
+import { errorMessage } from "../kernel/errors.js";
+import { formatAnswer } from "./event-summary.js";
+import { parseApprovalReply, parseQuestionReply } from "./human-replies.js";
+import type { InlinePrompter } from "./inline-prompter.js";
+import { shellQuote } from "./shell-quote.js";
+
+/** Options of {@link HumanResponder}. */
+export interface HumanResponderOptions {
+  client: AgentClient;
+  sessionId: string;
+  /** `--yes` / `--no`: the decision on every approval; else they are asked inline, or left waiting. */
+  approvals?: "allow" | "deny";
+  /** `--answer`: the reply to every question; else questions are asked inline (mode `ask`) or left waiting. */
+  answer?: string;
+  /** Recorded as who decided. */
+  actor: string;
+  /** Present when a person at a terminal can be asked. */
+  prompter?: InlinePrompter;
+  /** `lite-agent [--address …]`, for the commands printed while waiting. */
+  commandPrefix: string;
+  /** A line on stderr. */
+  say(line: string): void;
+  /** Called before a prompt takes the terminal (to end the text line being streamed). */
+  beforePrompt(): void;
+}
+
+/**
+ * Answers the approvals and questions of a run while its events stream: decides them (`--yes`/`--no`/
+ * `--answer`), asks the person at the terminal, or prints the exact command that answers them. A request
+ * that is decided elsewhere is dropped from the terminal when its `*_resolved` event arrives.
+ */
+export class HumanResponder {
+  private readonly open = new Map<string, AbortController>();
+  private readonly work = new Set<Promise<void>>();
+
+  constructor(private readonly options: HumanResponderOptions) {}
+
+  /** Looks at every event of the run; only requests and resolutions matter. */
+  onEvent(event: AgentEvent): void {
+    if (event.type === "approval_request") this.track(event.call.id, (signal) => this.approval(event, signal));
+    else if (event.type === "input_request") this.track(event.call.id, (signal) => this.question(event, signal));
+    else if (event.type === "approval_resolved" || event.type === "input_resolved") this.open.get(event.id)?.abort();
+  }
+
+  /** Drops the prompts still open (the run ended) and waits for the decisions being sent. */
+  async settle(): Promise<void> {
+    for (const controller of this.open.values()) controller.abort();
+    await Promise.allSettled([...this.work]);
+  }
+
+  private track(callId: string, respond: (signal: AbortSignal) => Promise<void>): void {
+    const controller = new AbortController();
+    this.open.set(callId, controller);
+    const task = respond(controller.signal)
+      .catch((error: unknown) => this.options.say(`could not answer ${callId}: ${errorMessage(error)}`))
+      .finally(() => {
+        this.open.delete(callId);
+        this.work.delete(task);
+      });
+    this.work.add(task);
+  }
+
+  /** Whether the call still waits (a watch from an early offset replays requests decided long ago). */
+  private async stillPending(kind: "pendingApprovals" | "pendingQuestions", callId: string): Promise<boolean> {
+    try {
+      const status = await this.options.client.describe(this.options.sessionId);
+      return status[kind].some((pending) => pending.callId === callId);
+    } catch {
+      return true;
+    }
+  }
+
+  private command(verb: string, callId: string, rest: string): string {
+    const { commandPrefix, sessionId } = this.options;
+    return `${commandPrefix} ${verb} ${shellQuote(sessionId)} ${shellQuote(callId)}${rest}`;
+  }
+
+  private async approval(event: AgentEventOf<"approval_request">, signal: AbortSignal): Promise<void> {
+    const { client, sessionId, approvals, actor, prompter } = this.options;
+    const callId = event.call.id;
+    if (!(await this.stillPending("pendingApprovals", callId)) || signal.aborted) return;
+    let reply: { decision: "allow" | "deny"; reason?: string } | undefined;
+    if (approvals) reply = { decision: approvals, reason: approvals === "allow" ? "--yes" : "--no" };
+    else if (prompter) {
+      this.options.beforePrompt();
+      const query = `Allow ${event.call.name} ${excerpt(JSON.stringify(event.call.input) ?? "", 100)}? [y/n, optionally followed by a reason] `;
+      reply = await prompter.ask(query, parseApprovalReply, "Please answer y or n (e.g. 'n not now').", signal);
+    } else {
+      this.options.say(`waiting for a decision on ${callId}: ${this.command("approve", callId, "")}  (or deny … --reason '…')`);
+      return;
+    }
+    if (!reply || signal.aborted) return;
+    const decide = reply.decision === "allow" ? client.approve.bind(client) : client.deny.bind(client);
+    await decide(sessionId, callId, { actor, ...(reply.reason ? { reason: reply.reason } : {}) });
+  }
+
+  private async question(event: AgentEventOf<"input_request">, signal: AbortSignal): Promise<void> {
+    const { client, sessionId, answer, actor, prompter } = this.options;
+    const callId = event.call.id;
+    if (!(await this.stillPending("pendingQuestions", callId)) || signal.aborted) return;
+    const parse = (reply: string) => parseQuestionReply(reply, event.question);
+    let reply = answer === undefined ? undefined : parse(answer);
+    if (!reply && prompter) {
+      this.options.beforePrompt();
+      const { question, options } = event.question;
+      const choices = options && options.length > 0 ? `\n${options.map((option, i) => `  ${i + 1}) ${option}`).join("\n")}\n` : " ";
+      reply = await prompter.ask(`${question}${choices}> `, parse, "Please type an answer (or option numbers).", signal);
+    } else if (!reply) {
+      this.options.say(`waiting for an answer to ${callId}: ${this.command("answer", callId, " '<text>'")}`);
+      return;
+    }
+    if (!reply || signal.aborted) return;
+    await client.answer(sessionId, callId, reply, { actor });
+    if (answer !== undefined) this.options.say(`answered ${callId}: ${formatAnswer(reply)}`);
+  }
+}

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { AgentClient, DurableEvent } from "../../src/client.js";
+import { defineAgent } from "../../src/define-agent.js";
+import { askUserTool } from "../../src/kernel/builtin-tools/ask-user-tool.js";
+import type { AgentEvent } from "../../src/kernel/events.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/model.js";
+import type { AbortSignalLike } from "../../src/kernel/ports.js";
+import { defineTool } from "../../src/kernel/tools.js";
+import { conversationScript } from "../../src/testing/conversation-script.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+
+let releaseWork: () => void = () => undefined;
+const work = defineTool({
+  name: "work",
+  description: "works until released",
+  schema: z.object({}),
+  execute: () => new Promise<string>((resolve) => (releaseWork = () => resolve("worked"))),
+});
+
+const asker = defineAgent({ name: "asker", model: "ask", tools: [askUserTool()] });
+const worker1 = defineAgent({ name: "worker", model: "work", tools: [work] });
+const thinker = defineAgent({ name: "thinker", model: "think", durable: { modelRetry: { heartbeatTimeoutMs: 2_000 } } });
+
+const askScript = conversationScript([
+  toolCallTurn([{ id: "q1", name: "ask_user", input: { question: "Which colour?", options: ["red", "blue"] } }]),
+  textTurn("noted"),
+]);
+const workScript = conversationScript([toolCallTurn([{ id: "w1", name: "work", input: {} }]), textTurn("finished")]);
+
+/** Streams slowly until cancelled, unless the conversation holds the steer that re-plans it. */
+const slowThinker: ModelProvider = {
+  id: "think",
+  async *stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
+    const steered = request.messages.some((m) => m.content === "think faster");
+    if (!steered) {
+      for (;;) {
+        yield { type: "text_delta", text: "hmm " };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (signal?.aborted) throw new Error("cancelled");
+      }
+    }
+    yield { type: "text_delta", text: "quick answer" };
+    yield { type: "message_done", message: { role: "assistant", content: [{ type: "text", text: "quick answer" }] }, usage: { inputTokens: 1, outputTokens: 1 } };
+  },
+};
+
+const isType = <T extends AgentEvent["type"]>(type: T) => (event: AgentEvent): event is Extract<AgentEvent, { type: T }> => event.type === type;
+
+describe("questions, steering and interrupts in durable runs", () => {
+  let worker: RunningWorker;
+  let client: AgentClient;
+  const taskQueue = uniqueTaskQueue("humans");
+
+  beforeAll(async () => {
+    worker = await startTestWorker({ taskQueue, agents: [asker, worker1, thinker], providers: { ask: askScript, work: workScript, think: slowThinker } });
+    client = await testClient(taskQueue);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  it("a question is answered and the answer becomes the tool result", async () => {
+    const started = await client.start("asker", "pick a colour");
+    const events: DurableEvent[] = [];
+    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+      events.push(event);
+      if (event.type === "input_request") {
+        const status = await client.describe(started.sessionId);
+        expect(status.status).toBe("awaiting_input");
+        expect(status.pendingQuestions).toMatchObject([{ callId: "q1", question: "Which colour?", options: ["red", "blue"] }]);
+        await expect(client.answer(started.sessionId, "q1", { selected: ["green"] })).rejects.toThrow(/'green' is not one of the options: red, blue/);
+        await client.answer(started.sessionId, "q1", { selected: ["blue"] }, { actor: "dana" });
+      }
+    }
+    expect(events.find(isType("input_request"))).toMatchObject({ question: { question: "Which colour?", options: ["red", "blue"] } });
+    expect(events.find(isType("input_resolved"))).toMatchObject({ id: "q1", answer: { selected: ["blue"] } });
+    expect(events.find(isType("tool_result"))).toMatchObject({ result: { id: "q1", content: "blue" } });
+  });
+
+  it("a steer sent during a tool call is applied at the next turn start", async () => {
+    const started = await client.start("worker", "do the work");
+    const events: DurableEvent[] = [];
+    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+      events.push(event);
+      if (event.type === "tool_call_start") {
+        await client.steer(started.sessionId, "also summarise it");
+        releaseWork();
+      }
+    }
+    const types = events.map((e) => e.type);
+    const steerIndex = types.indexOf("steer");
+    expect(types[steerIndex - 1]).toBe("turn_start");
+    expect(events[steerIndex]).toMatchObject({ messages: [{ role: "user", content: "also summarise it" }] });
+    const status = await client.describe(started.sessionId);
+    expect(status.messageCount).toBe(5);
+  });
+
+  it("an interrupt cancels the in-flight model call and re-plans at once with the steer", async () => {
+    const started = await client.start("thinker", "think");
+    const events: DurableEvent[] = [];
+    let interrupted: boolean | undefined;
+    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+      events.push(event);
+      if (event.type === "text_delta" && interrupted === undefined) interrupted = await client.interrupt(started.sessionId, "think faster");
+    }
+    expect(interrupted).toBe(true);
+    const types = events.filter((e) => e.type !== "text_delta").map((e) => e.type);
+    expect(types).toEqual(["turn_start", "model_call_start", "model_call_end", "turn_end", "turn_start", "steer", "model_call_start", "model_call_end", "message", "turn_end", "done"]);
+    expect(events.find(isType("model_call_end"))).toMatchObject({ error: "interrupted" });
+    expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop", result: { text: "quick answer" } });
+  });
+
+  it("an interrupt with no model call in flight returns false and changes nothing", async () => {
+    const started = await client.start("asker", "pick again");
+    const events: DurableEvent[] = [];
+    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+      events.push(event);
+      if (event.type === "input_request") {
+        expect(await client.interrupt(started.sessionId)).toBe(false);
+        await client.answer(started.sessionId, "q1", "red");
+      }
+    }
+    expect(events.find(isType("tool_result"))).toMatchObject({ result: { content: "red" } });
+    expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
+  });
+});
