@@ -147,7 +147,7 @@ describe("durable approvals", () => {
     await client.approve(started.sessionId, "b");
     await client.deny(started.sessionId, "a", { reason: "duplicate" });
     await run.done;
-    const results = Object.fromEntries(run.events.filter(isType("tool_result")).map((e) => [e.result.id, e.result.content]));
+    const results = Object.fromEntries(run.events.flatMap((e) => (e.type === "tool_result" ? [[e.result.id, e.result.content]] : [])));
     expect(results).toEqual({ a: "Error: denied by user: duplicate", b: "refunded order 2" });
   });
 
