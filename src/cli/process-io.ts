@@ -7,6 +7,7 @@ export function processIo(): CliIo {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     stdin: process.stdin,
+    promptOutput: process.stderr,
     interactive: process.stdin.isTTY === true,
     color: wantsColor(process.stdout, process.env),
     env: process.env,

@@ -17,6 +17,7 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     const run = session.queue.shift();
     if (!run) break;
     const plan = await executeRun(session, run);
+    session.trimStream(run.offset);
     if (plan && shouldContinueAsNew(session, plan)) await continueAsNew(session);
   }
   await condition(allHandlersFinished);

@@ -21,6 +21,8 @@ export interface CarriedState {
   turns: number;
   usage: Usage;
   summaries: RunSummary[];
+  /** Stream offsets where the most recent runs begin (older entries are truncated). */
+  keptRunOffsets?: number[];
   streamState?: WorkflowStreamState;
 }
 

@@ -39,6 +39,8 @@ import { SessionVisibility } from "./session-visibility.js";
 import type { AgentError } from "../kernel/errors.js";
 
 const KEPT_SUMMARIES = 50;
+/** How many runs' events stay readable in the session stream. */
+const KEPT_RUNS_IN_STREAM = 3;
 const KEPT_REJECTIONS = 10;
 
 /** The run being executed, with the handles that cancel it. */
@@ -73,6 +75,7 @@ export class SessionState {
   turns: number;
   usage: Usage;
   private readonly summaries: RunSummary[];
+  private readonly keptRunOffsets: number[];
   private readonly rejectedSignals: string[] = [];
 
   constructor(readonly input: SessionInput) {
@@ -87,6 +90,7 @@ export class SessionState {
     this.turns = carried?.turns ?? 0;
     this.usage = carried?.usage ?? ZERO_USAGE;
     this.summaries = carried?.summaries ?? [];
+    this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     this.stream = new WorkflowStream(carried?.streamState);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.events = this.stream.topic<StreamEntry>(EVENTS_TOPIC);
@@ -96,6 +100,18 @@ export class SessionState {
   /** Publishes a run's event to the session stream. */
   publish(runId: string, event: AgentEvent): void {
     this.events.publish({ runId, event: toWireEvent(event) });
+  }
+
+  /**
+   * Drops stream entries of runs older than the last `KEPT_RUNS_IN_STREAM`, so memory and the continue-as-new
+   * input stay bounded. Readers of a dropped run get the next entries (the library restarts them at the base).
+   */
+  trimStream(runOffset: number): void {
+    this.keptRunOffsets.push(runOffset);
+    if (this.keptRunOffsets.length <= KEPT_RUNS_IN_STREAM) return;
+    this.keptRunOffsets.shift();
+    const upTo = this.keptRunOffsets[0]!;
+    if (upTo > 0 && upTo <= streamOffset(this.stream)) this.stream.truncate(upTo);
   }
 
   /** Records a finished run. */
@@ -119,6 +135,7 @@ export class SessionState {
       turns: this.turns,
       usage: this.usage,
       summaries: this.summaries,
+      keptRunOffsets: this.keptRunOffsets,
       streamState,
     };
   }

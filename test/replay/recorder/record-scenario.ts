@@ -5,6 +5,10 @@ import type { ScenarioSpec } from "../scenario-catalog.js";
 import { exportChain } from "./export-history.js";
 import type { RecorderGates } from "./recorder-kit.js";
 import { SCENARIO_RUNNERS } from "./scenarios.js";
+import { withTimeout } from "./wait-for.js";
+
+/** Each scenario takes about a second; a minute means it is stuck (e.g. a workflow task failing over and over). */
+const SCENARIO_TIMEOUT_MS = 60_000;
 
 /** The histories of one scenario, one per execution of its session, oldest first. */
 export interface RecordedScenario {
@@ -26,7 +30,11 @@ export async function recordScenario(
   if (!runner) throw new Error(`no runner for scenario '${spec.name}'`);
   // Unique per recording: a reused id would land in a session left open by an earlier recording.
   const sessionId = `replay-${spec.name}-${randomUUID().slice(0, 8)}`;
-  await runner({ client, sessionId, gates });
+  await withTimeout(
+    runner({ client, sessionId, gates }),
+    SCENARIO_TIMEOUT_MS,
+    `scenario ${spec.name} (session ${sessionId})`,
+  );
   const histories = await exportChain(client.temporal, sessionId);
   if (histories.length !== spec.executions) {
     throw new Error(`${spec.name}: recorded ${histories.length} executions, expected ${spec.executions}`);

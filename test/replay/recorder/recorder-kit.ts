@@ -124,6 +124,7 @@ function scripts(): ProviderMap {
     ]),
     "script-cancel": conversationScript([
       toolCallTurn([{ id: "s1", name: "slow", input: { seconds: 600 } }]),
+      // Whatever the cancelled run leaves in the conversation, the next run's first answer is text.
       textTurn("Fresh start after the cancel."),
       textTurn("Fresh start after the cancel."),
     ]),

@@ -6,3 +6,16 @@ export async function waitFor(done: () => Promise<boolean>, what: string, timeou
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** `work`, or a failure naming `what` once `ms` have passed, so a stuck scenario fails instead of hanging. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

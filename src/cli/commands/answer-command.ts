@@ -1,0 +1,36 @@
+import type { Command } from "commander";
+import type { UserAnswer } from "../../kernel/permission/types.js";
+import { usageError } from "../cli-error.js";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { formatAnswer } from "../event-summary.js";
+import { parseCommaList } from "../parse-options.js";
+import { defaultActor } from "../responder-options.js";
+
+interface AnswerOptions {
+  select?: string[];
+  actor?: string;
+}
+
+async function answer(scope: CliScope, [sessionId, callId, words]: [string, string, string[]], options: AnswerOptions): Promise<number> {
+  const text = words.join(" ").trim();
+  if (text === "" && !options.select) throw usageError("give the answer's text, or --select with the chosen options");
+  const reply: UserAnswer = { ...(text === "" ? {} : { text }), ...(options.select ? { selected: options.select } : {}) };
+  const actor = options.actor ?? defaultActor(scope.io.env);
+  await (await scope.client()).answer(sessionId, callId, reply, { actor });
+  scope.io.stdout(`answered ${callId} in session ${sessionId}: ${formatAnswer(reply)}\n`);
+  return 0;
+}
+
+/** `lite-agent answer <session> <callId> <text...>`: answers a question the agent asked (`ask_user`). */
+export function registerAnswerCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command("answer")
+    .description("answer a question the agent asked (ask_user)")
+    .argument("<session>", "the session id")
+    .argument("<callId>", "the question's call id (see lite-agent show)")
+    .argument("[text...]", "the answer")
+    .option("--select <options>", "the chosen options, comma-separated", parseCommaList)
+    .option("--actor <name>", "who answers (default $LITE_AGENT_ACTOR or $USER)")
+    .action(commandAction<[string, string, string[]], AnswerOptions>(runtime, answer));
+}

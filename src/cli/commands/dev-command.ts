@@ -1,0 +1,90 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { Option, type Command } from "commander";
+import { startDevServer, type DevServer } from "../../dev-server/index.js";
+import { importAgentSet, demoAgentSet } from "../agent-set.js";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { parsePort } from "../parse-options.js";
+import { serveWorker, serverInterrupts } from "../serve-worker.js";
+
+interface DevOptions {
+  port: number;
+  uiPort: number;
+  dbFile?: string;
+  cacheDir: string;
+  headless?: boolean;
+  agents?: string;
+}
+
+/** Keeps the server's own chatter out of the way unless it reports a problem. */
+function serverLog(scope: CliScope): (line: string) => void {
+  return (line) => {
+    if (line.startsWith("Temporal dev server ready at")) return;
+    if (!line.startsWith("[temporal]") || /error|fatal|panic|warn/i.test(line)) scope.note(scope.style.dim(line));
+  };
+}
+
+function readyLines(server: DevServer, options: DevOptions, agentName: string | undefined): string[] {
+  const addressFlag = options.port === 7233 ? "" : ` --address ${server.address}`;
+  const lines = [
+    `Temporal dev server: ${server.address} (namespace ${server.namespace}), state in ${options.dbFile}`,
+    server.uiUrl ? `Temporal UI: ${server.uiUrl.replace(/\/+$/, "")}/namespaces/${encodeURIComponent(server.namespace)}/workflows` : "Temporal UI: none (headless)",
+  ];
+  if (agentName) lines.push(`Try: lite-agent${addressFlag} run ${agentName} "What are the total units and revenue?"`);
+  return lines;
+}
+
+async function dev(scope: CliScope, options: DevOptions): Promise<number> {
+  const interrupts = serverInterrupts(scope);
+  const cacheDir = path.resolve(scope.io.cwd, options.cacheDir);
+  const dbFile = path.resolve(scope.io.cwd, options.dbFile ?? path.join(cacheDir, "temporal", "lite-agent.db"));
+  let server: DevServer | undefined;
+  try {
+    const agentSet = options.agents ? await importAgentSet(options.agents, scope.io.cwd) : demoAgentSet(cacheDir, scope.io.env);
+    if (agentSet.notice) scope.note(scope.style.dim(agentSet.notice));
+    mkdirSync(path.dirname(dbFile), { recursive: true });
+    scope.note(scope.style.dim(`Starting the Temporal dev server on port ${options.port}…`));
+    server = await startDevServer({
+      dbFile,
+      port: options.port,
+      ...(options.headless ? { headless: true } : { uiPort: options.uiPort }),
+      ...(scope.globals.namespace ? { namespace: scope.globals.namespace } : {}),
+      log: serverLog(scope),
+    });
+    const agentName = agentSet.agents[0]?.name;
+    await serveWorker(
+      scope,
+      {
+        address: server.address,
+        namespace: server.namespace,
+        taskQueue: scope.globals.taskQueue,
+        agentSet,
+        plainConnection: true,
+        readyLines: readyLines(server, { ...options, dbFile }, agentName),
+      },
+      interrupts.signal,
+    );
+    return 0;
+  } finally {
+    if (server) {
+      await server.stop();
+      scope.note("Temporal dev server stopped.");
+    }
+    interrupts.dispose();
+  }
+}
+
+/** `lite-agent dev`: the embedded Temporal dev server (state in a file) and a worker, until Ctrl-C. */
+export function registerDevCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command("dev")
+    .description("run a local Temporal dev server and a worker (the demo agent unless --agents) until Ctrl-C")
+    .addOption(new Option("--port <port>", "gRPC port of the server").argParser(parsePort).default(7233))
+    .addOption(new Option("--ui-port <port>", "port of the Temporal UI").argParser(parsePort).default(8233))
+    .option("--headless", "no Temporal UI")
+    .option("--db-file <file>", "SQLite file that keeps the server's state (default <cache-dir>/temporal/lite-agent.db)")
+    .addOption(new Option("--cache-dir <dir>", "where the CLI keeps its files").env("LITE_AGENT_CACHE_DIR").default(".cache"))
+    .option("--agents <module>", "module whose default export is { agents, providers } (default: the demo agent)")
+    .action(commandAction<[], DevOptions>(runtime, (scope, _args, options) => dev(scope, options)));
+}

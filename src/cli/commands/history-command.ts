@@ -1,0 +1,37 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+
+interface HistoryOptions {
+  output?: string;
+}
+
+function eventCount(history: unknown): number {
+  const events = (history as { events?: unknown }).events;
+  return Array.isArray(events) ? events.length : 0;
+}
+
+async function history(scope: CliScope, [sessionId]: [string], options: HistoryOptions): Promise<number> {
+  const exported = await (await scope.client()).history(sessionId);
+  const json = `${JSON.stringify(exported, null, 2)}\n`;
+  if (!options.output) {
+    scope.io.stdout(json);
+    return 0;
+  }
+  const file = path.resolve(scope.io.cwd, options.output);
+  writeFileSync(file, json);
+  scope.note(`wrote the history of session ${sessionId} (${eventCount(exported)} events) to ${file}`);
+  return 0;
+}
+
+/** `lite-agent history <session>`: exports the session's current workflow history as Temporal's JSON. */
+export function registerHistoryCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command("history")
+    .description("export a session's workflow history as JSON (for replay, or a bug report)")
+    .argument("<session>", "the session id")
+    .option("-o, --output <file>", "write it to this file instead of stdout")
+    .action(commandAction<[string], HistoryOptions>(runtime, history));
+}

@@ -1,0 +1,56 @@
+import type { Command } from "commander";
+import { errorMessage } from "../../kernel/errors.js";
+import { CliError } from "../cli-error.js";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { listQuery, SESSION_STATUSES, type ListFilters } from "../list-query.js";
+import { parsePositiveNumber } from "../parse-options.js";
+import { SESSION_TABLE_HEADER, sessionCells, sessionRow, type SessionRow } from "../session-rows.js";
+import { textTable } from "../text-table.js";
+
+interface ListOptions extends ListFilters {
+  json?: boolean;
+  limit: number;
+}
+
+async function listRows(scope: CliScope, query: string | undefined, limit: number): Promise<{ rows: SessionRow[]; more: boolean }> {
+  const rows: SessionRow[] = [];
+  try {
+    for await (const listing of (await scope.client()).list(query ? { query } : {})) {
+      if (rows.length === limit) return { rows, more: true };
+      rows.push(sessionRow(listing));
+    }
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`the server rejected the list query${query ? ` (${query})` : ""}: ${errorMessage(error)}`);
+  }
+  return { rows, more: false };
+}
+
+async function list(scope: CliScope, _args: [], options: ListOptions): Promise<number> {
+  const query = listQuery(options);
+  const { rows, more } = await listRows(scope, query, options.limit);
+  if (options.json) {
+    for (const row of rows) scope.io.stdout(`${JSON.stringify(row)}\n`);
+  } else if (rows.length === 0) {
+    scope.note(`no sessions on task queue '${scope.globals.taskQueue}'${query ? ` matching ${query}` : ""}`);
+  } else {
+    scope.io.stdout(textTable(SESSION_TABLE_HEADER, rows.map(sessionCells)));
+  }
+  if (more) scope.note(`showing the first ${options.limit}; raise --limit to see more`);
+  return 0;
+}
+
+/** `lite-agent list`: sessions by a visibility query on the AgentName / AgentStatus search attributes. */
+export function registerListCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command("list")
+    .description("list sessions (newest first), e.g. every session awaiting approval")
+    .option("--status <status>", `only sessions with this AgentStatus: ${SESSION_STATUSES.join(", ")}`)
+    .option("--agent <name>", "only sessions of this agent")
+    .option("--query <filter>", `a raw visibility filter, ANDed with the rest (e.g. 'AgentTokens > 1000')`)
+    .option("--all", "also list the executions sessions left behind when they continued as new")
+    .option("--limit <n>", "show at most this many", parsePositiveNumber, 50)
+    .option("--json", "print one JSON object per session and line")
+    .action(commandAction<[], ListOptions>(runtime, list));
+}

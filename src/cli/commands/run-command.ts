@@ -1,0 +1,52 @@
+import type { Command } from "commander";
+import type { StartedRun } from "../../client.js";
+import { usageError } from "../cli-error.js";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { followRun } from "../follow-run.js";
+import { addResponderOptions, type ResponderFlags } from "../responder-options.js";
+import { shellQuote } from "../shell-quote.js";
+
+interface RunOptions extends ResponderFlags {
+  session?: string;
+  json?: boolean;
+}
+
+/** How long a start may take before the CLI suspects that no worker polls the task queue. */
+const SLOW_START_MS = 5_000;
+
+/** Starts the run; when it takes long, says what usually causes that (no worker on the task queue). */
+async function startRun(scope: CliScope, agent: string, prompt: string, options: RunOptions): Promise<StartedRun> {
+  const client = await scope.client();
+  const timer = setTimeout(() => {
+    const queue = scope.globals.taskQueue;
+    scope.note(scope.style.yellow(`still waiting for the run to start: is a worker polling task queue '${queue}'? (lite-agent dev, or lite-agent worker)`));
+  }, SLOW_START_MS);
+  try {
+    return await client.start(agent, prompt, options.session ? { sessionId: options.session } : {});
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function run(scope: CliScope, [agent, words]: [string, string[]], options: RunOptions): Promise<number> {
+  const prompt = words.join(" ").trim();
+  if (prompt === "") throw usageError("the prompt is empty");
+  const started = await startRun(scope, agent, prompt, options);
+  const { sessionId, runId } = started;
+  const again = `${scope.globals.commandPrefix} watch ${shellQuote(sessionId)} --run ${shellQuote(runId)}`;
+  scope.note(scope.style.dim(`session ${sessionId} · run ${runId}  (follow again: ${again})`));
+  return followRun(scope, await scope.client(), { ...options, sessionId, runId, fromOffset: started.offset, onInterrupt: "cancel" });
+}
+
+/** `lite-agent run <agent> <prompt...>`: starts a run and streams it to the end. */
+export function registerRunCommand(program: Command, runtime: CliRuntime): void {
+  const command = program
+    .command("run")
+    .description("start a run and stream its events; exit 0 on stop, 1 on error, 130 when aborted")
+    .argument("<agent>", "the agent's name")
+    .argument("<prompt...>", "what to ask (the words are joined with spaces)")
+    .option("--session <id>", "run in this session (created on first use; default: a new session)")
+    .option("--json", "print one JSON event per line");
+  addResponderOptions(command).action(commandAction<[string, string[]], RunOptions>(runtime, run));
+}

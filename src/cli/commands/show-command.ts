@@ -1,0 +1,61 @@
+import type { Command } from "commander";
+import { toWireEvent } from "../../common/wire-event.js";
+import { errorMessage } from "../../kernel/errors.js";
+import type { DurableEvent } from "../../runtime/run-event-stream.js";
+import { eventSummary } from "../event-summary.js";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { parseWholeNumber } from "../parse-options.js";
+import { recentEvents } from "../recent-events.js";
+import { sessionReport } from "../session-report.js";
+
+interface ShowOptions {
+  events: number;
+  json?: boolean;
+}
+
+/** How long `show` waits for the recent events before it reports without them. */
+const EVENTS_TIMEOUT_MS = 10_000;
+
+async function lastEvents(scope: CliScope, sessionId: string, end: number, options: ShowOptions): Promise<DurableEvent[] | { unavailable: string }> {
+  const client = await scope.client();
+  // The report shows only events worth a line; JSON shows every durable event.
+  const wanted = options.json ? undefined : (event: DurableEvent) => eventSummary(event) !== undefined;
+  const reading = recentEvents(client.temporal, sessionId, end, options.events, wanted);
+  // A read that loses the race is ended by closing the connection; its rejection is expected then.
+  reading.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ unavailable: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ unavailable: "the event stream did not answer in time" }), EVENTS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([reading, timeout]);
+  } catch (error) {
+    return { unavailable: errorMessage(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions): Promise<number> {
+  const status = await (await scope.client()).describe(sessionId);
+  const events = await lastEvents(scope, sessionId, status.offset, options);
+  if (options.json) {
+    const wire = Array.isArray(events) ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId })) : events;
+    scope.io.stdout(`${JSON.stringify({ ...status, recentEvents: wire }, null, 2)}\n`);
+    return 0;
+  }
+  scope.io.stdout(sessionReport(status, { now: Date.now(), commandPrefix: scope.globals.commandPrefix, events, style: scope.style }));
+  return 0;
+}
+
+/** `lite-agent show <session>`: status, pending approvals with the commands that answer them, usage, events. */
+export function registerShowCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command("show")
+    .description("show a session: status, current run, pending approvals and questions (with the commands that answer them), usage, last events")
+    .argument("<session>", "the session id")
+    .option("--events <n>", "how many recent events to show (0: none)", parseWholeNumber, 10)
+    .option("--json", "print the status and the events as JSON")
+    .action(commandAction<[string], ShowOptions>(runtime, show));
+}

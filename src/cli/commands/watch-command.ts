@@ -1,0 +1,40 @@
+import type { Command } from "commander";
+import { CliError } from "../cli-error.js";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { followRun } from "../follow-run.js";
+import { parseWholeNumber } from "../parse-options.js";
+import { addResponderOptions, type ResponderFlags } from "../responder-options.js";
+
+interface WatchOptions extends ResponderFlags {
+  run?: string;
+  from?: number;
+  json?: boolean;
+}
+
+/** The run to watch: the one named, else the one in progress, else the next queued. */
+async function runToWatch(scope: CliScope, sessionId: string, named: string | undefined): Promise<string> {
+  if (named) return named;
+  const status = await (await scope.client()).describe(sessionId);
+  const runId = status.currentRun?.runId ?? status.queuedRuns[0];
+  if (runId) return runId;
+  throw new CliError(`session '${sessionId}' has no run in progress or queued; pass --run <id> to see a finished run's events`);
+}
+
+async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptions): Promise<number> {
+  const runId = await runToWatch(scope, sessionId, options.run);
+  scope.note(scope.style.dim(`watching run ${runId} of session ${sessionId} (Ctrl-C stops watching; the run goes on)`));
+  return followRun(scope, await scope.client(), { ...options, sessionId, runId, fromOffset: options.from ?? 0, onInterrupt: "detach" });
+}
+
+/** `lite-agent watch <session>`: follows a run's events (from the start, or from an offset) to its end. */
+export function registerWatchCommand(program: Command, runtime: CliRuntime): void {
+  const command = program
+    .command("watch")
+    .description("follow a run's events to its end (default: the run in progress)")
+    .argument("<session>", "the session id")
+    .option("--run <id>", "the run to follow (default: the current run, else the next queued)")
+    .option("--from <offset>", "start at this stream offset (default 0: the run's first event)", parseWholeNumber)
+    .option("--json", "print one JSON event per line");
+  addResponderOptions(command).action(commandAction<[string], WatchOptions>(runtime, watch));
+}

@@ -1,0 +1,73 @@
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from "@temporalio/worker";
+import { handleInterrupts } from "../demo/interrupts.js";
+import { workerLogLine } from "../demo/worker-log-line.js";
+import { errorMessage } from "../kernel/errors.js";
+import { loadConnectionConfig } from "../runtime/connection-config.js";
+import { createWorker } from "../worker.js";
+import type { AgentSet } from "./agent-set.js";
+import { CliError } from "./cli-error.js";
+import type { CliScope } from "./cli-scope.js";
+
+/** Where the worker connects and what it serves. */
+export interface ServeWorkerOptions {
+  address: string | undefined;
+  namespace: string | undefined;
+  taskQueue: string;
+  agentSet: AgentSet;
+  /** The local dev server needs no TLS or API key, whatever the environment says. */
+  plainConnection?: boolean;
+  /** Printed once the worker polls (how to use it). */
+  readyLines?: string[];
+}
+
+let runtimeInstalled = false;
+
+/** Worker state changes would drown what matters; warnings and errors still show. Signals are ours to handle. */
+export function installQuietRuntime(write: (line: string) => void): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({ logger: new DefaultLogger("WARN", (entry) => write(`${workerLogLine(entry)}\n`)), shutdownSignals: [] });
+}
+
+async function connectWorker(options: ServeWorkerOptions): Promise<NativeConnection> {
+  const config = loadConnectionConfig({ address: options.address, namespace: options.namespace });
+  const connectionOptions = options.plainConnection ? { address: config.address } : config.connectionOptions;
+  try {
+    return await NativeConnection.connect(connectionOptions);
+  } catch (error) {
+    throw new CliError(`cannot reach the Temporal server at ${config.address}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`);
+  }
+}
+
+/**
+ * Runs a worker for the agent set until Ctrl-C (or SIGTERM), then shuts it down cleanly. A second Ctrl-C quits
+ * at once. Resolves when the worker has stopped; rejects when it fails.
+ */
+export async function serveWorker(scope: CliScope, options: ServeWorkerOptions, interrupt: AbortSignal): Promise<void> {
+  installQuietRuntime(scope.io.stderr);
+  const connection = await connectWorker(options);
+  let worker: Worker | undefined;
+  try {
+    const { agentSet, taskQueue } = options;
+    worker = await createWorker({ ...agentSet, taskQueue, connection, namespace: options.namespace ?? loadConnectionConfig().namespace });
+    const running = worker.run();
+    const names = agentSet.agents.map((agent) => agent.name).join(", ");
+    scope.io.stdout(`Worker polling task queue '${taskQueue}' with agents: ${names}\n`);
+    for (const line of options.readyLines ?? []) scope.io.stdout(`${line}\n`);
+    scope.io.stdout(scope.style.dim("Press Ctrl-C to stop.\n"));
+    const stop = () => worker?.getState() === "RUNNING" && worker.shutdown();
+    if (interrupt.aborted) stop();
+    interrupt.addEventListener("abort", stop, { once: true });
+    await running;
+    scope.note("Worker stopped.");
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+/** Ctrl-C handling for the long-running commands: the first asks for a clean stop, a second quits. */
+export function serverInterrupts(scope: CliScope): { signal: AbortSignal; dispose(): void } {
+  const interrupts = handleInterrupts(() => undefined);
+  interrupts.signal.addEventListener("abort", () => scope.note("Stopping… (Ctrl-C again to quit at once)"), { once: true });
+  return interrupts;
+}
