@@ -42,7 +42,7 @@ type Summarizer = (event: AgentEvent, style: TerminalStyle, limits: Required<Sum
 const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
   turn_start: (e, s) => s.dim(`── turn ${(e as AgentEventOf<"turn_start">).turn} ──`),
   message: (e, _s, l) => {
-    const text = messageText((e as AgentEventOf<"message">).message);
+    const text = messageText((e as AgentEventOf<"message">).message).trim();
     return text === "" ? undefined : `  assistant: ${excerpt(text, l.resultChars)}`;
   },
   tool_call_start: (e, s, l) => {

@@ -83,7 +83,8 @@ export class HumanResponder {
     const callId = event.call.id;
     if (!(await this.stillPending("pendingApprovals", callId)) || signal.aborted) return;
     let reply: { decision: "allow" | "deny"; reason?: string } | undefined;
-    if (approvals) reply = { decision: approvals, reason: approvals === "allow" ? "--yes" : "--no" };
+    // No reason with --yes/--no: a denial's reason is what the model reads, and "--no" would tell it nothing.
+    if (approvals) reply = { decision: approvals };
     else if (prompter) {
       this.options.beforePrompt();
       const query = `Allow ${event.call.name} ${excerpt(JSON.stringify(event.call.input) ?? "", 100)}? [y/n, optionally followed by a reason] `;

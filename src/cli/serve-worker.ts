@@ -1,4 +1,4 @@
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from "@temporalio/worker";
+import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, type LogLevel, type Worker } from "@temporalio/worker";
 import { handleInterrupts } from "../demo/interrupts.js";
 import { workerLogLine } from "../demo/worker-log-line.js";
 import { errorMessage } from "../kernel/errors.js";
@@ -22,11 +22,18 @@ export interface ServeWorkerOptions {
 
 let runtimeInstalled = false;
 
-/** Worker state changes would drown what matters; warnings and errors still show. Signals are ours to handle. */
-export function installQuietRuntime(write: (line: string) => void): void {
+/**
+ * Worker state changes would drown what matters: only `level` and worse show, as one short line each, the
+ * native core's logs included. Signals are ours to handle.
+ */
+export function installQuietRuntime(write: (line: string) => void, level: LogLevel = "WARN"): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger("WARN", (entry) => write(`${workerLogLine(entry)}\n`)), shutdownSignals: [] });
+  Runtime.install({
+    logger: new DefaultLogger(level, (entry) => write(`${workerLogLine(entry)}\n`)),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: level }), forward: {} } },
+    shutdownSignals: [],
+  });
 }
 
 async function connectWorker(options: ServeWorkerOptions): Promise<NativeConnection> {

@@ -12,8 +12,8 @@ export interface SessionReportOptions {
   now: number;
   /** `lite-agent [--address …]`, for the commands that answer what waits. */
   commandPrefix: string;
-  /** The last events, or why they could not be read. */
-  events: DurableEvent[] | { unavailable: string };
+  /** The last events (undefined: none were asked for), or why they could not be read. */
+  events: DurableEvent[] | { unavailable: string } | undefined;
   style?: TerminalStyle;
 }
 
@@ -48,8 +48,9 @@ function questionLines(question: PendingQuestion, command: (verb: string, callId
 }
 
 function eventLines(events: SessionReportOptions["events"], style: TerminalStyle): string[] {
+  if (events === undefined) return [];
   if (!Array.isArray(events)) return [`Recent events: unavailable (${events.unavailable})`];
-  if (events.length === 0) return [];
+  if (events.length === 0) return ["Recent events: none"];
   const lines = events.flatMap((event) => {
     const summary = eventSummary(event, style);
     return summary === undefined ? [] : [`  ${style.dim(`#${event.offset}`)} ${summary.trimStart()}`];

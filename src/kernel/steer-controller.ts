@@ -16,8 +16,8 @@ function toMessage(content: SteerInput): Message {
  * steer.steer("use TypeScript");
  */
 export class SteerController {
-  private steers: Message[] = [];
-  private followUps: Message[] = [];
+  protected steers: Message[] = [];
+  protected followUps: Message[] = [];
   private readonly interruptListeners = new Set<() => void>();
 
   /** Queues a message for the start of the next turn. */

@@ -130,7 +130,7 @@ export class SessionState {
       messages: this.messages,
       queue: this.queue,
       seenSignalIds: this.steers.seenIds(),
-      pendingSteers: this.steers.pending(),
+      pendingSteers: this.steers.queued(),
       runsCompleted: this.runsCompleted,
       turns: this.turns,
       usage: this.usage,

@@ -1,4 +1,4 @@
-import type { SteerSource } from "../kernel/kernel-config.js";
+import { SteerController } from "../kernel/steer-controller.js";
 import type { Message } from "../kernel/messages.js";
 import type { SteerRequest } from "./messages.js";
 
@@ -6,17 +6,15 @@ import type { SteerRequest } from "./messages.js";
 const REMEMBERED_IDS = 1_000;
 
 /**
- * Steers and follow-ups received by signal or update, deduplicated by id, taken by the kernel at the next turn
- * start (steers) or when the model would stop (follow-ups).
+ * The session's SteerController: steers and follow-ups arrive by signal or update, carry an id and are
+ * deduplicated by it; what is queued and the ids seen are carried across continue-as-new.
  */
-export class SteerQueue implements SteerSource {
-  private steers: Message[] = [];
-  private followUps: Message[] = [];
+export class SteerQueue extends SteerController {
   private readonly seen: string[];
   private readonly seenSet: Set<string>;
-  private readonly interruptListeners = new Set<() => void>();
 
   constructor(seenIds: string[] = []) {
+    super();
     this.seen = [...seenIds];
     this.seenSet = new Set(seenIds);
   }
@@ -25,32 +23,9 @@ export class SteerQueue implements SteerSource {
   add(kind: "steer" | "followUp", request: SteerRequest): boolean {
     if (this.seenSet.has(request.id)) return false;
     this.remember(request.id);
-    const message: Message = typeof request.content === "string" ? { role: "user", content: request.content } : request.content;
-    (kind === "steer" ? this.steers : this.followUps).push(message);
+    if (kind === "steer") this.steer(request.content);
+    else this.followUp(request.content);
     return true;
-  }
-
-  /** Cancels the in-flight model call, if any; returns whether one was in flight. */
-  interrupt(): boolean {
-    for (const listener of this.interruptListeners) listener();
-    return this.interruptListeners.size > 0;
-  }
-
-  onInterrupt(listener: () => void): () => void {
-    this.interruptListeners.add(listener);
-    return () => this.interruptListeners.delete(listener);
-  }
-
-  takeSteers(): Message[] {
-    const taken = this.steers;
-    this.steers = [];
-    return taken;
-  }
-
-  takeFollowUps(): Message[] {
-    const taken = this.followUps;
-    this.followUps = [];
-    return taken;
   }
 
   /** The ids to carry across continue-as-new. */
@@ -59,7 +34,7 @@ export class SteerQueue implements SteerSource {
   }
 
   /** Messages still queued (carried across continue-as-new). */
-  pending(): { steers: Message[]; followUps: Message[] } {
+  queued(): { steers: Message[]; followUps: Message[] } {
     return { steers: [...this.steers], followUps: [...this.followUps] };
   }
 

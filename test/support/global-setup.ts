@@ -12,6 +12,7 @@ export default async function setup(project: Pick<TestProject, "provide">): Prom
   const temporal = await ensureTemporal({ log: (line) => console.error(`global-setup: ${line}`) });
   project.provide("temporalAddress", temporal.address);
   project.provide("temporalNamespace", temporal.namespace);
+  project.provide("temporalUiUrl", temporal.uiUrl ?? process.env.TEMPORAL_UI_URL ?? "");
   process.env.TEMPORAL_ADDRESS = temporal.address;
   process.env.TEMPORAL_NAMESPACE = temporal.namespace;
   const redis = await startTestRedis();

@@ -34,7 +34,8 @@ function isDeterminismError(error: unknown): boolean {
 
 async function replay(scope: CliScope, [file]: [string]): Promise<number> {
   const { history, events } = readHistoryFile(file, scope.io.cwd);
-  installQuietRuntime(scope.io.stderr);
+  // The outcome is reported below; the core's own warning about the same failure would only repeat it.
+  installQuietRuntime(scope.io.stderr, "ERROR");
   try {
     await replaySessionHistory(history);
   } catch (error) {

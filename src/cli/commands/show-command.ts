@@ -39,9 +39,9 @@ async function lastEvents(scope: CliScope, sessionId: string, end: number, optio
 
 async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions): Promise<number> {
   const status = await (await scope.client()).describe(sessionId);
-  const events = await lastEvents(scope, sessionId, status.offset, options);
+  const events = options.events > 0 ? await lastEvents(scope, sessionId, status.offset, options) : undefined;
   if (options.json) {
-    const wire = Array.isArray(events) ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId })) : events;
+    const wire = Array.isArray(events) ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId })) : (events ?? []);
     scope.io.stdout(`${JSON.stringify({ ...status, recentEvents: wire }, null, 2)}\n`);
     return 0;
   }
