@@ -1,4 +1,5 @@
 import type { Message } from "../messages.js";
+import { retryBeforeFirstChunk } from "../retry-before-first-chunk.js";
 import type { Middleware } from "../middleware.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { isOverflowError } from "./is-overflow-error.js";
@@ -27,24 +28,16 @@ export function reactiveCompaction(options: ReactiveCompactionOptions = {}): Mid
   const maxAttempts = options.maxAttempts ?? 1;
   return {
     name: "reactive-compaction",
-    async *wrapModelCall(ctx, next) {
-      for (let attempt = 0; ; attempt++) {
-        let yielded = false;
-        try {
-          for await (const chunk of next()) {
-            yielded = true;
-            yield chunk;
-          }
-          return;
-        } catch (error) {
-          if (yielded || attempt >= maxAttempts || ctx.signal.aborted || !isOverflow(error)) throw error;
-          const before = estimateTokens(ctx.messages);
-          const trimmed = trim(ctx.messages);
-          if (trimmed === ctx.messages) throw error;
-          ctx.messages = trimmed;
-          ctx.emit({ type: "compaction", kind: "auto", before, after: estimateTokens(trimmed) });
-        }
-      }
+    wrapModelCall(ctx, next) {
+      return retryBeforeFirstChunk(next, (error, attempt) => {
+        if (attempt > maxAttempts || ctx.signal.aborted || !isOverflow(error)) return false;
+        const before = estimateTokens(ctx.messages);
+        const trimmed = trim(ctx.messages);
+        if (trimmed === ctx.messages) return false;
+        ctx.messages = trimmed;
+        ctx.emit({ type: "compaction", kind: "auto", before, after: estimateTokens(trimmed) });
+        return true;
+      });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { AbortError, isAbortError, toAgentError } from "../errors.js";
+import { retryBeforeFirstChunk } from "../retry-before-first-chunk.js";
 import type { AgentContext, Middleware, ModelCall } from "../middleware.js";
 import type { ModelChunk } from "../model.js";
 import { fullJitterBackoff, type BackoffFn } from "./full-jitter-backoff.js";
@@ -30,22 +31,13 @@ export function retry(options: RetryOptions = {}): Middleware {
 
   return {
     name: "retry",
-    async *wrapModelCall(ctx: AgentContext, next: ModelCall): AsyncIterable<ModelChunk> {
-      for (let attempt = 1; ; attempt++) {
-        let yielded = false;
-        try {
-          for await (const chunk of next()) {
-            yielded = true;
-            yield chunk;
-          }
-          return;
-        } catch (error) {
-          const retryable = !yielded && attempt <= maxRetries && !isAborted(error, ctx) && retryOn(error);
-          if (!retryable) throw error;
-          ctx.emit({ type: "error", error: toAgentError(error), fatal: false });
-          await waitBeforeRetry(ctx, retryDelayMs(error, attempt, backoff, ctx));
-        }
-      }
+    wrapModelCall(ctx: AgentContext, next: ModelCall): AsyncIterable<ModelChunk> {
+      return retryBeforeFirstChunk(next, async (error, attempt) => {
+        if (attempt > maxRetries || isAborted(error, ctx) || !retryOn(error)) return false;
+        ctx.emit({ type: "error", error: toAgentError(error), fatal: false });
+        await waitBeforeRetry(ctx, retryDelayMs(error, attempt, backoff, ctx));
+        return true;
+      });
     },
   };
 }
