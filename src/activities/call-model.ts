@@ -46,7 +46,7 @@ export function createCallModel(registry: AgentRegistry, transport: DeltaTranspo
 function openPublisher(transport: DeltaTransport, input: CallModelInput): DeltaPublisher {
   const info = Context.current().info;
   const sessionId = info.workflowExecution?.workflowId ?? "";
-  return new DeltaPublisher(transport.sink(sessionId), { runId: input.runId, key: input.requestKey, attempt: info.attempt });
+  return new DeltaPublisher(transport.sink(sessionId), { key: input.requestKey, attempt: info.attempt }, transport.batchMs);
 }
 
 function lookupProvider(registry: AgentRegistry, model: string) {

@@ -2,7 +2,7 @@ import { Channel } from "../kernel/channel.js";
 import { fromWireEvent } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import { DeltaDeduper } from "../stream/delta-deduper.js";
-import type { StreamDelta } from "../stream/stream-delta.js";
+import { deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
 import type { DurableEvent, SessionStreamItem } from "./run-event-stream.js";
 
 type Merged = { kind: "event"; item: SessionStreamItem } | { kind: "delta"; id: string; delta: StreamDelta } | { kind: "tick" } | { kind: "closed" };
@@ -66,7 +66,7 @@ class MergeState {
   constructor(private readonly runId: string) {}
 
   acceptDelta(id: string, delta: StreamDelta): void {
-    if (delta.runId !== this.runId) return;
+    if (!deltaOfRun(delta, this.runId)) return;
     this.pendingDeltas.push({ id, events: this.deduper.accept(delta) });
     if (delta.end) this.endsSeen++;
   }

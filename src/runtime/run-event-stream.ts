@@ -4,7 +4,7 @@ import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
 import { EVENTS_TOPIC, fromWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import { DeltaDeduper } from "../stream/delta-deduper.js";
-import { DELTAS_TOPIC, type StreamDelta } from "../stream/stream-delta.js";
+import { DELTAS_TOPIC, deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
 import { mergeExternalDeltas } from "./external-delta-merge.js";
 
 /** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
@@ -74,7 +74,7 @@ export async function* runEventStream(
   const deduper = new DeltaDeduper();
   for await (const item of sessionStream(temporal, sessionId, [EVENTS_TOPIC, DELTAS_TOPIC], fromOffset)) {
     if (item.topic === DELTAS_TOPIC) {
-      if (item.delta.runId !== runId) continue;
+      if (!deltaOfRun(item.delta, runId)) continue;
       for (const event of deduper.accept(item.delta)) yield { ...event, offset: item.offset, runId };
       continue;
     }

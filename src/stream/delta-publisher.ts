@@ -13,7 +13,7 @@ export class DeltaPublisher {
 
   constructor(
     private readonly sink: DeltaSink,
-    private readonly origin: { runId: string; key: string; attempt: number },
+    private readonly origin: { key: string; attempt: number },
     private readonly batchMs = DEFAULT_BATCH_MS,
   ) {}
 

@@ -1,11 +1,13 @@
 import { Redis } from "ioredis";
 import { redisDeltaSink } from "./redis-delta-sink.js";
-import type { DeltaSink } from "./stream-delta.js";
+import { DEFAULT_BATCH_MS, type DeltaSink } from "./stream-delta.js";
 import { temporalDeltaSink } from "./temporal-delta-sink.js";
 
 /** How a worker publishes live model output: into the workflow stream, or into Redis Streams. */
 export interface DeltaTransport {
   readonly kind: "temporal" | "redis";
+  /** How long a publisher gathers output before sending it. */
+  readonly batchMs: number;
   /** A sink for one model-call attempt of a session (called inside the activity). */
   sink(sessionId: string): DeltaSink;
   /** Releases shared connections at worker shutdown. */
@@ -14,7 +16,8 @@ export interface DeltaTransport {
 
 /** The Temporal-native transport: no other service. */
 export function temporalDeltaTransport(): DeltaTransport {
-  return { kind: "temporal", sink: () => temporalDeltaSink(), close: async () => undefined };
+  // Each batch is a signal and a workflow task, so output is gathered for a while (well inside the 100 ms bound).
+  return { kind: "temporal", batchMs: DEFAULT_BATCH_MS, sink: () => temporalDeltaSink(), close: async () => undefined };
 }
 
 /** The Redis Streams transport over one shared connection. */
@@ -22,6 +25,8 @@ export function redisDeltaTransport(url: string): DeltaTransport {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
   return {
     kind: "redis",
+    // A Redis write costs nothing in history: send at once (chunks of the same tick still go together).
+    batchMs: 0,
     sink: (sessionId) => redisDeltaSink(redis, sessionId),
     close: async () => void (await redis.quit()),
   };

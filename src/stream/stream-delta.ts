@@ -2,12 +2,11 @@
 export const DELTAS_TOPIC = "deltas";
 
 /**
- * A piece of a model call's live output. `key` names the model call (one activity), `attempt` the activity
- * attempt, and `at` the character offset of `text` within that attempt's output of this `kind`: together they let
- * a client drop what a retried attempt repeats.
+ * A piece of a model call's live output. `key` names the model call (one activity; it is `<runId>:<n>`),
+ * `attempt` the activity attempt, and `at` the character offset of `text` within that attempt's output of this
+ * `kind`: together they let a client drop what a retried attempt repeats. Kept small: every byte is paid per batch.
  */
 export interface StreamDelta {
-  runId: string;
   key: string;
   attempt: number;
   kind: "text" | "reasoning";
@@ -25,5 +24,10 @@ export interface DeltaSink {
   close(): Promise<void>;
 }
 
-/** How often a publisher sends what it has gathered, at most (the issue's bound is 100 ms). */
+/** How often a publisher sends what it has gathered into the workflow stream, at most (each batch is a signal). */
 export const DEFAULT_BATCH_MS = 50;
+
+/** True when a delta belongs to the run (its model-call key starts with the run id). */
+export function deltaOfRun(delta: StreamDelta, runId: string): boolean {
+  return delta.key.startsWith(`${runId}:`);
+}

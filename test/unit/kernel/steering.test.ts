@@ -57,3 +57,47 @@ describe("steering", () => {
     expect(model.requests[1]!.messages.some((m) => m.content === "later")).toBe(false);
   });
 });
+
+describe("interrupt", () => {
+  it("cancels the in-flight model call and re-plans at once with the queued steers", async () => {
+    const steer = new SteerController();
+    let calls = 0;
+    const model = {
+      id: "slow-then-fast",
+      async *stream(_request: unknown, signal?: { aborted: boolean; addEventListener(t: "abort", l: () => void): void }) {
+        calls++;
+        if (calls === 1) {
+          yield { type: "text_delta" as const, text: "thinking about the wrong thing" };
+          await new Promise<void>((_resolve, reject) => {
+            if (signal!.aborted) reject(new Error("aborted"));
+            signal!.addEventListener("abort", () => reject(new Error("aborted")));
+          });
+        }
+        yield { type: "message_done" as const, message: { role: "assistant" as const, content: [{ type: "text" as const, text: "replanned" }] }, usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    };
+    const run = createAgent({ model, codec: nativeCodec() }).run("start", { steer });
+    const events: AgentEvent[] = [];
+    let result;
+    for (;;) {
+      const next = await run.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      events.push(next.value);
+      if (next.value.type === "text_delta" && calls === 1) expect(steer.interrupt("focus on the right thing")).toBe(true);
+    }
+    expect(result.stopReason).toBe("stop");
+    expect(result.text).toBe("replanned");
+    const types = events.filter((e) => e.type !== "text_delta").map((e) => e.type);
+    expect(types).toEqual(["turn_start", "model_call_start", "model_call_end", "turn_end", "turn_start", "steer", "model_call_start", "model_call_end", "message", "turn_end", "done"]);
+    expect(events.find((e) => e.type === "model_call_end")).toMatchObject({ error: "interrupted" });
+    expect(events.find((e) => e.type === "turn_end")).toMatchObject({ stopReason: "interrupted" });
+    expect(result.messages.map((m) => m.content)).toEqual(["start", "focus on the right thing", [{ type: "text", text: "replanned" }]]);
+  });
+
+  it("returns false when no model call is in flight", () => {
+    expect(new SteerController().interrupt()).toBe(false);
+  });
+});

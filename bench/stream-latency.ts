@@ -1,0 +1,108 @@
+import { Client, Connection } from "@temporalio/client";
+import { AgentClient, type AgentClientOptions } from "../src/client.js";
+import { defineAgent } from "../src/define-agent.js";
+import type { ModelChunk, ModelProvider } from "../src/kernel/model.js";
+import { redisDeltaTransport, temporalDeltaTransport, type DeltaTransport } from "../src/stream/delta-transport.js";
+import { createWorker } from "../src/worker.js";
+import { runWorker, type DurableBenchEnv } from "./durable-bench-env.js";
+import { eventBytes } from "./history-profile.js";
+
+/** Latency and history cost of live streaming, for one transport. */
+export interface StreamLatencyResult {
+  transport: string;
+  chunks: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** History bytes the streaming adds per 1,000 streamed tokens (one token per chunk). */
+  historyBytesPer1000Tokens: number;
+}
+
+const CHUNKS = 400;
+const INTERVAL_MS = 10;
+
+/** Streams CHUNKS tokens, each carrying the time it was produced, one every INTERVAL_MS. */
+function stampingModel(id: string): ModelProvider {
+  return {
+    id,
+    async *stream(): AsyncIterable<ModelChunk> {
+      let text = "";
+      for (let index = 0; index < CHUNKS; index++) {
+        const token = `<${(performance.timeOrigin + performance.now()).toFixed(3)}>`;
+        text += token;
+        yield { type: "text_delta", text: token };
+        await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS));
+      }
+      yield { type: "message_done", message: { role: "assistant", content: [{ type: "text", text }] }, usage: { inputTokens: 1, outputTokens: CHUNKS } };
+    },
+  };
+}
+
+/** A model that answers at once with the same token count, to measure the history of a run without streaming. */
+function silentModel(id: string): ModelProvider {
+  return {
+    id,
+    async *stream(): AsyncIterable<ModelChunk> {
+      const text = "<0000000000000.000>".repeat(CHUNKS);
+      yield { type: "message_done", message: { role: "assistant", content: [{ type: "text", text }] }, usage: { inputTokens: 1, outputTokens: CHUNKS } };
+    },
+  };
+}
+
+async function historyBytes(client: AgentClient, sessionId: string): Promise<number> {
+  const history = await client.handle(sessionId).fetchHistory();
+  return (history.events ?? []).reduce((sum, event) => sum + eventBytes(event), 0);
+}
+
+/** One streamed run: per-token latency from the provider's chunk to the client's text_delta, and history bytes. */
+type ClientDeltas = NonNullable<AgentClientOptions["deltas"]>;
+
+async function measure(env: DurableBenchEnv, name: string, transport: DeltaTransport, deltas: ClientDeltas): Promise<{ latencies: number[]; bytes: number; silentBytes: number }> {
+  const taskQueue = `bench-stream-${name}-${Date.now()}`;
+  const agents = [defineAgent({ name: "streamer", model: "stamping" }), defineAgent({ name: "silent", model: "silent" })];
+  const worker = await createWorker({ agents, providers: { stamping: stampingModel("stamping"), silent: silentModel("silent") }, taskQueue, connection: env.connection, namespace: env.endpoint.namespace, deltas: transport });
+  const running = runWorker(worker);
+  const connection = await Connection.connect({ address: env.endpoint.address });
+  const client = new AgentClient(new Client({ connection, namespace: env.endpoint.namespace }), { deltas, taskQueue });
+  try {
+    const latencies: number[] = [];
+    const started = await client.start("streamer", "stream");
+    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+      if (event.type !== "text_delta") continue;
+      const now = performance.timeOrigin + performance.now();
+      for (const match of event.text.matchAll(/<(\d+\.\d+)>/g)) latencies.push(now - Number(match[1]));
+    }
+    const silent = await client.start("silent", "answer");
+    for await (const _event of client.events(silent.sessionId, silent.runId, { fromOffset: silent.offset }));
+    return { latencies, bytes: await historyBytes(client, started.sessionId), silentBytes: await historyBytes(client, silent.sessionId) };
+  } finally {
+    await connection.close();
+    await running.stop();
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
+}
+
+/** Latency p50/p99 and history bytes per 1,000 streamed tokens, for the Temporal-native and (when available) Redis transports. */
+export async function benchStreamLatency(env: DurableBenchEnv, redisUrl: string | undefined): Promise<StreamLatencyResult[]> {
+  const transports: [string, () => DeltaTransport, ClientDeltas][] = [["temporal-native", temporalDeltaTransport, "temporal"]];
+  if (redisUrl) transports.push(["redis", () => redisDeltaTransport(redisUrl), { redisUrl }]);
+  const results: StreamLatencyResult[] = [];
+  for (const [name, transport, deltas] of transports) {
+    const { latencies, bytes, silentBytes } = await measure(env, name, transport(), deltas);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    // The silent session is the same run without streaming: the difference is what streaming costs.
+    const perRunSilent = silentBytes;
+    results.push({
+      transport: name,
+      chunks: latencies.length,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      maxMs: percentile(sorted, 100),
+      historyBytesPer1000Tokens: Math.round(((bytes - perRunSilent) / CHUNKS) * 1000),
+    });
+  }
+  return results;
+}
