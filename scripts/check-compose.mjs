@@ -1,23 +1,142 @@
-// Validates docker-compose.yml offline when a compose implementation is installed (docker compose or
-// docker-compose); without one it checks that the file parses as YAML with the expected services.
+// Validates docker-compose.yml offline, without a container engine: a compose implementation must accept it
+// (Debian's `docker-compose` 1.29 first, else the `docker compose` plugin), and the configuration it
+// normalizes must keep the stack's rules: localhost-only ports, pinned images, health checks and restart
+// policies, the worker built here with its environment passed through, and every search attribute the session
+// workflow upserts registered by deploy/temporal/setup-namespace.sh.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 
-if (!existsSync("docker-compose.yml")) {
-  console.log("docker-compose.yml not written yet: nothing to check");
-  process.exit(0);
-}
-for (const [command, args] of [
-  ["docker", ["compose", "-f", "docker-compose.yml", "config", "--quiet"]],
-  ["docker-compose", ["-f", "docker-compose.yml", "config", "--quiet"]],
-]) {
+const FILE = "docker-compose.yml";
+// Every profile, so optional services are checked too.
+const PROFILES = ["--profile", "redis"];
+const REQUIRED_SERVICES = [
+  "postgresql",
+  "temporal-schema",
+  "temporal",
+  "temporal-setup",
+  "temporal-ui",
+  "worker",
+  "redis",
+];
+const WORKER_ENV = ["TEMPORAL_ADDRESS", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "REDIS_URL"];
+const ONE_SHOT = /^(no|on-failure(:\d+)?)$/;
+
+/** True when `command args` runs and exits 0; false when it is missing or fails. */
+function succeeds(command, args) {
   try {
-    execFileSync(command, args, { stdio: "inherit" });
-    console.log(`${command} ${args.join(" ")}: ok`);
-    process.exit(0);
-  } catch (error) {
-    if (error.code !== "ENOENT" && error.status !== undefined) process.exit(1);
+    execFileSync(command, args, { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
   }
 }
-console.error("no docker compose implementation found");
-process.exit(1);
+
+/** YAML to a value, through the PyYAML that Debian's docker-compose depends on. */
+function parseYaml(text) {
+  const script = "import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)";
+  return JSON.parse(execFileSync("python3", ["-c", script], { input: text, encoding: "utf8" }));
+}
+
+/** The normalized configuration and the tool that produced it; exits 1 when the tool rejects the file. */
+function normalizedConfig() {
+  const stdio = ["ignore", "pipe", "inherit"];
+  try {
+    if (succeeds("docker-compose", ["version"])) {
+      const yaml = execFileSync("docker-compose", ["-f", FILE, ...PROFILES, "config"], {
+        encoding: "utf8",
+        stdio,
+      });
+      return { tool: "docker-compose config", config: parseYaml(yaml) };
+    }
+    if (succeeds("docker", ["compose", "version"])) {
+      const args = ["compose", "-f", FILE, ...PROFILES, "config", "--format", "json"];
+      return {
+        tool: "docker compose config",
+        config: JSON.parse(execFileSync("docker", args, { encoding: "utf8", stdio })),
+      };
+    }
+  } catch (error) {
+    console.error(`${FILE} does not parse: ${error.message}`);
+    process.exit(1);
+  }
+  console.error("no compose implementation found: apt-get install -y docker-compose");
+  process.exit(1);
+}
+
+/** Problems with one port mapping: it must bind 127.0.0.1 (short `ip:host:container` or long syntax). */
+function portProblems(name, port) {
+  const hostIp =
+    typeof port === "object"
+      ? port.host_ip
+      : String(port).split(":").length === 3
+        ? String(port).split(":")[0]
+        : undefined;
+  return hostIp === "127.0.0.1" ? [] : [`${name}: port ${JSON.stringify(port)} is not bound to 127.0.0.1`];
+}
+
+/** Problems with a service's image: a tag other than `latest`, or a digest. */
+function imageProblems(name, service) {
+  if (!service.image) return service.build ? [] : [`${name}: no image and no build`];
+  const reference = service.image.split("/").pop();
+  const tag = reference.includes("@") ? "digest" : reference.split(":")[1];
+  return !tag || tag === "latest" ? [`${name}: image ${service.image} is not pinned to a version`] : [];
+}
+
+/** Problems with restart and health: long-running services need both a restart policy and a health check. */
+function lifecycleProblems(name, service) {
+  if (!service.restart) return [`${name}: no restart policy`];
+  if (ONE_SHOT.test(service.restart)) return [];
+  const test = service.healthcheck?.test;
+  return !test || service.healthcheck.disable || (Array.isArray(test) && test[0] === "NONE")
+    ? [`${name}: no health check`]
+    : [];
+}
+
+function serviceProblems(name, service) {
+  return [
+    ...(service.ports ?? []).flatMap((port) => portProblems(name, port)),
+    ...imageProblems(name, service),
+    ...lifecycleProblems(name, service),
+  ];
+}
+
+/** Problems with the worker: built from this repository's Dockerfile, with the environment passed through. */
+function workerProblems(worker) {
+  if (!worker) return [];
+  const problems = worker.build ? [] : ["worker: not built from the Dockerfile"];
+  const environment = worker.environment ?? {};
+  for (const name of WORKER_ENV)
+    if (!(name in environment)) problems.push(`worker: ${name} is not passed through`);
+  return problems;
+}
+
+/** Every `Name: "Kind"` of DEFAULT_SEARCH_ATTRIBUTES must be registered as `Name=Kind` by the setup script. */
+function searchAttributeProblems() {
+  const source = readFileSync("src/dev-server/default-search-attributes.ts", "utf8");
+  const block = source.slice(source.indexOf("DEFAULT_SEARCH_ATTRIBUTES"));
+  const attributes = [...block.slice(0, block.indexOf("}")).matchAll(/(\w+):\s*"(\w+)"/g)].map(
+    ([, name, kind]) => `${name}=${kind}`,
+  );
+  const script = readFileSync("deploy/temporal/setup-namespace.sh", "utf8");
+  if (attributes.length === 0)
+    return ["no search attributes found in src/dev-server/default-search-attributes.ts"];
+  return attributes
+    .filter((spec) => !script.includes(spec))
+    .map((spec) => `deploy/temporal/setup-namespace.sh does not register ${spec}`);
+}
+
+if (!existsSync(FILE)) {
+  console.error(`${FILE} is missing`);
+  process.exit(1);
+}
+const { tool, config } = normalizedConfig();
+const services = config.services ?? {};
+const problems = [
+  ...REQUIRED_SERVICES.filter((name) => !services[name]).map((name) => `service ${name} is missing`),
+  ...Object.entries(services).flatMap(([name, service]) => serviceProblems(name, service)),
+  ...workerProblems(services.worker),
+  ...searchAttributeProblems(),
+];
+for (const problem of problems) console.error(`${FILE}: ${problem}`);
+if (problems.length > 0) process.exit(1);
+console.log(`${tool}: ${FILE} parses; ${Object.keys(services).length} services keep the rules`);

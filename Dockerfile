@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# The lite-agent worker image. The CLI runs its TypeScript sources through tsx, a runtime dependency, so there is
+# no build step and `npm ci --omit=dev` is all it installs. Default command: `lite-agent worker` (the demo
+# agent); pass `worker --agents <module>` with your module mounted into the container to serve your own agents.
+FROM node:20.19.5-bookworm-slim
+
+ENV NODE_ENV=production \
+    LITE_AGENT_CACHE_DIR=/app/.cache
+
+WORKDIR /app
+RUN chown node:node /app
+USER node
+# The demo agent's sandbox; compose mounts a volume here, which takes this folder's owner (node).
+RUN mkdir -p .cache/demo
+
+# Dependencies first, so a source change does not reinstall them.
+COPY --chown=node:node package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+COPY --chown=node:node tsconfig.json ./
+COPY --chown=node:node bin ./bin
+COPY --chown=node:node src ./src
+COPY --chown=node:node deploy/worker-healthcheck.mjs ./deploy/
+
+# Bundling the workflow code takes seconds; do it once here, cached under .cache/workflow-bundle for exactly these
+# sources, so every container starts polling at once.
+RUN node --import tsx --input-type=module \
+    -e 'const { loadWorkflowBundle } = await import("./src/runtime/workflow-bundle.ts"); await loadWorkflowBundle();'
+
+ENTRYPOINT ["node", "bin/lite-agent.js"]
+CMD ["worker"]
