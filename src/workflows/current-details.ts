@@ -20,20 +20,19 @@ function short(value: unknown, max = 120): string {
 
 function approvalLines(sessionId: string, approval: PendingApproval): string[] {
   const input = JSON.stringify({ callId: approval.callId });
+  // One top-level line per action: the UI's markdown styling flattens nested lists.
   return [
-    `- **${approval.tool}** \`${short(approval.input)}\`${approval.reason ? ` — ${approval.reason}` : ""}`,
-    `  call \`${approval.callId}\`, waiting since ${iso(approval.requestedAt)}, times out ${iso(approval.expiresAt)}`,
-    `  - approve: signal \`approve\` with \`${input}\` — \`temporal workflow signal --workflow-id ${sessionId} --name approve --input '${input}'\` — \`lite-agent approve ${sessionId} ${approval.callId}\``,
-    `  - deny: signal \`deny\` with \`${input}\` — \`temporal workflow signal --workflow-id ${sessionId} --name deny --input '${input}'\` — \`lite-agent deny ${sessionId} ${approval.callId}\``,
+    `- **${approval.tool}** \`${short(approval.input)}\`${approval.reason ? ` — ${approval.reason}` : ""} · call \`${approval.callId}\`, waiting since ${iso(approval.requestedAt)}, times out ${iso(approval.expiresAt)}`,
+    `- approve \`${approval.callId}\`: signal \`approve\` with \`${input}\` · \`temporal workflow signal --workflow-id ${sessionId} --name approve --input '${input}'\` · \`lite-agent approve ${sessionId} ${approval.callId}\``,
+    `- deny \`${approval.callId}\`: signal \`deny\` with \`${input}\` · \`temporal workflow signal --workflow-id ${sessionId} --name deny --input '${input}'\` · \`lite-agent deny ${sessionId} ${approval.callId}\``,
   ];
 }
 
 function questionLines(sessionId: string, question: PendingQuestion): string[] {
   const input = JSON.stringify({ callId: question.callId, text: "…" });
   return [
-    `- ${question.question}${question.options ? ` (options: ${question.options.join(", ")})` : ""}`,
-    `  call \`${question.callId}\`, times out ${iso(question.expiresAt)}`,
-    `  - answer: signal \`answer\` with \`${input}\` — \`lite-agent answer ${sessionId} ${question.callId} <text>\``,
+    `- ${question.question}${question.options ? ` (options: ${question.options.join(", ")})` : ""} · call \`${question.callId}\`, times out ${iso(question.expiresAt)}`,
+    `- answer \`${question.callId}\`: signal \`answer\` with \`${input}\` · \`lite-agent answer ${sessionId} ${question.callId} <text>\``,
   ];
 }
 

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { currentDetails } from "../../../src/workflows/current-details.js";
+import type { SessionStatus } from "../../../src/workflows/messages.js";
+
+const base: SessionStatus = {
+  sessionId: "s-1",
+  agent: "support",
+  status: "awaiting_approval",
+  currentRun: { runId: "run-1", turn: 2 },
+  pendingApprovals: [],
+  pendingQuestions: [],
+  queuedRuns: [],
+  runsCompleted: 3,
+  turns: 7,
+  usage: { inputTokens: 100, outputTokens: 20 },
+  messageCount: 9,
+  offset: 40,
+  rejectedSignals: [],
+};
+
+describe("current details", () => {
+  it("shows status, run and totals", () => {
+    const text = currentDetails({ ...base, status: "running" });
+    expect(text).toContain("**Agent** support · **Status** running · run `run-1`, turn 2");
+    expect(text).toContain("**Runs** 3 completed, 0 queued · **Turns** 7 · **Tokens** 120");
+    expect(text).not.toContain("Pending");
+  });
+
+  it("gives each pending approval the exact signal and commands that answer it", () => {
+    const text = currentDetails({
+      ...base,
+      pendingApprovals: [{ callId: "c1", runId: "run-1", tool: "refund", input: { order: 42 }, reason: "money", requestedAt: 0, expiresAt: 86_400_000 }],
+    });
+    expect(text).toContain("### Pending approvals (1)");
+    expect(text).toContain('- **refund** `{"order":42}` — money · call `c1`, waiting since 1970-01-01T00:00:00.000Z, times out 1970-01-02T00:00:00.000Z');
+    expect(text).toContain(`temporal workflow signal --workflow-id s-1 --name approve --input '{"callId":"c1"}'`);
+    expect(text).toContain(`temporal workflow signal --workflow-id s-1 --name deny --input '{"callId":"c1"}'`);
+    expect(text).toContain("lite-agent approve s-1 c1");
+  });
+
+  it("lists pending questions with how to answer", () => {
+    const text = currentDetails({
+      ...base,
+      status: "awaiting_input",
+      pendingQuestions: [{ callId: "q1", runId: "run-1", question: "Which colour?", options: ["red", "blue"], requestedAt: 0, expiresAt: 1000 }],
+    });
+    expect(text).toContain("⏸ awaiting an answer");
+    expect(text).toContain("- Which colour? (options: red, blue) · call `q1`");
+    expect(text).toContain("lite-agent answer s-1 q1 <text>");
+  });
+});
