@@ -15,7 +15,8 @@ export interface AgentSet {
   notice?: string;
 }
 
-const SHAPE = "its default export (or its named exports `agents` and `providers`) must be { agents: AgentDefinition[], providers: { [modelId]: ModelProvider } }";
+const SHAPE =
+  "its default export (or its named exports `agents` and `providers`) must be { agents: AgentDefinition[], providers: { [modelId]: ModelProvider } }";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
@@ -38,10 +39,15 @@ export function agentSetOf(module: Record<string, unknown>, file: string): Agent
   const { agents, providers } = candidate as { agents?: unknown; providers?: unknown };
   if (!Array.isArray(agents) || agents.length === 0) throw usageError(`${file} exports no agents: ${SHAPE}`);
   const bad = agents.findIndex((agent) => !isAgent(agent));
-  if (bad >= 0) throw usageError(`${file}: agents[${bad}] is not an agent definition (it needs a name and a model)`);
-  if (!isRecord(providers) || Object.keys(providers).length === 0) throw usageError(`${file} exports no providers: ${SHAPE}`);
+  if (bad >= 0)
+    throw usageError(`${file}: agents[${bad}] is not an agent definition (it needs a name and a model)`);
+  if (!isRecord(providers) || Object.keys(providers).length === 0)
+    throw usageError(`${file} exports no providers: ${SHAPE}`);
   const badProvider = Object.entries(providers).find(([, provider]) => !isProvider(provider));
-  if (badProvider) throw usageError(`${file}: providers['${badProvider[0]}'] is not a ModelProvider (it needs a stream() method)`);
+  if (badProvider)
+    throw usageError(
+      `${file}: providers['${badProvider[0]}'] is not a ModelProvider (it needs a stream() method)`,
+    );
   return { agents: agents as AgentDefinition[], providers: providers as ProviderMap };
 }
 

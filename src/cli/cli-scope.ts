@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { AgentClient } from "../client.js";
+import type { AgentClient } from "../client.js";
 import { errorMessage } from "../kernel/errors.js";
 import { terminalStyle, type TerminalStyle } from "../demo/terminal-style.js";
 import { CliError } from "./cli-error.js";
@@ -25,11 +25,20 @@ export interface OpenScope {
 
 /** Connects a client, turning connection failures into one clear line. */
 async function connect(globals: GlobalOptions): Promise<AgentClient> {
+  // Loaded on first use, like every heavy module of the CLI: `--help` and misuse answer at once.
+  const { AgentClient } = await import("../client.js");
   try {
-    return await AgentClient.connect({ address: globals.address, namespace: globals.namespace, taskQueue: globals.taskQueue });
+    return await AgentClient.connect({
+      address: globals.address,
+      namespace: globals.namespace,
+      taskQueue: globals.taskQueue,
+    });
   } catch (error) {
-    const where = globals.address ?? "the address of Temporal's environment configuration (default 127.0.0.1:7233)";
-    throw new CliError(`cannot reach the Temporal server at ${where}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`);
+    const where =
+      globals.address ?? "the address of Temporal's environment configuration (default 127.0.0.1:7233)";
+    throw new CliError(
+      `cannot reach the Temporal server at ${where}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`,
+    );
   }
 }
 

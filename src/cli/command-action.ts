@@ -9,7 +9,11 @@ export interface CliRuntime {
 }
 
 /** A command's body: its positional arguments and options; returns the exit code (default 0). */
-export type CommandHandler<A extends unknown[], O> = (scope: CliScope, args: A, options: O) => Promise<number | void>;
+export type CommandHandler<A extends unknown[], O> = (
+  scope: CliScope,
+  args: A,
+  options: O,
+) => Promise<number | void>;
 
 /**
  * Adapts a handler to commander's `action(...args, options, command)`: opens the scope (global options, lazy

@@ -62,7 +62,9 @@ export class EventRenderer {
 
   private done(event: AgentEventOf<"done">): void {
     const counts = `${plural(this.turns, "turn")} · ${plural(this.toolCalls, "tool call")}`;
-    this.line(this.style.bold(`── done: ${event.reason} · ${counts} · tokens ${formatUsage(event.result.usage)} ──`));
+    this.line(
+      this.style.bold(`── done: ${event.reason} · ${counts} · tokens ${formatUsage(event.result.usage)} ──`),
+    );
   }
 
   private text(text: string, paint: (text: string) => string = (plain) => plain): void {

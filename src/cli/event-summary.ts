@@ -27,17 +27,23 @@ export function formatAnswer(answer: UserAnswer): string {
 function decisionLine(event: AgentEventOf<"approval_resolved">, style: TerminalStyle): string {
   const who = event.actor ? `${event.actor}` : event.by;
   const why = event.reason ? ` (${event.reason})` : "";
-  const verdict = event.decision === "allow" ? style.green(`✓ ${event.id} allowed`) : style.red(`✗ ${event.id} denied`);
+  const verdict =
+    event.decision === "allow" ? style.green(`✓ ${event.id} allowed`) : style.red(`✗ ${event.id} denied`);
   return `  ${verdict} by ${who}${why}`;
 }
 
 function questionLine(event: AgentEventOf<"input_request">, style: TerminalStyle): string {
   const { question, options, multiSelect } = event.question;
-  const choices = options && options.length > 0 ? ` [${options.join(", ")}]${multiSelect ? " (several)" : ""}` : "";
+  const choices =
+    options && options.length > 0 ? ` [${options.join(", ")}]${multiSelect ? " (several)" : ""}` : "";
   return `  ${style.yellow("?")} question ${style.bold(event.call.id)}: ${question}${choices}`;
 }
 
-type Summarizer = (event: AgentEvent, style: TerminalStyle, limits: Required<SummaryLimits>) => string | undefined;
+type Summarizer = (
+  event: AgentEvent,
+  style: TerminalStyle,
+  limits: Required<SummaryLimits>,
+) => string | undefined;
 
 const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
   turn_start: (e, s) => s.dim(`── turn ${(e as AgentEventOf<"turn_start">).turn} ──`),
@@ -54,7 +60,8 @@ const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
     const shown = excerpt(content, l.resultChars);
     return isError ? `  ${s.red("✗")} ${name}: ${s.red(shown)}` : `  ${s.green("←")} ${name}: ${shown}`;
   },
-  tool_recovered: (e, s) => s.yellow(`  ↻ ${(e as AgentEventOf<"tool_recovered">).name} was interrupted by a crash; recovered`),
+  tool_recovered: (e, s) =>
+    s.yellow(`  ↻ ${(e as AgentEventOf<"tool_recovered">).name} was interrupted by a crash; recovered`),
   permission_decision: (e, s) => {
     const event = e as AgentEventOf<"permission_decision">;
     if (event.decision !== "deny" || event.by === "user") return undefined;
@@ -78,7 +85,9 @@ const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
   },
   compaction: (e, s) => {
     const event = e as AgentEventOf<"compaction">;
-    return event.phase === "start" ? undefined : s.dim(`  · compaction (${event.kind}): ${event.before} → ${event.after} tokens`);
+    return event.phase === "start"
+      ? undefined
+      : s.dim(`  · compaction (${event.kind}): ${event.before} → ${event.after} tokens`);
   },
   diagnostic: (e, s) => {
     const event = e as AgentEventOf<"diagnostic">;
@@ -102,7 +111,14 @@ const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
  * One line for an event, or undefined for events not worth a line (deltas, timings, turn ends). Text streams
  * are rendered by {@link EventRenderer}; this is for everything else, and for `show`'s list of recent events.
  */
-export function eventSummary(event: AgentEvent, style: TerminalStyle = terminalStyle(false), limits: SummaryLimits = {}): string | undefined {
+export function eventSummary(
+  event: AgentEvent,
+  style: TerminalStyle = terminalStyle(false),
+  limits: SummaryLimits = {},
+): string | undefined {
   const summarize = SUMMARIES[event.type];
-  return summarize?.(event, style, { argsChars: limits.argsChars ?? 100, resultChars: limits.resultChars ?? 160 });
+  return summarize?.(event, style, {
+    argsChars: limits.argsChars ?? 100,
+    resultChars: limits.resultChars ?? 160,
+  });
 }

@@ -28,14 +28,25 @@ function onFirstInterrupt(scope: CliScope, client: AgentClient, options: FollowR
   return () => {
     if (options.onInterrupt === "detach") return;
     scope.note(`Ctrl-C: cancelling run ${options.runId}… (Ctrl-C again to quit and leave it running)`);
-    client.cancel(options.sessionId, { runId: options.runId, reason: "Ctrl-C in lite-agent run" }).catch((error: unknown) => scope.note(`could not cancel: ${errorMessage(error)}`));
+    client
+      .cancel(options.sessionId, { runId: options.runId, reason: "Ctrl-C in lite-agent run" })
+      .catch((error: unknown) => scope.note(`could not cancel: ${errorMessage(error)}`));
   };
 }
 
-function responderFor(scope: CliScope, client: AgentClient, options: FollowRunOptions, renderer: EventRenderer): HumanResponder {
+function responderFor(
+  scope: CliScope,
+  client: AgentClient,
+  options: FollowRunOptions,
+  renderer: EventRenderer,
+): HumanResponder {
   const { io } = scope;
   const prompter = io.interactive
-    ? new InlinePrompter({ input: io.stdin, output: io.promptOutput, onInterrupt: () => process.kill(process.pid, "SIGINT") })
+    ? new InlinePrompter({
+        input: io.stdin,
+        output: io.promptOutput,
+        onInterrupt: () => process.kill(process.pid, "SIGINT"),
+      })
     : undefined;
   return new HumanResponder({
     client,
@@ -57,14 +68,19 @@ function responderFor(scope: CliScope, client: AgentClient, options: FollowRunOp
  * Follows one run to its end: prints its events (rendered, or one JSON object per line), answers its
  * approvals and questions as the flags say, and returns the exit code of how it ended.
  */
-export async function followRun(scope: CliScope, client: AgentClient, options: FollowRunOptions): Promise<number> {
+export async function followRun(
+  scope: CliScope,
+  client: AgentClient,
+  options: FollowRunOptions,
+): Promise<number> {
   const renderer = new EventRenderer(scope.io.stdout, scope.io.color);
   const responder = responderFor(scope, client, options, renderer);
   const interrupts = handleInterrupts(() => undefined);
   interrupts.signal.addEventListener("abort", onFirstInterrupt(scope, client, options), { once: true });
   const interrupted = interrupts.interrupted.then((): typeof INTERRUPTED => INTERRUPTED);
   const events = client.events(options.sessionId, options.runId, { fromOffset: options.fromOffset ?? 0 });
-  const show = (event: DurableEvent) => (options.json ? scope.io.stdout(jsonEventLine(event, options.sessionId)) : renderer.render(event));
+  const show = (event: DurableEvent) =>
+    options.json ? scope.io.stdout(jsonEventLine(event, options.sessionId)) : renderer.render(event);
   try {
     let result: RunResult;
     for (;;) {

@@ -42,7 +42,13 @@ export function readGlobalOptions(command: Command): GlobalOptions {
     ["address", "--address", address],
     ["namespace", "--namespace", namespace],
   ] as const) {
-    if (value !== undefined && command.getOptionValueSourceWithGlobals(name) === "cli") prefix += ` ${flag} ${shellQuote(value)}`;
+    if (value !== undefined && command.getOptionValueSourceWithGlobals(name) === "cli")
+      prefix += ` ${flag} ${shellQuote(value)}`;
   }
-  return { address, namespace, taskQueue: nonEmpty(values.taskQueue) ?? DEFAULT_TASK_QUEUE, commandPrefix: prefix };
+  return {
+    address,
+    namespace,
+    taskQueue: nonEmpty(values.taskQueue) ?? DEFAULT_TASK_QUEUE,
+    commandPrefix: prefix,
+  };
 }

@@ -34,21 +34,47 @@ export interface HumanResponderOptions {
  */
 export class HumanResponder {
   private readonly open = new Map<string, AbortController>();
+  /** The calls whose prompt is on the terminal (or queued for it). */
+  private readonly prompting = new Set<string>();
   private readonly work = new Set<Promise<void>>();
+  private settling = false;
 
   constructor(private readonly options: HumanResponderOptions) {}
 
   /** Looks at every event of the run; only requests and resolutions matter. */
   onEvent(event: AgentEvent): void {
-    if (event.type === "approval_request") this.track(event.call.id, (signal) => this.approval(event, signal));
-    else if (event.type === "input_request") this.track(event.call.id, (signal) => this.question(event, signal));
-    else if (event.type === "approval_resolved" || event.type === "input_resolved") this.open.get(event.id)?.abort();
+    if (event.type === "approval_request")
+      this.track(event.call.id, (signal) => this.approval(event, signal));
+    else if (event.type === "input_request")
+      this.track(event.call.id, (signal) => this.question(event, signal));
+    else if (event.type === "approval_resolved" || event.type === "input_resolved")
+      this.open.get(event.id)?.abort();
   }
 
   /** Drops the prompts still open (the run ended) and waits for the decisions being sent. */
   async settle(): Promise<void> {
-    for (const controller of this.open.values()) controller.abort();
+    this.settling = true;
+    for (const callId of this.prompting) this.open.get(callId)?.abort();
     await Promise.allSettled([...this.work]);
+  }
+
+  /** Asks at the terminal, unless the responder is settling (nobody would read the prompt). */
+  private async ask<T>(
+    callId: string,
+    query: string,
+    parse: (reply: string) => T | undefined,
+    hint: string,
+    signal: AbortSignal,
+  ): Promise<T | undefined> {
+    const prompter = this.options.prompter;
+    if (!prompter || this.settling) return undefined;
+    this.prompting.add(callId);
+    this.options.beforePrompt();
+    try {
+      return await prompter.ask(query, parse, hint, signal);
+    } finally {
+      this.prompting.delete(callId);
+    }
   }
 
   private track(callId: string, respond: (signal: AbortSignal) => Promise<void>): void {
@@ -64,7 +90,10 @@ export class HumanResponder {
   }
 
   /** Whether the call still waits (a watch from an early offset replays requests decided long ago). */
-  private async stillPending(kind: "pendingApprovals" | "pendingQuestions", callId: string): Promise<boolean> {
+  private async stillPending(
+    kind: "pendingApprovals" | "pendingQuestions",
+    callId: string,
+  ): Promise<boolean> {
     try {
       const status = await this.options.client.describe(this.options.sessionId);
       return status[kind].some((pending) => pending.callId === callId);
@@ -86,11 +115,18 @@ export class HumanResponder {
     // No reason with --yes/--no: a denial's reason is what the model reads, and "--no" would tell it nothing.
     if (approvals) reply = { decision: approvals };
     else if (prompter) {
-      this.options.beforePrompt();
       const query = `Allow ${event.call.name} ${excerpt(JSON.stringify(event.call.input) ?? "", 100)}? [y/n, optionally followed by a reason] `;
-      reply = await prompter.ask(query, parseApprovalReply, "Please answer y or n (e.g. 'n not now').", signal);
+      reply = await this.ask(
+        callId,
+        query,
+        parseApprovalReply,
+        "Please answer y or n (e.g. 'n not now').",
+        signal,
+      );
     } else {
-      this.options.say(`waiting for a decision on ${callId}: ${this.command("approve", callId, "")}  (or deny … --reason '…')`);
+      this.options.say(
+        `waiting for a decision on ${callId}: ${this.command("approve", callId, "")}  (or deny … --reason '…')`,
+      );
       return;
     }
     if (!reply || signal.aborted) return;
@@ -105,10 +141,18 @@ export class HumanResponder {
     const parse = (reply: string) => parseQuestionReply(reply, event.question);
     let reply = answer === undefined ? undefined : parse(answer);
     if (!reply && prompter) {
-      this.options.beforePrompt();
       const { question, options } = event.question;
-      const choices = options && options.length > 0 ? `\n${options.map((option, i) => `  ${i + 1}) ${option}`).join("\n")}\n` : " ";
-      reply = await prompter.ask(`${question}${choices}> `, parse, "Please type an answer (or option numbers).", signal);
+      const choices =
+        options && options.length > 0
+          ? `\n${options.map((option, i) => `  ${i + 1}) ${option}`).join("\n")}\n`
+          : " ";
+      reply = await this.ask(
+        callId,
+        `${question}${choices}> `,
+        parse,
+        "Please type an answer (or option numbers).",
+        signal,
+      );
     } else if (!reply) {
       this.options.say(`waiting for an answer to ${callId}: ${this.command("answer", callId, " '<text>'")}`);
       return;

@@ -22,16 +22,30 @@ export class InlinePrompter {
    * Asks `query` until `parse` accepts the reply (it returns undefined to ask again, after `hint`). Resolves to
    * undefined when `signal` aborts or the input ends.
    */
-  ask<T>(query: string, parse: (reply: string) => T | undefined, hint: string, signal: AbortSignal): Promise<T | undefined> {
+  ask<T>(
+    query: string,
+    parse: (reply: string) => T | undefined,
+    hint: string,
+    signal: AbortSignal,
+  ): Promise<T | undefined> {
     const asked = this.queue.then(() => this.askNow(query, parse, hint, signal));
     this.queue = asked.catch(() => undefined);
     return asked;
   }
 
-  private async askNow<T>(query: string, parse: (reply: string) => T | undefined, hint: string, signal: AbortSignal): Promise<T | undefined> {
+  private async askNow<T>(
+    query: string,
+    parse: (reply: string) => T | undefined,
+    hint: string,
+    signal: AbortSignal,
+  ): Promise<T | undefined> {
     if (signal.aborted) return undefined;
     const { input, output, onInterrupt } = this.options;
-    const readline = createInterface({ input, output, terminal: (input as { isTTY?: boolean }).isTTY === true });
+    const readline = createInterface({
+      input,
+      output,
+      terminal: (input as { isTTY?: boolean }).isTTY === true,
+    });
     readline.on("SIGINT", onInterrupt);
     const closed = new Promise<undefined>((resolve) => readline.once("close", () => resolve(undefined)));
     try {

@@ -2,7 +2,13 @@ import type { SessionStatus } from "../workflows/messages.js";
 import { usageError } from "./cli-error.js";
 
 /** The values of the `AgentStatus` search attribute. */
-export const SESSION_STATUSES: readonly SessionStatus["status"][] = ["idle", "running", "awaiting_approval", "awaiting_input", "closed"];
+export const SESSION_STATUSES: readonly SessionStatus["status"][] = [
+  "idle",
+  "running",
+  "awaiting_approval",
+  "awaiting_input",
+  "closed",
+];
 
 /** The filters of `lite-agent list`. */
 export interface ListFilters {

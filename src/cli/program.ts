@@ -22,7 +22,16 @@ type Register = (program: Command, runtime: CliRuntime) => void;
 const GROUPS: [string, Register[]][] = [
   ["Servers:", [registerDevCommand, registerWorkerCommand]],
   ["Runs:", [registerRunCommand, registerWatchCommand]],
-  ["People in the loop:", [registerDecisionCommands, registerAnswerCommand, registerSteerCommand, registerInterruptCommand, registerCancelCommand]],
+  [
+    "People in the loop:",
+    [
+      registerDecisionCommands,
+      registerAnswerCommand,
+      registerSteerCommand,
+      registerInterruptCommand,
+      registerCancelCommand,
+    ],
+  ],
   ["Sessions:", [registerListCommand, registerShowCommand, registerCloseCommand]],
   ["Histories:", [registerHistoryCommand, registerReplayCommand]],
 ];
@@ -42,7 +51,9 @@ LITE_AGENT_ACTOR (who decides), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL 
 export function buildProgram(runtime: CliRuntime): Command {
   const { io } = runtime;
   const program = new Command("lite-agent")
-    .description("Run durable lite-agent sessions on Temporal and operate them: approvals, questions, steering, history.")
+    .description(
+      "Run durable lite-agent sessions on Temporal and operate them: approvals, questions, steering, history.",
+    )
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for usage)")

@@ -10,12 +10,22 @@ const MAX_WINDOW = 20_000;
  * The durable events (no deltas) of the stream between `from` and `end` (exclusive). Deltas are read too, so
  * the entry just before `end` always exists and the read ends there instead of waiting for new entries.
  */
-async function readRange(temporal: Client, sessionId: string, from: number, end: number, wanted: (event: DurableEvent) => boolean): Promise<DurableEvent[]> {
+async function readRange(
+  temporal: Client,
+  sessionId: string,
+  from: number,
+  end: number,
+  wanted: (event: DurableEvent) => boolean,
+): Promise<DurableEvent[]> {
   const events: DurableEvent[] = [];
   if (from >= end) return events;
   for await (const item of sessionStream(temporal, sessionId, [EVENTS_TOPIC, DELTAS_TOPIC], from)) {
     if (item.topic === EVENTS_TOPIC) {
-      const event: DurableEvent = { ...fromWireEvent(item.entry.event), offset: item.offset, runId: item.entry.runId };
+      const event: DurableEvent = {
+        ...fromWireEvent(item.entry.event),
+        offset: item.offset,
+        runId: item.entry.runId,
+      };
       if (wanted(event)) events.push(event);
     }
     if (item.offset >= end - 1) break;

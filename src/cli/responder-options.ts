@@ -19,7 +19,10 @@ export function addResponderOptions(command: Command): Command {
     .addOption(new Option("-y, --yes", "allow every tool call that asks for approval").conflicts("no"))
     .addOption(new Option("--no", "deny every tool call that asks for approval"))
     .option("--answer <text>", "answer every question (ask_user) with this text")
-    .option("--actor <name>", "who decides, recorded with each decision (default $LITE_AGENT_ACTOR or $USER)");
+    .option(
+      "--actor <name>",
+      "who decides, recorded with each decision (default $LITE_AGENT_ACTOR or $USER)",
+    );
 }
 
 /** Adds `--actor` and `--reason` to a decision command. */

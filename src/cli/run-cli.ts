@@ -1,6 +1,5 @@
 import { CommanderError } from "commander";
-import { errorMessage } from "../kernel/errors.js";
-import { SessionError } from "../runtime/client-errors.js";
+import { AgentError, errorMessage } from "../kernel/errors.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import type { CliRuntime } from "./command-action.js";
@@ -17,7 +16,8 @@ function reportError(error: unknown, io: CliIo): number {
     io.stderr(`error: ${error.message}\n`);
     return error.exitCode;
   }
-  if (error instanceof SessionError) {
+  // SessionErrors (unknown session, rejected decision...) and other AgentErrors carry a message for people.
+  if (error instanceof AgentError) {
     io.stderr(`error: ${error.message}\n`);
     return EXIT.failure;
   }

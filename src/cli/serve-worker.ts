@@ -1,4 +1,11 @@
-import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, type LogLevel, type Worker } from "@temporalio/worker";
+import {
+  DefaultLogger,
+  makeTelemetryFilterString,
+  NativeConnection,
+  Runtime,
+  type LogLevel,
+  type Worker,
+} from "@temporalio/worker";
 import { handleInterrupts } from "../demo/interrupts.js";
 import { workerLogLine } from "../demo/worker-log-line.js";
 import { errorMessage } from "../kernel/errors.js";
@@ -42,7 +49,9 @@ async function connectWorker(options: ServeWorkerOptions): Promise<NativeConnect
   try {
     return await NativeConnection.connect(connectionOptions);
   } catch (error) {
-    throw new CliError(`cannot reach the Temporal server at ${config.address}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`);
+    throw new CliError(
+      `cannot reach the Temporal server at ${config.address}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`,
+    );
   }
 }
 
@@ -50,13 +59,22 @@ async function connectWorker(options: ServeWorkerOptions): Promise<NativeConnect
  * Runs a worker for the agent set until Ctrl-C (or SIGTERM), then shuts it down cleanly. A second Ctrl-C quits
  * at once. Resolves when the worker has stopped; rejects when it fails.
  */
-export async function serveWorker(scope: CliScope, options: ServeWorkerOptions, interrupt: AbortSignal): Promise<void> {
+export async function serveWorker(
+  scope: CliScope,
+  options: ServeWorkerOptions,
+  interrupt: AbortSignal,
+): Promise<void> {
   installQuietRuntime(scope.io.stderr);
   const connection = await connectWorker(options);
   let worker: Worker | undefined;
   try {
     const { agentSet, taskQueue } = options;
-    worker = await createWorker({ ...agentSet, taskQueue, connection, namespace: options.namespace ?? loadConnectionConfig().namespace });
+    worker = await createWorker({
+      ...agentSet,
+      taskQueue,
+      connection,
+      namespace: options.namespace ?? loadConnectionConfig().namespace,
+    });
     const running = worker.run();
     const names = agentSet.agents.map((agent) => agent.name).join(", ");
     scope.io.stdout(`Worker polling task queue '${taskQueue}' with agents: ${names}\n`);
@@ -75,6 +93,8 @@ export async function serveWorker(scope: CliScope, options: ServeWorkerOptions, 
 /** Ctrl-C handling for the long-running commands: the first asks for a clean stop, a second quits. */
 export function serverInterrupts(scope: CliScope): { signal: AbortSignal; dispose(): void } {
   const interrupts = handleInterrupts(() => undefined);
-  interrupts.signal.addEventListener("abort", () => scope.note("Stopping… (Ctrl-C again to quit at once)"), { once: true });
+  interrupts.signal.addEventListener("abort", () => scope.note("Stopping… (Ctrl-C again to quit at once)"), {
+    once: true,
+  });
   return interrupts;
 }

@@ -27,7 +27,12 @@ function timing(requestedAt: number, expiresAt: number, now: number): string {
   return `waiting ${formatDuration(now - requestedAt)}, ${expiry}`;
 }
 
-function approvalLines(approval: PendingApproval, command: (verb: string, callId: string) => string, options: SessionReportOptions, style: TerminalStyle): string[] {
+function approvalLines(
+  approval: PendingApproval,
+  command: (verb: string, callId: string) => string,
+  options: SessionReportOptions,
+  style: TerminalStyle,
+): string[] {
   const why = approval.reason ? ` — ${approval.reason}` : "";
   return [
     `  ${style.bold(approval.callId)}  ${approval.tool} ${style.dim(excerpt(JSON.stringify(approval.input) ?? "", 100))}${why}`,
@@ -37,9 +42,20 @@ function approvalLines(approval: PendingApproval, command: (verb: string, callId
   ];
 }
 
-function questionLines(question: PendingQuestion, command: (verb: string, callId: string) => string, options: SessionReportOptions, style: TerminalStyle): string[] {
-  const choices = question.options && question.options.length > 0 ? ` [${question.options.join(", ")}]${question.multiSelect ? " (several)" : ""}` : "";
-  const select = question.options && question.options.length > 0 ? `   or: ${command("answer", question.callId)} --select ${shellQuote(question.options[0] ?? "")}` : "";
+function questionLines(
+  question: PendingQuestion,
+  command: (verb: string, callId: string) => string,
+  options: SessionReportOptions,
+  style: TerminalStyle,
+): string[] {
+  const choices =
+    question.options && question.options.length > 0
+      ? ` [${question.options.join(", ")}]${question.multiSelect ? " (several)" : ""}`
+      : "";
+  const select =
+    question.options && question.options.length > 0
+      ? `   or: ${command("answer", question.callId)} --select ${shellQuote(question.options[0] ?? "")}`
+      : "";
   return [
     `  ${style.bold(question.callId)}  ${question.question}${choices}`,
     `      ${timing(question.requestedAt, question.expiresAt, options.now)} · run ${question.runId}`,
@@ -64,7 +80,8 @@ function eventLines(events: SessionReportOptions["events"], style: TerminalStyle
  */
 export function sessionReport(status: SessionStatus, options: SessionReportOptions): string {
   const style = options.style ?? terminalStyle(false);
-  const command = (verb: string, callId: string) => `${options.commandPrefix} ${verb} ${shellQuote(status.sessionId)} ${shellQuote(callId)}`;
+  const command = (verb: string, callId: string) =>
+    `${options.commandPrefix} ${verb} ${shellQuote(status.sessionId)} ${shellQuote(callId)}`;
   const run = status.currentRun ? `${status.currentRun.runId} · turn ${status.currentRun.turn}` : "none";
   const lines = [
     `Session  ${style.bold(status.sessionId)} · agent ${status.agent}`,
@@ -74,12 +91,22 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
     `Usage    tokens ${formatUsage(status.usage)} · ${plural(status.turns, "turn")} · ${plural(status.runsCompleted, "run")} completed · ${plural(status.messageCount, "message")}`,
   ];
   if (status.pendingApprovals.length > 0) {
-    lines.push(`Pending approvals (${status.pendingApprovals.length}):`, ...status.pendingApprovals.flatMap((approval) => approvalLines(approval, command, options, style)));
+    lines.push(
+      `Pending approvals (${status.pendingApprovals.length}):`,
+      ...status.pendingApprovals.flatMap((approval) => approvalLines(approval, command, options, style)),
+    );
   }
   if (status.pendingQuestions.length > 0) {
-    lines.push(`Pending questions (${status.pendingQuestions.length}):`, ...status.pendingQuestions.flatMap((question) => questionLines(question, command, options, style)));
+    lines.push(
+      `Pending questions (${status.pendingQuestions.length}):`,
+      ...status.pendingQuestions.flatMap((question) => questionLines(question, command, options, style)),
+    );
   }
-  if (status.rejectedSignals.length > 0) lines.push(`Rejected signals (${status.rejectedSignals.length}):`, ...status.rejectedSignals.map((reason) => `  ${reason}`));
+  if (status.rejectedSignals.length > 0)
+    lines.push(
+      `Rejected signals (${status.rejectedSignals.length}):`,
+      ...status.rejectedSignals.map((reason) => `  ${reason}`),
+    );
   lines.push(...eventLines(options.events, style));
   return `${lines.join("\n")}\n`;
 }

@@ -43,7 +43,14 @@ export function sessionRow(listing: SessionListing): SessionRow {
 /** The cells of a row, in the order of {@link SESSION_TABLE_HEADER}. */
 export function sessionCells(row: SessionRow): string[] {
   const number = (value: number | undefined) => (value === undefined ? "-" : String(value));
-  return [row.sessionId, row.agent, row.status, number(row.turns), number(row.tokens), row.startTime.replace("T", " ").replace(/\.\d+Z$/, "Z")];
+  return [
+    row.sessionId,
+    row.agent,
+    row.status,
+    number(row.turns),
+    number(row.tokens),
+    row.startTime.replace("T", " ").replace(/\.\d+Z$/, "Z"),
+  ];
 }
 
 /** The header of `list`'s table. */

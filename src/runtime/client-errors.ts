@@ -29,6 +29,9 @@ export function toSessionError(error: unknown, sessionId: string, operation: str
     return new SessionError(`${operation} rejected: ${cause}`, sessionId, reason, { cause: error });
   }
   const message = errorMessage(error);
+  if (/NOT_FOUND|workflow not found|not found for ID/i.test(message) && !/already completed/i.test(message)) {
+    return new SessionError(`${operation}: session '${sessionId}' not found`, sessionId, "not_found", { cause: error });
+  }
   if (/already completed|workflow execution already completed/i.test(message)) {
     return new SessionError(`${operation}: session '${sessionId}' is closed`, sessionId, "closed", { cause: error });
   }

@@ -63,6 +63,7 @@ export class ApprovalBoard {
     }
     const pending = this.questions.get(request.callId);
     if (!pending || this.answers.has(request.callId)) return this.explainUnknown(request.callId, "question", [...this.questions.keys()]);
+    if (!pending.multiSelect && (request.selected?.length ?? 0) > 1) return "this question takes a single option";
     const unknown = request.selected?.find((choice) => pending.options && !pending.options.includes(choice));
     return unknown === undefined ? undefined : `'${unknown}' is not one of the options: ${pending.options!.join(", ")}`;
   }

@@ -5,7 +5,7 @@ import { codecFor } from "../kernel/codecs/codec-for.js";
 import { toAgentError } from "../kernel/errors.js";
 import type { RunResult } from "../kernel/events.js";
 import type { KernelConfig } from "../kernel/kernel-config.js";
-import { ZERO_USAGE } from "../kernel/model.js";
+import { ZERO_USAGE, addUsage } from "../kernel/model.js";
 import { runKernel } from "../kernel/run-kernel.js";
 import { durableModel } from "./durable-model.js";
 import { durableTools } from "./durable-tools.js";
@@ -29,7 +29,7 @@ const { resolveAgent } = proxyLocalActivities<AgentActivities>({
 export async function executeRun(session: SessionState, run: QueuedRun): Promise<AgentPlan | undefined> {
   const controller = new AbortController();
   const scope = new CancellationScope();
-  session.current = { runId: run.runId, turn: 0, controller, scope };
+  session.current = { runId: run.runId, turn: 0, controller, scope, usage: ZERO_USAGE };
   try {
     session.refreshVisibility();
     const plan = await resolvePlan(session, run);
@@ -76,6 +76,7 @@ async function driveKernel(session: SessionState, run: QueuedRun, plan: AgentPla
     if (next.done) return published ? { ...next.value, stopReason: published.stopReason } : next.value;
     const event = next.value;
     if (event.type === "turn_start") active.turn = event.turn;
+    if (event.type === "model_call_end" && event.usage) active.usage = addUsage(active.usage, event.usage);
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
     if (event.type === "done") published = publishDone(session, run.runId, event, history.length);

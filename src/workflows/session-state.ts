@@ -51,6 +51,8 @@ export interface ActiveRun {
   scope: CancellationScope;
   /** Set when the run must end with a fatal error (an approval timeout with the `fail` policy). */
   fatal?: AgentError;
+  /** Tokens used so far by the run in progress. */
+  usage: Usage;
 }
 
 /**
@@ -157,7 +159,7 @@ export class SessionState {
       queuedRuns: this.queue.map((run) => run.runId),
       runsCompleted: this.runsCompleted,
       turns: this.turns + (this.current?.turn ?? 0),
-      usage: this.usage,
+      usage: this.current ? addUsage(this.usage, this.current.usage) : this.usage,
       messageCount: this.messages.length,
       offset: streamOffset(this.stream),
       rejectedSignals: [...this.rejectedSignals],

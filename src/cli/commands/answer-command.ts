@@ -12,10 +12,18 @@ interface AnswerOptions {
   actor?: string;
 }
 
-async function answer(scope: CliScope, [sessionId, callId, words]: [string, string, string[]], options: AnswerOptions): Promise<number> {
+async function answer(
+  scope: CliScope,
+  [sessionId, callId, words]: [string, string, string[]],
+  options: AnswerOptions,
+): Promise<number> {
   const text = words.join(" ").trim();
-  if (text === "" && !options.select) throw usageError("give the answer's text, or --select with the chosen options");
-  const reply: UserAnswer = { ...(text === "" ? {} : { text }), ...(options.select ? { selected: options.select } : {}) };
+  if (text === "" && !options.select)
+    throw usageError("give the answer's text, or --select with the chosen options");
+  const reply: UserAnswer = {
+    ...(text === "" ? {} : { text }),
+    ...(options.select ? { selected: options.select } : {}),
+  };
   const actor = options.actor ?? defaultActor(scope.io.env);
   await (await scope.client()).answer(sessionId, callId, reply, { actor });
   scope.io.stdout(`answered ${callId} in session ${sessionId}: ${formatAnswer(reply)}\n`);

@@ -8,9 +8,18 @@ interface CancelOptions {
 }
 
 async function cancel(scope: CliScope, [sessionId]: [string], options: CancelOptions): Promise<number> {
-  const cancelled = await (await scope.client()).cancel(sessionId, { ...(options.run ? { runId: options.run } : {}), ...(options.reason ? { reason: options.reason } : {}) });
+  const cancelled = await (
+    await scope.client()
+  ).cancel(sessionId, {
+    ...(options.run ? { runId: options.run } : {}),
+    ...(options.reason ? { reason: options.reason } : {}),
+  });
   if (cancelled.length === 0) {
-    scope.note(options.run ? `run ${options.run} of session ${sessionId} is not running or queued: nothing to cancel` : `session ${sessionId} has no run in progress: nothing to cancel`);
+    scope.note(
+      options.run
+        ? `run ${options.run} of session ${sessionId} is not running or queued: nothing to cancel`
+        : `session ${sessionId} has no run in progress: nothing to cancel`,
+    );
   }
   for (const runId of cancelled) scope.io.stdout(`cancelled run ${runId} in session ${sessionId}\n`);
   return 0;

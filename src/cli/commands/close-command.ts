@@ -4,7 +4,9 @@ import type { CliScope } from "../cli-scope.js";
 
 async function close(scope: CliScope, [sessionId]: [string]): Promise<number> {
   await (await scope.client()).closeSession(sessionId);
-  scope.io.stdout(`session ${sessionId} closed: queued runs still finish; no new runs or steers are accepted\n`);
+  scope.io.stdout(
+    `session ${sessionId} closed: queued runs still finish; no new runs or steers are accepted\n`,
+  );
   return 0;
 }
 

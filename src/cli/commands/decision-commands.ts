@@ -9,12 +9,21 @@ interface DecisionOptions {
 }
 
 function decide(decision: "allow" | "deny") {
-  return async (scope: CliScope, [sessionId, callId]: [string, string], options: DecisionOptions): Promise<number> => {
+  return async (
+    scope: CliScope,
+    [sessionId, callId]: [string, string],
+    options: DecisionOptions,
+  ): Promise<number> => {
     const client = await scope.client();
-    const request = { actor: options.actor ?? defaultActor(scope.io.env), ...(options.reason ? { reason: options.reason } : {}) };
+    const request = {
+      actor: options.actor ?? defaultActor(scope.io.env),
+      ...(options.reason ? { reason: options.reason } : {}),
+    };
     if (decision === "allow") await client.approve(sessionId, callId, request);
     else await client.deny(sessionId, callId, request);
-    scope.io.stdout(`${decision === "allow" ? "allowed" : "denied"} ${callId} in session ${sessionId} (by ${request.actor})\n`);
+    scope.io.stdout(
+      `${decision === "allow" ? "allowed" : "denied"} ${callId} in session ${sessionId} (by ${request.actor})\n`,
+    );
     return 0;
   };
 }
@@ -25,7 +34,13 @@ export function registerDecisionCommands(program: Command, runtime: CliRuntime):
     ["approve", "allow", "allow a tool call that waits for approval"],
     ["deny", "deny", "deny a tool call that waits for approval (the model is told it was denied)"],
   ] as const) {
-    const command = program.command(name).description(what).argument("<session>", "the session id").argument("<callId>", "the tool call's id (see lite-agent show)");
-    addDecisionOptions(command).action(commandAction<[string, string], DecisionOptions>(runtime, decide(decision)));
+    const command = program
+      .command(name)
+      .description(what)
+      .argument("<session>", "the session id")
+      .argument("<callId>", "the tool call's id (see lite-agent show)");
+    addDecisionOptions(command).action(
+      commandAction<[string, string], DecisionOptions>(runtime, decide(decision)),
+    );
   }
 }

@@ -1,12 +1,12 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
-import { startDevServer, type DevServer } from "../../dev-server/index.js";
-import { importAgentSet, demoAgentSet } from "../agent-set.js";
+import type { DevServer } from "../../dev-server/index.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
+import { CliError } from "../cli-error.js";
 import { parsePort } from "../parse-options.js";
-import { serveWorker, serverInterrupts } from "../serve-worker.js";
+import { portInUse } from "../port-in-use.js";
 
 interface DevOptions {
   port: number;
@@ -21,7 +21,8 @@ interface DevOptions {
 function serverLog(scope: CliScope): (line: string) => void {
   return (line) => {
     if (line.startsWith("Temporal dev server ready at")) return;
-    if (!line.startsWith("[temporal]") || /error|fatal|panic|warn/i.test(line)) scope.note(scope.style.dim(line));
+    if (!line.startsWith("[temporal]") || /error|fatal|panic|warn/i.test(line))
+      scope.note(scope.style.dim(line));
   };
 }
 
@@ -29,19 +30,53 @@ function readyLines(server: DevServer, options: DevOptions, agentName: string | 
   const addressFlag = options.port === 7233 ? "" : ` --address ${server.address}`;
   const lines = [
     `Temporal dev server: ${server.address} (namespace ${server.namespace}), state in ${options.dbFile}`,
-    server.uiUrl ? `Temporal UI: ${server.uiUrl.replace(/\/+$/, "")}/namespaces/${encodeURIComponent(server.namespace)}/workflows` : "Temporal UI: none (headless)",
+    server.uiUrl
+      ? `Temporal UI: ${server.uiUrl.replace(/\/+$/, "")}/namespaces/${encodeURIComponent(server.namespace)}/workflows`
+      : "Temporal UI: none (headless)",
   ];
-  if (agentName) lines.push(`Try: lite-agent${addressFlag} run ${agentName} "What are the total units and revenue?"`);
+  if (agentName)
+    lines.push(`Try: lite-agent${addressFlag} run ${agentName} "What are the total units and revenue?"`);
   return lines;
 }
 
+/**
+ * A taken gRPC port usually means a server is already running there: the new one would fail to bind while
+ * its readiness probe reached the old one, so say so before starting anything.
+ */
+async function checkPorts(options: DevOptions): Promise<void> {
+  const ports: [number, string][] = [
+    [options.port, "--port"],
+    ...(options.headless ? [] : [[options.uiPort, "--ui-port"] as [number, string]]),
+  ];
+  for (const [port, flag] of ports) {
+    if (!(await portInUse(port))) continue;
+    const hint =
+      flag === "--port"
+        ? `; if it is a Temporal server, use it with --address 127.0.0.1:${port} (or 'lite-agent worker')`
+        : "";
+    throw new CliError(`port ${port} is already in use: choose another with ${flag}${hint}`);
+  }
+}
+
 async function dev(scope: CliScope, options: DevOptions): Promise<number> {
+  await checkPorts(options);
+  const [{ startDevServer }, { demoAgentSet, importAgentSet }, { serveWorker, serverInterrupts }] =
+    await Promise.all([
+      import("../../dev-server/index.js"),
+      import("../agent-set.js"),
+      import("../serve-worker.js"),
+    ]);
   const interrupts = serverInterrupts(scope);
   const cacheDir = path.resolve(scope.io.cwd, options.cacheDir);
-  const dbFile = path.resolve(scope.io.cwd, options.dbFile ?? path.join(cacheDir, "temporal", "lite-agent.db"));
+  const dbFile = path.resolve(
+    scope.io.cwd,
+    options.dbFile ?? path.join(cacheDir, "temporal", "lite-agent.db"),
+  );
   let server: DevServer | undefined;
   try {
-    const agentSet = options.agents ? await importAgentSet(options.agents, scope.io.cwd) : demoAgentSet(cacheDir, scope.io.env);
+    const agentSet = options.agents
+      ? await importAgentSet(options.agents, scope.io.cwd)
+      : demoAgentSet(cacheDir, scope.io.env);
     if (agentSet.notice) scope.note(scope.style.dim(agentSet.notice));
     mkdirSync(path.dirname(dbFile), { recursive: true });
     scope.note(scope.style.dim(`Starting the Temporal dev server on port ${options.port}…`));
@@ -83,8 +118,18 @@ export function registerDevCommand(program: Command, runtime: CliRuntime): void 
     .addOption(new Option("--port <port>", "gRPC port of the server").argParser(parsePort).default(7233))
     .addOption(new Option("--ui-port <port>", "port of the Temporal UI").argParser(parsePort).default(8233))
     .option("--headless", "no Temporal UI")
-    .option("--db-file <file>", "SQLite file that keeps the server's state (default <cache-dir>/temporal/lite-agent.db)")
-    .addOption(new Option("--cache-dir <dir>", "where the CLI keeps its files").env("LITE_AGENT_CACHE_DIR").default(".cache"))
-    .option("--agents <module>", "module whose default export is { agents, providers } (default: the demo agent)")
+    .option(
+      "--db-file <file>",
+      "SQLite file that keeps the server's state (default <cache-dir>/temporal/lite-agent.db)",
+    )
+    .addOption(
+      new Option("--cache-dir <dir>", "where the CLI keeps its files")
+        .env("LITE_AGENT_CACHE_DIR")
+        .default(".cache"),
+    )
+    .option(
+      "--agents <module>",
+      "module whose default export is { agents, providers } (default: the demo agent)",
+    )
     .action(commandAction<[], DevOptions>(runtime, (scope, _args, options) => dev(scope, options)));
 }

@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import { errorMessage } from "../../kernel/errors.js";
+import { CliError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 
@@ -13,8 +15,20 @@ function eventCount(history: unknown): number {
   return Array.isArray(events) ? events.length : 0;
 }
 
+/** The session's history; fetching one of an unknown session fails with a bare gRPC NOT_FOUND, reworded here. */
+async function fetchHistory(scope: CliScope, sessionId: string): Promise<unknown> {
+  const client = await scope.client();
+  try {
+    return await client.history(sessionId);
+  } catch (error) {
+    if (/NOT_FOUND/.test(errorMessage(error)))
+      throw new CliError(`history: session '${sessionId}' not found`);
+    throw error;
+  }
+}
+
 async function history(scope: CliScope, [sessionId]: [string], options: HistoryOptions): Promise<number> {
-  const exported = await (await scope.client()).history(sessionId);
+  const exported = await fetchHistory(scope, sessionId);
   const json = `${JSON.stringify(exported, null, 2)}\n`;
   if (!options.output) {
     scope.io.stdout(json);

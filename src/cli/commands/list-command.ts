@@ -13,7 +13,11 @@ interface ListOptions extends ListFilters {
   limit: number;
 }
 
-async function listRows(scope: CliScope, query: string | undefined, limit: number): Promise<{ rows: SessionRow[]; more: boolean }> {
+async function listRows(
+  scope: CliScope,
+  query: string | undefined,
+  limit: number,
+): Promise<{ rows: SessionRow[]; more: boolean }> {
   const rows: SessionRow[] = [];
   try {
     for await (const listing of (await scope.client()).list(query ? { query } : {})) {
@@ -22,7 +26,9 @@ async function listRows(scope: CliScope, query: string | undefined, limit: numbe
     }
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`the server rejected the list query${query ? ` (${query})` : ""}: ${errorMessage(error)}`);
+    throw new CliError(
+      `the server rejected the list query${query ? ` (${query})` : ""}: ${errorMessage(error)}`,
+    );
   }
   return { rows, more: false };
 }

@@ -1,13 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { DeterminismViolationError } from "@temporalio/workflow";
 import { errorMessage } from "../../kernel/errors.js";
-import { replaySessionHistory } from "../../runtime/history-json.js";
 import { CliError, usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { installQuietRuntime } from "../serve-worker.js";
 
 /** Reads and parses an exported history (`-` reads stdin); a file that is not one is a usage error. */
 export function readHistoryFile(file: string, cwd: string): { history: unknown; events: number } {
@@ -24,27 +21,42 @@ export function readHistoryFile(file: string, cwd: string): { history: unknown; 
     throw usageError(`${file} is not JSON: ${errorMessage(error)}`);
   }
   const events = (history as { events?: unknown } | null)?.events;
-  if (!Array.isArray(events) || events.length === 0) throw usageError(`${file} is not a workflow history (it has no "events"); export one with 'lite-agent history <session> -o ${file}'`);
+  if (!Array.isArray(events) || events.length === 0)
+    throw usageError(
+      `${file} is not a workflow history (it has no "events"); export one with 'lite-agent history <session> -o ${file}'`,
+    );
   return { history, events: events.length };
 }
 
-function isDeterminismError(error: unknown): boolean {
-  return error instanceof DeterminismViolationError || (error instanceof Error && /nondetermin|determinism/i.test(`${error.name} ${error.message}`));
+async function isDeterminismError(error: unknown): Promise<boolean> {
+  const { DeterminismViolationError } = await import("@temporalio/workflow");
+  return (
+    error instanceof DeterminismViolationError ||
+    (error instanceof Error && /nondetermin|determinism/i.test(`${error.name} ${error.message}`))
+  );
 }
 
 async function replay(scope: CliScope, [file]: [string]): Promise<number> {
   const { history, events } = readHistoryFile(file, scope.io.cwd);
+  const [{ replaySessionHistory }, { installQuietRuntime }] = await Promise.all([
+    import("../../runtime/replay-history.js"),
+    import("../serve-worker.js"),
+  ]);
   // The outcome is reported below; the core's own warning about the same failure would only repeat it.
   installQuietRuntime(scope.io.stderr, "ERROR");
   try {
     await replaySessionHistory(history);
   } catch (error) {
-    if (isDeterminismError(error)) {
-      throw new CliError(`determinism error: the current workflow code does not reproduce ${file}:\n  ${errorMessage(error)}`);
+    if (await isDeterminismError(error)) {
+      throw new CliError(
+        `determinism error: the current workflow code does not reproduce ${file}:\n  ${errorMessage(error)}`,
+      );
     }
     throw new CliError(`replay of ${file} failed: ${errorMessage(error)}`);
   }
-  scope.io.stdout(`ok: the current workflow code replays ${file} (${events} events) without a determinism error\n`);
+  scope.io.stdout(
+    `ok: the current workflow code replays ${file} (${events} events) without a determinism error\n`,
+  );
   return 0;
 }
 
@@ -52,7 +64,12 @@ async function replay(scope: CliScope, [file]: [string]): Promise<number> {
 export function registerReplayCommand(program: Command, runtime: CliRuntime): void {
   program
     .command("replay")
-    .description("replay an exported history against the current workflow code; exit 1 on a determinism error")
-    .argument("<file>", "a history exported with 'lite-agent history' or 'temporal workflow show --output json' (- for stdin)")
+    .description(
+      "replay an exported history against the current workflow code; exit 1 on a determinism error",
+    )
+    .argument(
+      "<file>",
+      "a history exported with 'lite-agent history' or 'temporal workflow show --output json' (- for stdin)",
+    )
     .action(commandAction<[string], object>(runtime, replay));
 }

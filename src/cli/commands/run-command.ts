@@ -16,11 +16,20 @@ interface RunOptions extends ResponderFlags {
 const SLOW_START_MS = 5_000;
 
 /** Starts the run; when it takes long, says what usually causes that (no worker on the task queue). */
-async function startRun(scope: CliScope, agent: string, prompt: string, options: RunOptions): Promise<StartedRun> {
+async function startRun(
+  scope: CliScope,
+  agent: string,
+  prompt: string,
+  options: RunOptions,
+): Promise<StartedRun> {
   const client = await scope.client();
   const timer = setTimeout(() => {
     const queue = scope.globals.taskQueue;
-    scope.note(scope.style.yellow(`still waiting for the run to start: is a worker polling task queue '${queue}'? (lite-agent dev, or lite-agent worker)`));
+    scope.note(
+      scope.style.yellow(
+        `still waiting for the run to start: is a worker polling task queue '${queue}'? (lite-agent dev, or lite-agent worker)`,
+      ),
+    );
   }, SLOW_START_MS);
   try {
     return await client.start(agent, prompt, options.session ? { sessionId: options.session } : {});
@@ -29,14 +38,24 @@ async function startRun(scope: CliScope, agent: string, prompt: string, options:
   }
 }
 
-async function run(scope: CliScope, [agent, words]: [string, string[]], options: RunOptions): Promise<number> {
+async function run(
+  scope: CliScope,
+  [agent, words]: [string, string[]],
+  options: RunOptions,
+): Promise<number> {
   const prompt = words.join(" ").trim();
   if (prompt === "") throw usageError("the prompt is empty");
   const started = await startRun(scope, agent, prompt, options);
   const { sessionId, runId } = started;
   const again = `${scope.globals.commandPrefix} watch ${shellQuote(sessionId)} --run ${shellQuote(runId)}`;
   scope.note(scope.style.dim(`session ${sessionId} · run ${runId}  (follow again: ${again})`));
-  return followRun(scope, await scope.client(), { ...options, sessionId, runId, fromOffset: started.offset, onInterrupt: "cancel" });
+  return followRun(scope, await scope.client(), {
+    ...options,
+    sessionId,
+    runId,
+    fromOffset: started.offset,
+    onInterrupt: "cancel",
+  });
 }
 
 /** `lite-agent run <agent> <prompt...>`: starts a run and streams it to the end. */

@@ -6,7 +6,6 @@ import { eventSummary } from "../event-summary.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { parseWholeNumber } from "../parse-options.js";
-import { recentEvents } from "../recent-events.js";
 import { sessionReport } from "../session-report.js";
 
 interface ShowOptions {
@@ -17,8 +16,14 @@ interface ShowOptions {
 /** How long `show` waits for the recent events before it reports without them. */
 const EVENTS_TIMEOUT_MS = 10_000;
 
-async function lastEvents(scope: CliScope, sessionId: string, end: number, options: ShowOptions): Promise<DurableEvent[] | { unavailable: string }> {
+async function lastEvents(
+  scope: CliScope,
+  sessionId: string,
+  end: number,
+  options: ShowOptions,
+): Promise<DurableEvent[] | { unavailable: string }> {
   const client = await scope.client();
+  const { recentEvents } = await import("../recent-events.js");
   // The report shows only events worth a line; JSON shows every durable event.
   const wanted = options.json ? undefined : (event: DurableEvent) => eventSummary(event) !== undefined;
   const reading = recentEvents(client.temporal, sessionId, end, options.events, wanted);
@@ -26,7 +31,10 @@ async function lastEvents(scope: CliScope, sessionId: string, end: number, optio
   reading.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<{ unavailable: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ unavailable: "the event stream did not answer in time" }), EVENTS_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ unavailable: "the event stream did not answer in time" }),
+      EVENTS_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([reading, timeout]);
@@ -41,11 +49,20 @@ async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions
   const status = await (await scope.client()).describe(sessionId);
   const events = options.events > 0 ? await lastEvents(scope, sessionId, status.offset, options) : undefined;
   if (options.json) {
-    const wire = Array.isArray(events) ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId })) : (events ?? []);
+    const wire = Array.isArray(events)
+      ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId }))
+      : (events ?? []);
     scope.io.stdout(`${JSON.stringify({ ...status, recentEvents: wire }, null, 2)}\n`);
     return 0;
   }
-  scope.io.stdout(sessionReport(status, { now: Date.now(), commandPrefix: scope.globals.commandPrefix, events, style: scope.style }));
+  scope.io.stdout(
+    sessionReport(status, {
+      now: Date.now(),
+      commandPrefix: scope.globals.commandPrefix,
+      events,
+      style: scope.style,
+    }),
+  );
   return 0;
 }
 
@@ -53,7 +70,9 @@ async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions
 export function registerShowCommand(program: Command, runtime: CliRuntime): void {
   program
     .command("show")
-    .description("show a session: status, current run, pending approvals and questions (with the commands that answer them), usage, last events")
+    .description(
+      "show a session: status, current run, pending approvals and questions (with the commands that answer them), usage, last events",
+    )
     .argument("<session>", "the session id")
     .option("--events <n>", "how many recent events to show (0: none)", parseWholeNumber, 10)
     .option("--json", "print the status and the events as JSON")

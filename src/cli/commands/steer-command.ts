@@ -7,7 +7,11 @@ interface SteerOptions {
   followUp?: boolean;
 }
 
-async function steer(scope: CliScope, [sessionId, words]: [string, string[]], options: SteerOptions): Promise<number> {
+async function steer(
+  scope: CliScope,
+  [sessionId, words]: [string, string[]],
+  options: SteerOptions,
+): Promise<number> {
   const text = words.join(" ").trim();
   if (text === "") throw usageError("the message is empty");
   const client = await scope.client();
@@ -16,7 +20,9 @@ async function steer(scope: CliScope, [sessionId, words]: [string, string[]], op
     scope.io.stdout(`follow-up queued in session ${sessionId}: it is sent when the model would stop\n`);
   } else {
     await client.steer(sessionId, text);
-    scope.io.stdout(`steer queued in session ${sessionId}: the model sees it at the start of its next turn\n`);
+    scope.io.stdout(
+      `steer queued in session ${sessionId}: the model sees it at the start of its next turn\n`,
+    );
   }
   return 0;
 }

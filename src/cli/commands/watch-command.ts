@@ -18,13 +18,23 @@ async function runToWatch(scope: CliScope, sessionId: string, named: string | un
   const status = await (await scope.client()).describe(sessionId);
   const runId = status.currentRun?.runId ?? status.queuedRuns[0];
   if (runId) return runId;
-  throw new CliError(`session '${sessionId}' has no run in progress or queued; pass --run <id> to see a finished run's events`);
+  throw new CliError(
+    `session '${sessionId}' has no run in progress or queued; pass --run <id> to see a finished run's events`,
+  );
 }
 
 async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptions): Promise<number> {
   const runId = await runToWatch(scope, sessionId, options.run);
-  scope.note(scope.style.dim(`watching run ${runId} of session ${sessionId} (Ctrl-C stops watching; the run goes on)`));
-  return followRun(scope, await scope.client(), { ...options, sessionId, runId, fromOffset: options.from ?? 0, onInterrupt: "detach" });
+  scope.note(
+    scope.style.dim(`watching run ${runId} of session ${sessionId} (Ctrl-C stops watching; the run goes on)`),
+  );
+  return followRun(scope, await scope.client(), {
+    ...options,
+    sessionId,
+    runId,
+    fromOffset: options.from ?? 0,
+    onInterrupt: "detach",
+  });
 }
 
 /** `lite-agent watch <session>`: follows a run's events (from the start, or from an offset) to its end. */
@@ -34,7 +44,11 @@ export function registerWatchCommand(program: Command, runtime: CliRuntime): voi
     .description("follow a run's events to its end (default: the run in progress)")
     .argument("<session>", "the session id")
     .option("--run <id>", "the run to follow (default: the current run, else the next queued)")
-    .option("--from <offset>", "start at this stream offset (default 0: the run's first event)", parseWholeNumber)
+    .option(
+      "--from <offset>",
+      "start at this stream offset (default 0: the run's first event)",
+      parseWholeNumber,
+    )
     .option("--json", "print one JSON event per line");
   addResponderOptions(command).action(commandAction<[string], WatchOptions>(runtime, watch));
 }

@@ -1,0 +1,349 @@
+import { spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { findFreePort } from "../../src/dev-server/free-port.js";
+import agentsModule, { pauseWaiting, resumePause } from "./fixtures/cli-agents.js";
+import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+
+const projectDir = path.resolve(import.meta.dirname, "..", "..");
+const bin = path.join(projectDir, "bin", "lite-agent.js");
+const fixture = path.join("test", "e2e", "fixtures", "cli-agents.ts");
+const taskQueue = uniqueTaskQueue("cli");
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+/** A session id no other test (or earlier suite run) uses. */
+const sessionId = (name: string) => `cli-${name}-${randomUUID().slice(0, 8)}`;
+
+/**
+ * The environment of a CLI process: the suite's server and this file's task queue, no colours, no settings
+ * from outside that would change what the CLI does (OpenAI keys, loaders, colours).
+ */
+function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(OPENAI_|LITE_AGENT_|TEMPORAL_|NODE_OPTIONS|FORCE_COLOR)/.test(key)) env[key] = value;
+  }
+  const all: Record<string, string | undefined> = {
+    ...env,
+    NO_COLOR: "1",
+    TEMPORAL_ADDRESS: inject("temporalAddress"),
+    TEMPORAL_NAMESPACE: inject("temporalNamespace"),
+    LITE_AGENT_TASK_QUEUE: taskQueue,
+    LITE_AGENT_ACTOR: "tester",
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
+}
+
+/** A CLI child process: its output so far, waiting for some output, its exit, and its stdin. */
+interface CliProcess {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stdout or stderr matches; rejects if the process exits first. */
+  waitFor(pattern: RegExp): Promise<void>;
+  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  write(text: string): void;
+  endInput(): void;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Starts `command args` in the project folder (by default the CLI: `node bin/lite-agent.js args`). */
+function startCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; command?: string } = {},
+): CliProcess {
+  const [file, argv] = options.command ? [options.command, args] : [process.execPath, [bin, ...args]];
+  const child = spawn(file, argv, {
+    cwd: projectDir,
+    env: cliEnv(options.env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const wakers = new Set<() => void>();
+  const wake = () => wakers.forEach((w) => w());
+  child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString("utf8")), wake()));
+  child.stderr.on("data", (chunk: Buffer) => ((stderr += chunk.toString("utf8")), wake()));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("close", (code) => (resolve({ code, stdout, stderr }), wake())),
+  );
+  let done = false;
+  void exited.then(() => (done = true));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (pattern.test(stdout) || pattern.test(stderr)) {
+          wakers.delete(check);
+          resolve();
+        } else if (done) {
+          wakers.delete(check);
+          reject(new Error(`exited before printing ${pattern}:\n${stdout}\n${stderr}`));
+        }
+      };
+      wakers.add(check);
+      check();
+    });
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor,
+    exited,
+    write: (text) => void child.stdin.write(text),
+    endInput: () => child.stdin.end(),
+    kill: (signal) => void child.kill(signal),
+  };
+}
+
+/** Runs the CLI to its end. */
+async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = startCli(args);
+  child.endInput();
+  return child.exited;
+}
+
+/** Retries a CLI call until `accept` holds: the visibility store lags a little behind the workflows. */
+async function eventually(args: string[], accept: (stdout: string) => boolean): Promise<string> {
+  let last = "";
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const result = await cli(...args);
+    last = `${result.stdout}${result.stderr}`;
+    if (result.code === 0 && accept(result.stdout)) return result.stdout;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`'lite-agent ${args.join(" ")}' never gave the expected output; last:\n${last}`);
+}
+
+describe("the lite-agent CLI", () => {
+  let worker: RunningWorker;
+  let tmp: string;
+  const done = sessionId("done");
+
+  beforeAll(async () => {
+    worker = await startTestWorker({ taskQueue, ...agentsModule });
+    tmp = mkdtempSync(path.join(tmpdir(), "cli-e2e-"));
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("run streams the run (tool calls, live text, usage) and exits 0", async () => {
+    const result = await cli("run", "cli-tester", "add", "2", "and", "3", "--session", done);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('→ add {"a":2,"b":3}');
+    expect(result.stdout).toContain("← add: 5");
+    expect(result.stdout).toContain("The tool said: 5.");
+    expect(result.stdout).toMatch(/done: stop · 2 turns · 1 tool call · tokens 20 in \/ 10 out/);
+    expect(result.stderr).toContain(`session ${done}`);
+  });
+
+  it("run --json prints one JSON event per line; --answer answers the agent's question", async () => {
+    const result = await cli("run", "cli-tester", "ask me", "--answer", "2", "--json");
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; sessionId: string; offset: number });
+    expect(events.find((event) => event.type === "input_request")).toMatchObject({
+      question: { question: "Which colour?", options: ["red", "blue"] },
+    });
+    expect(events.find((event) => event.type === "input_resolved")).toMatchObject({
+      id: "q1",
+      answer: { selected: ["blue"] },
+    });
+    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "The tool said: blue." } });
+    expect(new Set(events.map((event) => event.sessionId)).size).toBe(1);
+    expect(result.stderr).toContain("answered q1: blue");
+  });
+
+  it("list finds the session (flags given on the command line); show reports status, usage and events", async () => {
+    const listed = await eventually(
+      [
+        "--address",
+        inject("temporalAddress"),
+        "list",
+        "--agent",
+        "cli-tester",
+        "--task-queue",
+        taskQueue,
+        "--json",
+      ],
+      (out) => out.includes(done),
+    );
+    const row = listed.split("\n").find((line) => line.includes(done));
+    expect(JSON.parse(row!)).toMatchObject({
+      sessionId: done,
+      agent: "cli-tester",
+      status: "idle",
+      turns: 2,
+      tokens: 30,
+    });
+    const [table, shown] = await Promise.all([cli("list", "--status", "idle"), cli("show", done)]);
+    expect(table.stdout).toMatch(/^SESSION\s+AGENT\s+STATUS\s+TURNS\s+TOKENS\s+STARTED/);
+    expect(table.stdout).toMatch(new RegExp(`${done}\\s+cli-tester\\s+idle\\s+2\\s+30`));
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("Status   idle");
+    expect(shown.stdout).toContain("Usage    tokens 20 in / 10 out · 2 turns · 1 run completed");
+    expect(shown.stdout).toContain("← add: 5");
+    expect(shown.stdout).toContain("done: stop");
+  });
+
+  it("steer from another process reaches the run at its next turn", async () => {
+    const session = sessionId("steer");
+    const run = startCli(["run", "cli-tester", "pause", "--session", session]);
+    await pauseWaiting();
+    const steered = await cli("steer", session, "mention", "bananas");
+    expect(steered.code).toBe(0);
+    expect(steered.stdout).toContain("steer queued");
+    resumePause();
+    const result = await run.exited;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("↪ steered: mention bananas");
+    expect(result.stdout).toContain("heard: mention bananas");
+  });
+
+  it("cancel from another process ends the run, which exits 130", async () => {
+    const session = sessionId("cancel");
+    const run = startCli(["run", "cli-tester", "run the long job", "--session", session]);
+    await run.waitFor(/→ long_job/);
+    const cancelled = await cli("cancel", session);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toMatch(/cancelled run \S+ in session/);
+    const result = await run.exited;
+    expect(result.code).toBe(130);
+    expect(result.stdout).toContain("done: aborted");
+  });
+
+  it("history exports JSON that replay accepts; a tampered history fails replay with exit 1", async () => {
+    const file = path.join(tmp, "history.json");
+    const exported = await cli("history", done, "-o", file);
+    expect(exported.code).toBe(0);
+    const history = JSON.parse(readFileSync(file, "utf8")) as {
+      events: { activityTaskScheduledEventAttributes?: { activityType: { name: string } } }[];
+    };
+    expect(history.events.length).toBeGreaterThan(5);
+    // A breaking change as history shows it: the first model call recorded as a tool call.
+    const first = history.events.find(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType.name === "callModel",
+    );
+    first!.activityTaskScheduledEventAttributes!.activityType.name = "executeTool";
+    const tampered = path.join(tmp, "tampered.json");
+    writeFileSync(tampered, JSON.stringify(history));
+    const [replayed, failed] = await Promise.all([cli("replay", file), cli("replay", tampered)]);
+    expect(replayed.stdout).toContain("ok: the current workflow code replays");
+    expect(replayed.code).toBe(0);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/determinism error: .*does not reproduce/);
+    expect(failed.stderr).toMatch(/Nondeterminism/i);
+  });
+
+  it("run --yes allows the tool call that asks for approval", async () => {
+    const result = await cli("run", "cli-tester", "delete a.txt", "--yes");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("? approval needed for delete_file");
+    expect(result.stdout).toContain("✓ del-a.txt allowed by tester");
+    expect(result.stdout).toContain("The tool said: deleted a.txt.");
+  });
+
+  it("a run waiting for approval is listed as awaiting_approval, shown with the command, and approved from another process", async () => {
+    const session = sessionId("approve");
+    const run = startCli(["run", "cli-tester", "delete b.txt", "--session", session]);
+    await run.waitFor(/waiting for a decision on del-b\.txt: lite-agent approve/);
+    const [, shown] = await Promise.all([
+      eventually(["list", "--status", "awaiting_approval", "--json"], (out) => out.includes(session)),
+      cli("show", session),
+    ]);
+    expect(shown.stdout).toContain("Status   awaiting_approval");
+    expect(shown.stdout).toContain(`allow: lite-agent approve ${session} del-b.txt`);
+    const approved = await cli("approve", session, "del-b.txt", "--actor", "ops", "--reason", "looks fine");
+    expect(approved.code).toBe(0);
+    const [result, again] = await Promise.all([run.exited, cli("approve", session, "del-b.txt")]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("✓ del-b.txt allowed by ops (looks fine)");
+    expect(result.stdout).toContain("The tool said: deleted b.txt.");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/approve rejected: .*already settled/);
+  });
+
+  it.skipIf(!hasScript)("at a terminal, run asks y/n inline and sends the decision", async () => {
+    const command = `${process.execPath} ${bin} run cli-tester delete c.txt`;
+    const run = startCli(["-qec", command, "/dev/null"], { command: "script" });
+    await run.waitFor(/Allow delete_file \{"path":"c\.txt"\}\?/);
+    run.write("n not today\r");
+    const result = await run.exited;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("✗ del-c.txt denied by tester (not today)");
+    expect(result.stdout).toContain("The tool said: Error: denied by user: not today.");
+  });
+
+  it("misuse gets a clear message and a non-zero exit code", async () => {
+    const cases: [string[], number, RegExp][] = [
+      [["frobnicate"], 2, /unknown command 'frobnicate'/],
+      [["approve"], 2, /missing required argument 'session'/],
+      [["run", "cli-tester", "hi", "--yes", "--no"], 2, /cannot be used with/],
+      [["list", "--status", "bogus"], 2, /unknown status 'bogus'; one of: idle, running/],
+      [["watch", done, "--from", "soon"], 2, /expected a whole number/],
+      [["replay", path.join(tmpdir(), "no-such-history.json")], 2, /cannot read/],
+      [["show", sessionId("missing")], 1, /session 'cli-missing-\w+' not found/],
+      [
+        ["approve", done, "no-such-call"],
+        1,
+        /approve rejected: .*no pending approval for call 'no-such-call'/,
+      ],
+      [["watch", done], 1, /has no run in progress or queued/],
+      [["history", sessionId("missing")], 1, /history: session 'cli-missing-\w+' not found/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
+    results.forEach((result, i) => {
+      const [args, code, message] = cases[i]!;
+      expect({ args, code: result.code, stderr: result.stderr }).toMatchObject({
+        code,
+        stderr: expect.stringMatching(message),
+      });
+    });
+  });
+
+  it("worker serves the agents of a module until Ctrl-C", async () => {
+    const queue = uniqueTaskQueue("cli-worker");
+    const served = startCli(["worker", "--agents", fixture, "--task-queue", queue]);
+    await served.waitFor(/Worker polling task queue '[\w-]+' with agents: cli-tester/);
+    const result = await cli("--task-queue", queue, "run", "cli-tester", "add 20 and 22");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("The tool said: 42.");
+    served.kill("SIGINT");
+    const stopped = await served.exited;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toContain("Worker stopped.");
+  });
+
+  it("dev runs a dev server and the demo agent, which run serves out of the box", async () => {
+    const port = await findFreePort();
+    const uiPort = await findFreePort("127.0.0.1", [port]);
+    // Out of the box: the default task queue, the scripted demo model (no OpenAI settings reach the CLI).
+    const defaults = {
+      env: { LITE_AGENT_TASK_QUEUE: undefined, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined },
+    };
+    const dev = startCli(
+      ["dev", "--port", String(port), "--ui-port", String(uiPort), "--cache-dir", tmp],
+      defaults,
+    );
+    await dev.waitFor(/Press Ctrl-C to stop/);
+    expect(dev.stdout()).toContain(`Temporal dev server: 127.0.0.1:${port}`);
+    expect(dev.stdout()).toContain(`Temporal UI: http://127.0.0.1:${uiPort}`);
+    const run = startCli(
+      ["--address", `127.0.0.1:${port}`, "run", "sandbox-analyst", "What is the revenue?"],
+      defaults,
+    );
+    run.endInput();
+    const result = await run.exited;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Total revenue: 10650");
+    dev.kill("SIGINT");
+    const stopped = await dev.exited;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toContain("Temporal dev server stopped.");
+  }, 60_000);
+});

@@ -1,0 +1,133 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it, vi } from "vitest";
+import { HumanResponder, type HumanResponderOptions } from "../../../src/cli/human-responder.js";
+import { InlinePrompter } from "../../../src/cli/inline-prompter.js";
+import type { AgentClient } from "../../../src/client.js";
+import type { AgentEvent } from "../../../src/kernel/events.js";
+
+const call = { id: "c1", name: "delete_file", input: { path: "a.txt" } };
+const request: AgentEvent = { type: "approval_request", call };
+const question: AgentEvent = {
+  type: "input_request",
+  call: { id: "q1", name: "ask_user", input: {} },
+  question: { question: "Which?", options: ["red", "blue"] },
+};
+
+/** A client that records decisions; the given calls are pending. */
+function fakeClient(pending: string[]) {
+  const sent: unknown[] = [];
+  const client = {
+    describe: async () => ({
+      pendingApprovals: pending.map((callId) => ({ callId })),
+      pendingQuestions: pending.map((callId) => ({ callId })),
+    }),
+    approve: async (sessionId: string, callId: string, options: unknown) =>
+      void sent.push(["approve", sessionId, callId, options]),
+    deny: async (sessionId: string, callId: string, options: unknown) =>
+      void sent.push(["deny", sessionId, callId, options]),
+    answer: async (sessionId: string, callId: string, answer: unknown, options: unknown) =>
+      void sent.push(["answer", sessionId, callId, answer, options]),
+  };
+  return { client: client as unknown as AgentClient, sent };
+}
+
+function responder(client: AgentClient, options: Partial<HumanResponderOptions> = {}) {
+  const said: string[] = [];
+  const instance = new HumanResponder({
+    client,
+    sessionId: "s1",
+    actor: "ann",
+    commandPrefix: "lite-agent",
+    say: (line) => said.push(line),
+    beforePrompt: () => undefined,
+    ...options,
+  });
+  return { instance, said };
+}
+
+function terminal() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = "";
+  output.on("data", (chunk: Buffer) => (shown += chunk.toString()));
+  const prompted = (text: string) =>
+    new Promise<void>((resolve) => {
+      const check = () => (shown.includes(text) ? resolve() : setImmediate(check));
+      check();
+    });
+  return { prompter: new InlinePrompter({ input, output, onInterrupt: () => undefined }), input, prompted };
+}
+
+describe("HumanResponder", () => {
+  it("--yes and --no decide every pending approval as the actor", async () => {
+    for (const approvals of ["allow", "deny"] as const) {
+      const { client, sent } = fakeClient(["c1"]);
+      const { instance } = responder(client, { approvals });
+      instance.onEvent(request);
+      await instance.settle();
+      expect(sent).toEqual([[approvals === "allow" ? "approve" : "deny", "s1", "c1", { actor: "ann" }]]);
+    }
+  });
+
+  it("leaves an approval that is no longer pending alone (a watch replaying old requests)", async () => {
+    const { client, sent } = fakeClient([]);
+    const { instance, said } = responder(client, { approvals: "allow" });
+    instance.onEvent(request);
+    await instance.settle();
+    expect(sent).toEqual([]);
+    expect(said).toEqual([]);
+  });
+
+  it("without a terminal or a flag, prints the commands that answer approvals and questions", async () => {
+    const { client, sent } = fakeClient(["c1", "q1"]);
+    const { instance, said } = responder(client);
+    instance.onEvent(request);
+    instance.onEvent(question);
+    await instance.settle();
+    expect(sent).toEqual([]);
+    expect(said).toEqual([
+      "waiting for a decision on c1: lite-agent approve s1 c1  (or deny … --reason '…')",
+      "waiting for an answer to q1: lite-agent answer s1 q1 '<text>'",
+    ]);
+  });
+
+  it("asks at the terminal and sends the decision with its reason, then the answer to a question", async () => {
+    const { client, sent } = fakeClient(["c1", "q1"]);
+    const { prompter, input, prompted } = terminal();
+    const { instance } = responder(client, { prompter });
+    instance.onEvent(request);
+    instance.onEvent(question);
+    await prompted('Allow delete_file {"path":"a.txt"}?');
+    input.write("maybe\n");
+    await prompted("Please answer y or n");
+    input.write("n not that file\n");
+    await prompted("  2) blue");
+    input.write("2\n");
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    await instance.settle();
+    expect(sent).toEqual([
+      ["deny", "s1", "c1", { actor: "ann", reason: "not that file" }],
+      ["answer", "s1", "q1", { selected: ["blue"] }, { actor: "ann" }],
+    ]);
+  });
+
+  it("drops the prompt when the request is resolved elsewhere", async () => {
+    const { client, sent } = fakeClient(["c1"]);
+    const { prompter, prompted } = terminal();
+    const { instance } = responder(client, { prompter });
+    instance.onEvent(request);
+    await prompted("Allow delete_file");
+    instance.onEvent({ type: "approval_resolved", id: "c1", decision: "allow", by: "user", actor: "bob" });
+    await instance.settle();
+    expect(sent).toEqual([]);
+  });
+
+  it("--answer answers every question without asking", async () => {
+    const { client, sent } = fakeClient(["q1"]);
+    const { instance, said } = responder(client, { answer: "red" });
+    instance.onEvent(question);
+    await instance.settle();
+    expect(sent).toEqual([["answer", "s1", "q1", { selected: ["red"] }, { actor: "ann" }]]);
+    expect(said).toEqual(["answered q1: red"]);
+  });
+});

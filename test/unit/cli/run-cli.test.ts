@@ -1,0 +1,79 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "../../../src/cli/cli-io.js";
+import { runCli } from "../../../src/cli/run-cli.js";
+
+/** Runs the CLI in-process on buffers; none of these cases reaches a server. */
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    stdin: new PassThrough(),
+    promptOutput: new PassThrough(),
+    interactive: false,
+    color: false,
+    env: {},
+    cwd: process.cwd(),
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+describe("runCli", () => {
+  it("prints help with exit 0 when asked, and with exit 2 when no command is given", async () => {
+    const help = await run("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: lite-agent \[options\] \[command\]/);
+    for (const command of [
+      "dev",
+      "worker",
+      "run",
+      "watch",
+      "approve",
+      "deny",
+      "answer",
+      "steer",
+      "interrupt",
+      "cancel",
+      "list",
+      "show",
+      "history",
+      "replay",
+      "close",
+    ]) {
+      expect(help.stdout).toMatch(new RegExp(`\\n  ${command} `));
+    }
+    const none = await run();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("Usage: lite-agent");
+  });
+
+  it("exits 2 with the reason for every misuse of the command line", async () => {
+    const cases: [string[], RegExp][] = [
+      [["frobnicate"], /error: unknown command 'frobnicate'/],
+      [["run", "agent"], /error: missing required argument 'prompt'/],
+      [["run", "agent", "  "], /error: the prompt is empty/],
+      [
+        ["run", "agent", "hi", "--yes", "--no"],
+        /error: option '-y, --yes' cannot be used with option '--no'/,
+      ],
+      [["run", "agent", "hi", "--bogus"], /error: unknown option '--bogus'/],
+      [["answer", "s", "c"], /error: give the answer's text, or --select/],
+      [["answer", "s", "c", "--select", ","], /error: option '--select <options>' argument ',' is invalid/],
+      [["show", "s", "--events", "many"], /expected a whole number/],
+      [["steer", "s", " "], /error: the message is empty/],
+      [["close", "a", "b"], /error: too many arguments for 'close'/],
+      [["replay", "/no/such/history.json"], /error: cannot read \/no\/such\/history\.json/],
+      [["dev", "--port", "99999"], /expected a port between 1 and 65535/],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await run(...argv);
+      expect({ argv, code: result.code, stderr: result.stderr }).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(message),
+      });
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { sessionReport } from "../../../src/cli/session-report.js";
+import type { SessionStatus } from "../../../src/workflows/messages.js";
+
+const NOW = Date.parse("2026-01-01T12:00:00Z");
+
+const waiting: SessionStatus = {
+  sessionId: "s 1",
+  agent: "refunds",
+  status: "awaiting_approval",
+  currentRun: { runId: "r1", turn: 2 },
+  pendingApprovals: [
+    {
+      callId: "c1",
+      runId: "r1",
+      tool: "refund",
+      input: { order: 42 },
+      reason: "money",
+      requestedAt: NOW - 120_000,
+      expiresAt: NOW + 3_600_000,
+    },
+  ],
+  pendingQuestions: [
+    {
+      callId: "q1",
+      runId: "r1",
+      question: "Which?",
+      options: ["full", "half"],
+      requestedAt: NOW - 5_000,
+      expiresAt: NOW + 60_000,
+    },
+  ],
+  queuedRuns: ["r2"],
+  runsCompleted: 3,
+  turns: 7,
+  usage: { inputTokens: 1200, outputTokens: 80 },
+  messageCount: 14,
+  offset: 99,
+  rejectedSignals: ["approve: malformed payload"],
+};
+
+describe("sessionReport", () => {
+  it("shows the status, the run, the queue, usage, and each pending request with the exact command that answers it", () => {
+    const report = sessionReport(waiting, {
+      now: NOW,
+      commandPrefix: "lite-agent --address h:1",
+      events: [],
+    });
+    expect(report.split("\n")).toEqual([
+      "Session  s 1 · agent refunds",
+      "Status   awaiting_approval",
+      "Run      r1 · turn 2",
+      "Queued   1 run: r2",
+      "Usage    tokens 1200 in / 80 out · 7 turns · 3 runs completed · 14 messages",
+      "Pending approvals (1):",
+      '  c1  refund {"order":42} — money',
+      "      waiting 2m, times out in 1h · run r1",
+      "      allow: lite-agent --address h:1 approve 's 1' c1",
+      "      deny:  lite-agent --address h:1 deny 's 1' c1 --reason '…'",
+      "Pending questions (1):",
+      "  q1  Which? [full, half]",
+      "      waiting 5s, times out in 1m · run r1",
+      "      answer: lite-agent --address h:1 answer 's 1' q1 '<text>'   or: lite-agent --address h:1 answer 's 1' q1 --select full",
+      "Rejected signals (1):",
+      "  approve: malformed payload",
+      "Recent events: none",
+      "",
+    ]);
+  });
+
+  it("lists the recent events by offset, or says why they are missing", () => {
+    const idle: SessionStatus = {
+      ...waiting,
+      status: "idle",
+      pendingApprovals: [],
+      pendingQuestions: [],
+      queuedRuns: [],
+      rejectedSignals: [],
+    };
+    delete idle.currentRun;
+    const events = [
+      { type: "turn_start" as const, turn: 1, offset: 4, runId: "r1" },
+      {
+        type: "tool_result" as const,
+        result: { id: "c1", name: "refund", content: "ok" },
+        offset: 9,
+        runId: "r1",
+      },
+    ];
+    const report = sessionReport(idle, { now: NOW, commandPrefix: "lite-agent", events });
+    expect(report).toContain("Run      none\nQueued   none\n");
+    expect(report).toContain("Recent events (2):\n  #4 ── turn 1 ──\n  #9 ← refund: ok\n");
+    expect(
+      sessionReport(idle, { now: NOW, commandPrefix: "lite-agent", events: { unavailable: "closed" } }),
+    ).toContain("Recent events: unavailable (closed)");
+    expect(sessionReport(idle, { now: NOW, commandPrefix: "lite-agent", events: undefined })).not.toContain(
+      "Recent events",
+    );
+  });
+});
