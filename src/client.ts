@@ -85,7 +85,9 @@ export class AgentClient {
   /** Connects with the environment's settings (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
     const config = loadConnectionConfig(options);
-    const connection = await Connection.connect(config.connectionOptions);
+    // The SDK's own default for large histories sets a key grpc-js ignores; this one it reads.
+    const channelArgs = { "grpc.max_receive_message_length": 128 * 1024 * 1024 };
+    const connection = await Connection.connect({ ...config.connectionOptions, channelArgs });
     return new AgentClient(new Client({ connection, namespace: config.namespace }), options);
   }
 

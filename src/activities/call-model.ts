@@ -46,7 +46,7 @@ export function createCallModel(registry: AgentRegistry, transport: DeltaTranspo
 function openPublisher(transport: DeltaTransport, input: CallModelInput): DeltaPublisher {
   const info = Context.current().info;
   const sessionId = info.workflowExecution?.workflowId ?? "";
-  return new DeltaPublisher(transport.sink(sessionId), { key: input.requestKey, attempt: info.attempt }, transport.batchMs);
+  return new DeltaPublisher(transport.sink(sessionId), { key: input.requestKey, attempt: info.attempt }, transport.batchMs, transport.endMarker);
 }
 
 function lookupProvider(registry: AgentRegistry, model: string) {

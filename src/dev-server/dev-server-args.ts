@@ -16,6 +16,14 @@ export interface DevServerArgsInput {
   readonly supportedFlags: ReadonlySet<string>;
 }
 
+/**
+ * Dynamic config for the embedded server. The dev server reads its task queue of new workflow tasks at most 20
+ * times a second on its one shard, so every workflow task could wait up to 50 ms; agents run many short tasks.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
+  "history.transferProcessorMaxPollRPS": "1000",
+};
+
 /** The argument list for `temporal server start-dev` (or the test server, which takes only a port). */
 export function devServerArgs(input: DevServerArgsInput): string[] {
   if (input.kind === "test-server") return [String(input.port)];
@@ -31,6 +39,9 @@ export function devServerArgs(input: DevServerArgsInput): string[] {
   if (input.namespace !== "default") args.push("--namespace", input.namespace);
   for (const [name, kind] of Object.entries(input.searchAttributes))
     args.push("--search-attribute", `${name}=${kind}`);
+  if (input.supportedFlags.has("--dynamic-config-value")) {
+    for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) args.push("--dynamic-config-value", `${key}=${value}`);
+  }
   args.push("--log-level", input.logLevel);
   return args;
 }

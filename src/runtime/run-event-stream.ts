@@ -6,6 +6,7 @@ import type { AgentEvent, RunResult } from "../kernel/events.js";
 import { DeltaDeduper } from "../stream/delta-deduper.js";
 import { DELTAS_TOPIC, deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
 import { mergeExternalDeltas } from "./external-delta-merge.js";
+import { runSummaryQuery } from "../workflows/messages.js";
 
 /** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
 export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId?: string };
@@ -36,6 +37,14 @@ async function dedicatedEventStream(temporal: Client, sessionId: string, fromOff
   const connection = await Connection.connect(temporal.connection.options);
   const client = new Client({ connection, namespace: temporal.options.namespace });
   return { items: sessionStream(client, sessionId, [EVENTS_TOPIC], fromOffset), stop: () => connection.close() };
+}
+
+/** The outcome of a finished run from the session's summaries, as a `done` event (its messages are not kept). */
+async function finishedRun(temporal: Client, sessionId: string, runId: string): Promise<{ event: AgentEvent; result: RunResult } | undefined> {
+  const summary = await temporal.workflow.getHandle(sessionId).query(runSummaryQuery, runId).catch(() => undefined);
+  if (!summary) return undefined;
+  const result: RunResult = { messages: [], text: summary.text, usage: summary.usage, stopReason: summary.stopReason as RunResult["stopReason"] };
+  return { event: { type: "done", reason: result.stopReason, result }, result };
 }
 
 /** One entry of the session stream, decoded. */
@@ -72,7 +81,17 @@ export async function* runEventStream(
     return yield* mergeExternalDeltas(events, readDeltas, runId);
   }
   const deduper = new DeltaDeduper();
+  let expected = fromOffset;
   for await (const item of sessionStream(temporal, sessionId, [EVENTS_TOPIC, DELTAS_TOPIC], fromOffset)) {
+    if (item.offset > expected) {
+      // Entries were truncated (the session continued as new): if the run is over, its summary is the end.
+      const finished = await finishedRun(temporal, sessionId, runId);
+      if (finished) {
+        yield { ...finished.event, offset: item.offset, runId };
+        return finished.result;
+      }
+    }
+    expected = item.offset + 1;
     if (item.topic === DELTAS_TOPIC) {
       if (!deltaOfRun(item.delta, runId)) continue;
       for (const event of deduper.accept(item.delta)) yield { ...event, offset: item.offset, runId };

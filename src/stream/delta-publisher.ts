@@ -15,6 +15,7 @@ export class DeltaPublisher {
     private readonly sink: DeltaSink,
     private readonly origin: { key: string; attempt: number },
     private readonly batchMs = DEFAULT_BATCH_MS,
+    private readonly endMarker = true,
   ) {}
 
   /** Queues a piece of output. */
@@ -27,9 +28,9 @@ export class DeltaPublisher {
     this.timer ??= setTimeout(() => this.flush(), this.batchMs);
   }
 
-  /** Sends the end marker and everything queued; resolves when stored. Throws if a send failed. */
+  /** Sends everything queued (and the end marker, when the transport wants one); resolves when stored. */
   async end(): Promise<void> {
-    this.pending.push({ ...this.origin, kind: "text", at: this.offsets.text, text: "", end: true });
+    if (this.endMarker) this.pending.push({ ...this.origin, kind: "text", at: this.offsets.text, text: "", end: true });
     this.flush();
     await this.sending;
     if (this.failure) throw this.failure;

@@ -8,6 +8,8 @@ export interface DeltaTransport {
   readonly kind: "temporal" | "redis";
   /** How long a publisher gathers output before sending it. */
   readonly batchMs: number;
+  /** Whether a model call ends with an end marker (clients merging another source wait for it). */
+  readonly endMarker: boolean;
   /** A sink for one model-call attempt of a session (called inside the activity). */
   sink(sessionId: string): DeltaSink;
   /** Releases shared connections at worker shutdown. */
@@ -17,7 +19,8 @@ export interface DeltaTransport {
 /** The Temporal-native transport: no other service. */
 export function temporalDeltaTransport(): DeltaTransport {
   // Each batch is a signal and a workflow task, so output is gathered for a while (well inside the 100 ms bound).
-  return { kind: "temporal", batchMs: DEFAULT_BATCH_MS, sink: () => temporalDeltaSink(), close: async () => undefined };
+  // In the workflow stream a call's deltas already precede its model_call_end: no end marker needed.
+  return { kind: "temporal", batchMs: DEFAULT_BATCH_MS, endMarker: false, sink: () => temporalDeltaSink(), close: async () => undefined };
 }
 
 /** The Redis Streams transport over one shared connection. */
@@ -27,6 +30,7 @@ export function redisDeltaTransport(url: string): DeltaTransport {
     kind: "redis",
     // A Redis write costs nothing in history: send at once (chunks of the same tick still go together).
     batchMs: 0,
+    endMarker: true,
     sink: (sessionId) => redisDeltaSink(redis, sessionId),
     close: async () => void (await redis.quit()),
   };

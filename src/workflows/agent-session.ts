@@ -34,6 +34,9 @@ function shouldContinueAsNew(session: SessionState, plan: AgentPlan): boolean {
 }
 
 async function continueAsNew(session: SessionState): Promise<never> {
+  // Finished runs' entries stay behind: the new execution's input must stay far below the 2 MB payload limit.
+  // A reader that lags behind gets the run's outcome from the runSummary query instead.
+  session.trimStreamForContinueAsNew();
   return session.stream.continueAsNew<typeof agentSession>((streamState) => [
     { ...session.input, carried: session.carry(streamState) },
   ]);

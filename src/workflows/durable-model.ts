@@ -24,8 +24,9 @@ export interface DurableModelContext {
 /**
  * A ModelProvider whose every call is one `callModel` activity. The activity returns the complete assistant
  * message, which history records; the chunks the kernel sees are replayed from it, so a replay sees the same.
- * The request goes by reference: the workflow serves it through the `modelRequest` query while the call is in
- * flight, so each model call adds only its answer to the history, not the whole conversation.
+ * A request larger than INLINE_REQUEST_LIMIT goes by reference: the workflow serves it through the
+ * `modelRequest` query while the call is in flight, so each model call adds only its answer to the history, not
+ * the whole conversation; small ones go inline, which spares the query round trip.
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
   let calls = 0;
@@ -50,7 +51,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
           turn,
           requestKey,
           stream: context.streamLive,
-          ...(context.inlineRequests ? { request } : {}),
+          ...(context.inlineRequests || isSmall(request) ? { request } : {}),
         }));
       } catch (error) {
         throw modelFailureToError(error);
@@ -62,6 +63,16 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       yield { type: "message_done", message: output.message, usage: output.usage };
     },
   };
+}
+
+/**
+ * Requests up to this size travel inline (no query round trip); larger ones by reference, so a long conversation
+ * adds at most this much per model call to the history.
+ */
+export const INLINE_REQUEST_LIMIT = 16 * 1024;
+
+function isSmall(request: ModelRequest): boolean {
+  return JSON.stringify(request).length <= INLINE_REQUEST_LIMIT;
 }
 
 /** The reasoning and text of a recorded message, as the chunks a live stream would have carried. */

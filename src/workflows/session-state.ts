@@ -39,6 +39,8 @@ import { SessionVisibility } from "./session-visibility.js";
 import type { AgentError } from "../kernel/errors.js";
 
 const KEPT_SUMMARIES = 50;
+/** The most stream state carried across continue-as-new (the whole input must stay under Temporal's 2 MB). */
+const MAX_CARRIED_STREAM_CHARS = 512 * 1024;
 /** How many runs' events stay readable in the session stream. */
 const KEPT_RUNS_IN_STREAM = 3;
 const KEPT_REJECTIONS = 10;
@@ -114,6 +116,21 @@ export class SessionState {
     this.keptRunOffsets.shift();
     const upTo = this.keptRunOffsets[0]!;
     if (upTo > 0 && upTo <= streamOffset(this.stream)) this.stream.truncate(upTo);
+  }
+
+  /**
+   * Before continue-as-new: keeps only the last run's entries, so a reader still catching up finds its `done`;
+   * when even those are too large for the new execution's input, keeps nothing (the reader then gets the run's
+   * outcome from the runSummary query).
+   */
+  trimStreamForContinueAsNew(): void {
+    const lastRun = this.keptRunOffsets.at(-1);
+    if (lastRun !== undefined && lastRun > 0) this.stream.truncate(lastRun);
+    if (JSON.stringify(this.stream.getState()).length > MAX_CARRIED_STREAM_CHARS) {
+      const end = streamOffset(this.stream);
+      if (end > 0) this.stream.truncate(end);
+    }
+    this.keptRunOffsets.splice(0, this.keptRunOffsets.length - 1);
   }
 
   /** Records a finished run. */

@@ -2,6 +2,7 @@ import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
 import { DeterminismViolationError } from "@temporalio/workflow";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { INLINE_REQUEST_LIMIT } from "../../src/workflows/durable-model.js";
 import { recordFirstModelCallAsTool } from "./alter-history.js";
 import { scheduledActivities } from "./history-events.js";
 import { historyFileName, listHistoryFolder, loadHistoryFile } from "./history-files.js";
@@ -73,16 +74,13 @@ describe("the histories folder", () => {
     }
   });
 
-  it("passes model requests by reference: no callModel input carries the request", () => {
+  it("keeps callModel inputs small: a request travels inline only up to the limit", () => {
     for (const file of historyFiles) {
       for (const event of scheduledActivities(loadHistoryFile(file).history, "callModel")) {
         const payload = event.activityTaskScheduledEventAttributes?.input?.payloads?.[0];
-        const input = JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString("utf8")) as Record<
-          string,
-          unknown
-        >;
-        expect(input, file).toHaveProperty("requestKey");
-        expect(input, file).not.toHaveProperty("request");
+        const data = Buffer.from(payload?.data ?? new Uint8Array()).toString("utf8");
+        expect(JSON.parse(data) as Record<string, unknown>, file).toHaveProperty("requestKey");
+        expect(data.length, file).toBeLessThanOrEqual(INLINE_REQUEST_LIMIT + 1024);
       }
     }
   });

@@ -26,6 +26,8 @@ const script = () =>
   ]);
 
 const calculator = defineAgent({ name: "calculator", model: "scripted", tools: [add, shout], system: "You add." });
+/** The same agent with a system prompt over the inline limit: its requests must travel by reference. */
+const verbose = defineAgent({ name: "verbose", model: "scripted", tools: [add, shout], system: `You add. ${"Be careful. ".repeat(2_000)}` });
 
 /** Event types with consecutive deltas merged, and without timing fields. */
 function shape(events: AgentEvent[]): unknown[] {
@@ -49,7 +51,7 @@ describe("durable tool loop", () => {
   const taskQueue = uniqueTaskQueue("tool-loop");
 
   beforeAll(async () => {
-    worker = await startTestWorker({ taskQueue, agents: [calculator], providers: { scripted: script() } });
+    worker = await startTestWorker({ taskQueue, agents: [calculator, verbose], providers: { scripted: script() } });
     client = await testClient(taskQueue);
   });
   afterAll(async () => {
@@ -75,5 +77,24 @@ describe("durable tool loop", () => {
     expect(byType("executeTool")).toHaveLength(3);
     for (const tool of byType("executeTool")) expect(tool.retryPolicy?.maximumAttempts).toBe(1);
     for (const model of byType("callModel")) expect(model.retryPolicy?.maximumAttempts).toBe(3);
+  });
+
+  it("passes a large request by reference (the activity reads it with a query) and a small one inline", async () => {
+    const inputs = async (agent: string) => {
+      const started = await client.start(agent, "2+3+10?");
+      const { result } = await collect(client.events(started.sessionId, started.runId, { fromOffset: started.offset }));
+      expect(result.text).toBe("The answer is 15 and HI.");
+      const history = await client.handle(started.sessionId).fetchHistory();
+      return (history.events ?? []).flatMap((event) => {
+        const attributes = event.activityTaskScheduledEventAttributes;
+        if (attributes?.activityType?.name !== "callModel") return [];
+        return [JSON.parse(Buffer.from(attributes.input!.payloads![0]!.data!).toString("utf8")) as Record<string, unknown>];
+      });
+    };
+    const large = await inputs("verbose");
+    expect(large).toHaveLength(3);
+    for (const input of large) expect(input).not.toHaveProperty("request");
+    const small = await inputs("calculator");
+    for (const input of small) expect(input).toHaveProperty("request");
   });
 });
