@@ -1,4 +1,4 @@
-// `npm run bench [-- kernel|durable|history]`: runs the benchmarks (all by default), prints one table per benchmark
+// `npm run bench [-- kernel|durable|history|stream]`: runs the benchmarks (all by default), prints one table per benchmark
 // and writes every figure to bench/results/latest.json. Benchmarks report figures; they never fail a build on timing.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -6,8 +6,10 @@ import { benchDurableOverhead, type DurableOverheadResult, type LoopTiming } fro
 import { openDurableBenchEnv } from "./durable-bench-env.js";
 import { benchHistorySize, type HistoryModeResult, type HistorySizeResult } from "./history-size.js";
 import { benchKernelOverhead } from "./kernel-overhead.js";
+import { benchStreamLatency } from "./stream-latency.js";
+import { startTestRedis } from "../test/support/redis-server.js";
 
-const BENCHMARKS = ["kernel", "durable", "history"] as const;
+const BENCHMARKS = ["kernel", "durable", "history", "stream"] as const;
 const only = process.argv[2];
 if (only !== undefined && !(BENCHMARKS as readonly string[]).includes(only)) {
   console.error(`unknown benchmark '${only}' (one of: ${BENCHMARKS.join(", ")})`);
@@ -36,7 +38,7 @@ if (wants("kernel")) {
   ]);
 }
 
-if (wants("durable") || wants("history")) {
+if (wants("durable") || wants("history") || wants("stream")) {
   // One Temporal server for the durable benchmarks: TEMPORAL_ADDRESS, else a dev server started here.
   const env = await openDurableBenchEnv();
   Object.assign(environment, {
@@ -52,6 +54,26 @@ if (wants("durable") || wants("history")) {
       const history = await benchHistorySize(env);
       results.history = history;
       printHistory(history);
+    }
+    if (wants("stream")) {
+      // Redis: REDIS_URL, else Debian's redis-server started here; without either only the native transport runs.
+      const redis = await startTestRedis();
+      try {
+        const stream = await benchStreamLatency(env, redis?.url);
+        results.stream = stream;
+        console.table(
+          stream.map((row) => ({
+            "live streaming (provider chunk → client text_delta)": row.transport,
+            tokens: row.chunks,
+            "p50 ms": row.p50Ms,
+            "p99 ms": row.p99Ms,
+            "target p99 ms": row.transport === "redis" ? 20 : 150,
+            "history bytes / 1,000 tokens": row.historyBytesPer1000Tokens,
+          })),
+        );
+      } finally {
+        await redis?.stop();
+      }
     }
   } finally {
     await env.close();
