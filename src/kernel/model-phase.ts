@@ -108,7 +108,7 @@ async function* streamOnce(
     scope.release();
     const interrupted = scope.interrupted && !run.signal.aborted;
     yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, error: interrupted ? "interrupted" : errorText(error) };
-    yield* run.sink.drain();
+    for (const event of run.sink.drain()) yield event;
     if (interrupted) return { kind: "interrupted" };
     if (signal.aborted || isAbortError(error)) return { kind: "aborted" };
     const agentError = toAgentError(error);
@@ -118,7 +118,7 @@ async function* streamOnce(
   scope.release();
   run.usage = addUsage(run.usage, done.usage);
   yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, usage: done.usage };
-  yield* run.sink.drain();
+  for (const event of run.sink.drain()) yield event;
   return { kind: "message", message: done.message, usage: done.usage };
 }
 

@@ -47,17 +47,17 @@ async function* runLoop(
   options: RunOptions & { sessionId: string; forkId?: string },
 ): AsyncGenerator<AgentEvent, RunResult> {
   const run = await openRun(config, input, options);
-  yield* run.sink.drain();
+  for (const event of run.sink.drain()) yield event;
   let reason: StopReason;
   try {
     await runLifecycle(run.config.use, "beforeAgent", run.ctx);
-    yield* run.sink.drain();
+    for (const event of run.sink.drain()) yield event;
     reason = yield* turnLoop(run);
   } catch (error) {
     // A throwing hook or registry ends the run like a provider failure: an error event, then done.
     if (run.signal.aborted || isAbortError(error)) reason = "aborted";
     else {
-      yield* run.sink.drain();
+      for (const event of run.sink.drain()) yield event;
       yield { type: "error", error: toAgentError(error), fatal: true };
       reason = "error";
     }
@@ -154,7 +154,7 @@ async function* turnLoop(run: RunState): AsyncGenerator<AgentEvent, StopReason> 
     yield { type: "turn_start", turn };
     yield* injectAtTurnStart(run);
     await runLifecycle(run.config.use, "beforeModel", run.ctx);
-    yield* run.sink.drain();
+    for (const event of run.sink.drain()) yield event;
     const view = yield* prepareContext(run);
     const model = yield* modelPhase(run, turn, view);
     if (model.kind === "aborted") return "aborted";
@@ -218,7 +218,7 @@ async function joinBackground(run: RunState): Promise<boolean> {
 async function* appendUserMessages(run: RunState, messages: Message[]): AsyncGenerator<AgentEvent> {
   run.ctx.messages.push(...messages);
   await run.log.append(...messages.map((message) => ({ type: "user" as const, message })));
-  yield* run.sink.drain();
+  for (const event of run.sink.drain()) yield event;
 }
 
 /** The ContextEngine's view for this turn, reported when it acted. */
@@ -235,7 +235,7 @@ async function* finish(run: RunState, reason: StopReason): AsyncGenerator<AgentE
   if (run.background?.owned) run.background.tasks.cancelAll();
   await runLifecycle(run.config.use, "afterAgent", run.ctx);
   await run.log.flush();
-  yield* run.sink.drain();
+  for (const event of run.sink.drain()) yield event;
   const result: RunResult = { messages: run.ctx.messages, text: lastAssistantText(run.ctx.messages), usage: run.usage, stopReason: reason };
   yield { type: "done", reason, result };
   return result;
