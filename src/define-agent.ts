@@ -3,6 +3,8 @@ import type { CreateAgentConfig } from "./agent.js";
 import { codecFor } from "./kernel/codecs/codec-for.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
+import { planPermission } from "./common/plan-permission.js";
+import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
 import type { ModelProvider, ToolChoice } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
 
@@ -40,6 +42,8 @@ export interface AgentDefinition {
   stopSequences?: string[];
   toolChoice?: ToolChoice;
   permission?: PermissionPlan;
+  /** The ContextEngine (compaction levels by window use); off unless given. */
+  context?: { windowTokens?: number };
   /** Durable-only settings. */
   durable?: {
     toolTimeoutMs?: number;
@@ -80,7 +84,7 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     modelRetry: { ...DURABLE_DEFAULTS.modelRetry, ...durable.modelRetry },
     continueAsNew: { ...DURABLE_DEFAULTS.continueAsNew, ...durable.continueAsNew },
   };
-  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "permission"] as const;
+  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "permission", "context"] as const;
   for (const key of optional) if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
   return plan;
 }
@@ -97,20 +101,35 @@ function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]
   return plan;
 }
 
-/** The in-process configuration of a definition: pass it to `createAgent`. */
-export function localAgentConfig(definition: AgentDefinition, model: ModelProvider, use: Middleware[] = []): CreateAgentConfig {
+/** What an in-process run adds to a definition: who approves, who answers, extra middleware. */
+export interface LocalAgentOptions {
+  /** Asked for every `ask` verdict of the definition's permission rules; without one they are denied. */
+  approval?: ApprovalHandler;
+  /** Answers `ask_user`. */
+  input?: InputHandler;
+  /** Middleware inside the permission gate. */
+  use?: Middleware[];
+}
+
+/**
+ * The in-process configuration of a definition: pass it to `createAgent`. The definition's permission rules
+ * become the `permission` middleware, as in durable runs.
+ */
+export function localAgentConfig(definition: AgentDefinition, model: ModelProvider, options: LocalAgentOptions = {}): CreateAgentConfig {
   const plan = toAgentPlan(definition);
   const config: CreateAgentConfig = {
     model,
     modelName: plan.model,
     codec: codecFor(plan.codec),
     tools: definition.tools ?? [],
-    use,
+    use: [...planPermission(plan.permission, options.approval), ...(options.use ?? [])],
     maxTurns: plan.maxTurns,
     maxParallelTools: plan.maxParallelTools,
     maxDecodeRetries: plan.maxDecodeRetries,
   };
-  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice"] as const;
+  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "context"] as const;
   for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
+  if (options.approval) config.approval = options.approval;
+  if (options.input) config.input = options.input;
   return config;
 }

@@ -77,6 +77,8 @@ export interface AgentPlan {
   stopSequences?: string[];
   toolChoice?: ToolChoice;
   permission?: PermissionPlan;
+  /** The ContextEngine's settings; off unless present. */
+  context?: { windowTokens?: number };
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
 }

@@ -14,7 +14,7 @@ import type { QueuedRun } from "./session-input.js";
 import type { SessionState } from "./session-state.js";
 import { workflowPorts } from "./workflow-ports.js";
 import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
-import { planPermission } from "./plan-permission.js";
+import { planPermission } from "../common/plan-permission.js";
 import type { AgentEvent } from "../kernel/events.js";
 
 const { resolveAgent } = proxyLocalActivities<AgentActivities>({
@@ -133,7 +133,7 @@ function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): Ke
     modelName: plan.model,
     codec: codecFor(plan.codec),
     tools: durableTools(plan, runId),
-    use: planPermission(plan.permission, durableApprover(host, plan.permission)),
+    use: planPermission(plan.permission, durableApprover(host, plan.permission), false),
     input: durableInput(host, plan.permission),
     maxTurns: plan.maxTurns,
     maxParallelTools: plan.maxParallelTools,
@@ -142,7 +142,7 @@ function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): Ke
     background: false,
     ports: workflowPorts,
   };
-  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice"] as const;
+  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "context"] as const;
   for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
   return config;
 }
