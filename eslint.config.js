@@ -5,7 +5,12 @@ import importX from "eslint-plugin-import-x";
 import { builtinModules } from "node:module";
 
 /** Values the deterministic code (kernel, workflows) may import; everything else must be `import type`. */
-const workflowSafePackages = ["@temporalio/workflow", "@temporalio/workflow-streams/workflow", "@temporalio/common", "zod"];
+const workflowSafePackages = [
+  "@temporalio/workflow",
+  "@temporalio/workflow-streams/workflow",
+  "@temporalio/common",
+  "zod",
+];
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 

@@ -28,15 +28,29 @@ function zeroLatencyModel(turns: number): ModelProvider {
         ? [{ type: "text" as const, text: "done" }]
         : [{ type: "tool_call" as const, id: `c${call}`, name: "noop", input: {} }];
       if (last) yield { type: "text_delta", text: "done" };
-      yield { type: "message_done", message: { role: "assistant", content }, usage: { inputTokens: 1, outputTokens: 1 } };
+      yield {
+        type: "message_done",
+        message: { role: "assistant", content },
+        usage: { inputTokens: 1, outputTokens: 1 },
+      };
     },
   };
 }
 
 /** Runs 100-turn in-process runs with a zero-latency model and a no-op tool; reports µs per turn. */
 export async function benchKernelOverhead(runs = 100): Promise<KernelOverheadResult> {
-  const noop = defineTool({ name: "noop", description: "does nothing", schema: z.object({}), execute: () => "ok" });
-  const agent = createAgent({ model: zeroLatencyModel(TURNS), codec: nativeCodec(), tools: [noop], maxTurns: TURNS });
+  const noop = defineTool({
+    name: "noop",
+    description: "does nothing",
+    schema: z.object({}),
+    execute: () => "ok",
+  });
+  const agent = createAgent({
+    model: zeroLatencyModel(TURNS),
+    codec: nativeCodec(),
+    tools: [noop],
+    maxTurns: TURNS,
+  });
   const samples: number[] = [];
   for (let index = 0; index < runs + 5; index++) {
     const started = process.hrtime.bigint();

@@ -2,7 +2,11 @@ import { Client, Connection } from "@temporalio/client";
 import { AgentClient, type AgentClientOptions } from "../src/client.js";
 import { defineAgent } from "../src/define-agent.js";
 import type { ModelChunk, ModelProvider } from "../src/kernel/model.js";
-import { redisDeltaTransport, temporalDeltaTransport, type DeltaTransport } from "../src/stream/delta-transport.js";
+import {
+  redisDeltaTransport,
+  temporalDeltaTransport,
+  type DeltaTransport,
+} from "../src/stream/delta-transport.js";
 import { createWorker } from "../src/worker.js";
 import { runWorker, type DurableBenchEnv } from "./durable-bench-env.js";
 import { eventBytes } from "./history-profile.js";
@@ -33,7 +37,11 @@ function stampingModel(id: string): ModelProvider {
         yield { type: "text_delta", text: token };
         await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS));
       }
-      yield { type: "message_done", message: { role: "assistant", content: [{ type: "text", text }] }, usage: { inputTokens: 1, outputTokens: CHUNKS } };
+      yield {
+        type: "message_done",
+        message: { role: "assistant", content: [{ type: "text", text }] },
+        usage: { inputTokens: 1, outputTokens: CHUNKS },
+      };
     },
   };
 }
@@ -44,7 +52,11 @@ function silentModel(id: string): ModelProvider {
     id,
     async *stream(): AsyncIterable<ModelChunk> {
       const text = "<0000000000000.000>".repeat(CHUNKS);
-      yield { type: "message_done", message: { role: "assistant", content: [{ type: "text", text }] }, usage: { inputTokens: 1, outputTokens: CHUNKS } };
+      yield {
+        type: "message_done",
+        message: { role: "assistant", content: [{ type: "text", text }] },
+        usage: { inputTokens: 1, outputTokens: CHUNKS },
+      };
     },
   };
 }
@@ -57,24 +69,48 @@ async function historyBytes(client: AgentClient, sessionId: string): Promise<num
 /** One streamed run: per-token latency from the provider's chunk to the client's text_delta, and history bytes. */
 type ClientDeltas = NonNullable<AgentClientOptions["deltas"]>;
 
-async function measure(env: DurableBenchEnv, name: string, transport: DeltaTransport, deltas: ClientDeltas): Promise<{ latencies: number[]; bytes: number; silentBytes: number }> {
+async function measure(
+  env: DurableBenchEnv,
+  name: string,
+  transport: DeltaTransport,
+  deltas: ClientDeltas,
+): Promise<{ latencies: number[]; bytes: number; silentBytes: number }> {
   const taskQueue = `bench-stream-${name}-${Date.now()}`;
-  const agents = [defineAgent({ name: "streamer", model: "stamping" }), defineAgent({ name: "silent", model: "silent" })];
-  const worker = await createWorker({ agents, providers: { stamping: stampingModel("stamping"), silent: silentModel("silent") }, taskQueue, connection: env.connection, namespace: env.endpoint.namespace, deltas: transport });
+  const agents = [
+    defineAgent({ name: "streamer", model: "stamping" }),
+    defineAgent({ name: "silent", model: "silent" }),
+  ];
+  const worker = await createWorker({
+    agents,
+    providers: { stamping: stampingModel("stamping"), silent: silentModel("silent") },
+    taskQueue,
+    connection: env.connection,
+    namespace: env.endpoint.namespace,
+    deltas: transport,
+  });
   const running = runWorker(worker);
   const connection = await Connection.connect({ address: env.endpoint.address });
-  const client = new AgentClient(new Client({ connection, namespace: env.endpoint.namespace }), { deltas, taskQueue });
+  const client = new AgentClient(new Client({ connection, namespace: env.endpoint.namespace }), {
+    deltas,
+    taskQueue,
+  });
   try {
     const latencies: number[] = [];
     const started = await client.start("streamer", "stream");
-    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+    for await (const event of client.events(started.sessionId, started.runId, {
+      fromOffset: started.offset,
+    })) {
       if (event.type !== "text_delta") continue;
       const now = performance.timeOrigin + performance.now();
       for (const match of event.text.matchAll(/<(\d+\.\d+)>/g)) latencies.push(now - Number(match[1]));
     }
     const silent = await client.start("silent", "answer");
     for await (const _event of client.events(silent.sessionId, silent.runId, { fromOffset: silent.offset }));
-    return { latencies, bytes: await historyBytes(client, started.sessionId), silentBytes: await historyBytes(client, silent.sessionId) };
+    return {
+      latencies,
+      bytes: await historyBytes(client, started.sessionId),
+      silentBytes: await historyBytes(client, silent.sessionId),
+    };
   } finally {
     await connection.close();
     await running.stop();
@@ -86,8 +122,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Latency p50/p99 and history bytes per 1,000 streamed tokens, for the Temporal-native and (when available) Redis transports. */
-export async function benchStreamLatency(env: DurableBenchEnv, redisUrl: string | undefined): Promise<StreamLatencyResult[]> {
-  const transports: [string, () => DeltaTransport, ClientDeltas][] = [["temporal-native", temporalDeltaTransport, "temporal"]];
+export async function benchStreamLatency(
+  env: DurableBenchEnv,
+  redisUrl: string | undefined,
+): Promise<StreamLatencyResult[]> {
+  const transports: [string, () => DeltaTransport, ClientDeltas][] = [
+    ["temporal-native", temporalDeltaTransport, "temporal"],
+  ];
   if (redisUrl) transports.push(["redis", () => redisDeltaTransport(redisUrl), { redisUrl }]);
   const results: StreamLatencyResult[] = [];
   for (const [name, transport, deltas] of transports) {

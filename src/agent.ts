@@ -30,7 +30,11 @@ export interface Agent {
   /** Starts the agent in the background and returns a handle. */
   runAsync(input: RunInput, options?: RunOptions): RunHandle;
   /** Runs a fork: a clone of the agent seeded with `seed`, whose events all carry the fork id. */
-  fork(seed: Message[], input: string, options?: ForkOptions & RunOptions): AsyncGenerator<AgentEvent, RunResult>;
+  fork(
+    seed: Message[],
+    input: string,
+    options?: ForkOptions & RunOptions,
+  ): AsyncGenerator<AgentEvent, RunResult>;
   /** The configuration the agent was made with. */
   readonly config: KernelConfig;
 }
@@ -46,7 +50,10 @@ export interface Agent {
 export function createAgent(config: CreateAgentConfig): Agent {
   const kernelConfig: KernelConfig = { ...config, ports: config.ports ?? nodePorts };
   const run = (input: RunInput, options: RunOptions = {}) =>
-    runKernel(kernelConfig, input, { ...options, sessionId: options.sessionId ?? kernelConfig.ports.newId() });
+    runKernel(kernelConfig, input, {
+      ...options,
+      sessionId: options.sessionId ?? kernelConfig.ports.newId(),
+    });
   return {
     config: kernelConfig,
     run,

@@ -6,7 +6,12 @@ import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { SessionError, toSessionError } from "./runtime/client-errors.js";
-import { runEventStream, type DurableEvent, type EventStreamPosition, type ExternalDeltaSource } from "./runtime/run-event-stream.js";
+import {
+  runEventStream,
+  type DurableEvent,
+  type EventStreamPosition,
+  type ExternalDeltaSource,
+} from "./runtime/run-event-stream.js";
 import { redisDeltaSource } from "./stream/redis-delta-source.js";
 import { agentSession } from "./workflows/agent-session.js";
 import {
@@ -22,7 +27,6 @@ import {
   type StartRunResult,
 } from "./workflows/messages.js";
 import type { UserAnswer } from "./kernel/permission/types.js";
-
 
 /** Options of a durable run. */
 export interface DurableRunOptions {
@@ -97,7 +101,11 @@ export class AgentClient {
   }
 
   /** Queues a run in a session (starting the session if needed) and returns where its events will be. */
-  async start(agent: string, input: string | Message[], options: DurableRunOptions = {}): Promise<StartedRun> {
+  async start(
+    agent: string,
+    input: string | Message[],
+    options: DurableRunOptions = {},
+  ): Promise<StartedRun> {
     const sessionId = options.sessionId ?? `session-${randomUUID()}`;
     const runId = options.runId ?? randomUUID();
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
@@ -110,7 +118,10 @@ export class AgentClient {
     });
     try {
       const request = { runId, agent, input, ...(options.images ? { images: options.images } : {}) };
-      const started = await this.temporal.workflow.executeUpdateWithStart(startRunUpdate, { args: [request], startWorkflowOperation });
+      const started = await this.temporal.workflow.executeUpdateWithStart(startRunUpdate, {
+        args: [request],
+        startWorkflowOperation,
+      });
       return { ...started, sessionId };
     } catch (error) {
       throw toSessionError(error, sessionId, "start run");
@@ -118,7 +129,11 @@ export class AgentClient {
   }
 
   /** Starts a run and yields its events as they happen; returns the run's result. */
-  async *run(agent: string, input: string | Message[], options: DurableRunOptions = {}): AsyncGenerator<DurableEvent, RunResult> {
+  async *run(
+    agent: string,
+    input: string | Message[],
+    options: DurableRunOptions = {},
+  ): AsyncGenerator<DurableEvent, RunResult> {
     const started = await this.start(agent, input, options);
     return yield* this.events(started.sessionId, started.runId, { fromOffset: started.offset });
   }
@@ -136,14 +151,23 @@ export class AgentClient {
    * The events of one run from an offset: after a disconnect, resume from the last offset seen plus one and
    * nothing is missed or repeated. Ends with the run's `done`.
    */
-  async *events(sessionId: string, runId: string, position: EventStreamPosition = {}): AsyncGenerator<DurableEvent, RunResult> {
+  async *events(
+    sessionId: string,
+    runId: string,
+    position: EventStreamPosition = {},
+  ): AsyncGenerator<DurableEvent, RunResult> {
     let result: RunResult | undefined;
     try {
       result = yield* runEventStream(this.temporal, sessionId, runId, position, this.externalDeltas);
     } catch (error) {
       throw toSessionError(error, sessionId, "read events");
     }
-    if (!result) throw new SessionError(`session '${sessionId}' ended before run '${runId}' finished`, sessionId, "closed");
+    if (!result)
+      throw new SessionError(
+        `session '${sessionId}' ended before run '${runId}' finished`,
+        sessionId,
+        "closed",
+      );
     return result;
   }
 
@@ -158,20 +182,35 @@ export class AgentClient {
   }
 
   /** Allows a pending tool call. Rejected with the reason when the call is unknown or already decided. */
-  async approve(sessionId: string, callId: string, options: { actor?: string; reason?: string } = {}): Promise<void> {
+  async approve(
+    sessionId: string,
+    callId: string,
+    options: { actor?: string; reason?: string } = {},
+  ): Promise<void> {
     await this.decide(sessionId, { callId, decision: "allow", ...options });
   }
 
   /** Denies a pending tool call; the model gets `Error: denied by user[: reason]`. */
-  async deny(sessionId: string, callId: string, options: { actor?: string; reason?: string } = {}): Promise<void> {
+  async deny(
+    sessionId: string,
+    callId: string,
+    options: { actor?: string; reason?: string } = {},
+  ): Promise<void> {
     await this.decide(sessionId, { callId, decision: "deny", ...options });
   }
 
   /** Answers a pending question (`ask_user`): free text, or the selected options. */
-  async answer(sessionId: string, callId: string, answer: string | UserAnswer, options: { actor?: string } = {}): Promise<void> {
+  async answer(
+    sessionId: string,
+    callId: string,
+    answer: string | UserAnswer,
+    options: { actor?: string } = {},
+  ): Promise<void> {
     const body = typeof answer === "string" ? { text: answer } : answer;
     try {
-      await this.handle(sessionId).executeUpdate(answerQuestionUpdate, { args: [{ callId, ...body, ...options }] });
+      await this.handle(sessionId).executeUpdate(answerQuestionUpdate, {
+        args: [{ callId, ...body, ...options }],
+      });
     } catch (error) {
       throw toSessionError(error, sessionId, "answer");
     }
@@ -233,7 +272,12 @@ export class AgentClient {
     const base = `WorkflowType = "agentSession" AND TaskQueue = "${this.taskQueue}"`;
     const query = options.query ? `${base} AND (${options.query})` : base;
     for await (const info of this.temporal.workflow.list({ query })) {
-      yield { sessionId: info.workflowId, status: info.status.name, startTime: info.startTime, searchAttributes: info.searchAttributes ?? {} };
+      yield {
+        sessionId: info.workflowId,
+        status: info.status.name,
+        startTime: info.startTime,
+        searchAttributes: info.searchAttributes ?? {},
+      };
     }
   }
 
@@ -242,7 +286,10 @@ export class AgentClient {
     return this.temporal.workflow.getHandle<typeof agentSession>(sessionId);
   }
 
-  private async decide(sessionId: string, request: { callId: string; decision: "allow" | "deny"; actor?: string; reason?: string }): Promise<void> {
+  private async decide(
+    sessionId: string,
+    request: { callId: string; decision: "allow" | "deny"; actor?: string; reason?: string },
+  ): Promise<void> {
     try {
       await this.handle(sessionId).executeUpdate(decideToolCallUpdate, { args: [request] });
     } catch (error) {
@@ -250,8 +297,14 @@ export class AgentClient {
     }
   }
 
-  private async queueSteer(sessionId: string, kind: "steer" | "followUp", content: string | Message, id: string = randomUUID()): Promise<void> {
-    if (typeof content === "string" && content.trim() === "") throw new AgentError(`${kind}: the message is empty`);
+  private async queueSteer(
+    sessionId: string,
+    kind: "steer" | "followUp",
+    content: string | Message,
+    id: string = randomUUID(),
+  ): Promise<void> {
+    if (typeof content === "string" && content.trim() === "")
+      throw new AgentError(`${kind}: the message is empty`);
     try {
       await this.handle(sessionId).executeUpdate(queueSteerUpdate, { args: [{ id, kind, content }] });
     } catch (error) {

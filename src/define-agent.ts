@@ -1,4 +1,11 @@
-import type { AgentPlan, CodecName, ContinueAsNewPlan, DurableToolPlan, ModelRetryPlan, PermissionPlan } from "./common/agent-plan.js";
+import type {
+  AgentPlan,
+  CodecName,
+  ContinueAsNewPlan,
+  DurableToolPlan,
+  ModelRetryPlan,
+  PermissionPlan,
+} from "./common/agent-plan.js";
 import type { CreateAgentConfig } from "./agent.js";
 import { codecFor } from "./kernel/codecs/codec-for.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
@@ -60,11 +67,14 @@ export interface AgentDefinition {
  */
 export function defineAgent(definition: AgentDefinition): AgentDefinition {
   if (!/^[A-Za-z0-9][\w.-]*$/.test(definition.name)) {
-    throw new TypeError(`agent name '${definition.name}' must start with a letter or digit and use only letters, digits, '_', '.', '-'`);
+    throw new TypeError(
+      `agent name '${definition.name}' must start with a letter or digit and use only letters, digits, '_', '.', '-'`,
+    );
   }
   const names = new Set<string>();
   for (const tool of definition.tools ?? []) {
-    if (names.has(tool.name)) throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
+    if (names.has(tool.name))
+      throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
     names.add(tool.name);
   }
   return definition;
@@ -84,8 +94,19 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     modelRetry: { ...DURABLE_DEFAULTS.modelRetry, ...durable.modelRetry },
     continueAsNew: { ...DURABLE_DEFAULTS.continueAsNew, ...durable.continueAsNew },
   };
-  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "permission", "context"] as const;
-  for (const key of optional) if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
+  const optional = [
+    "system",
+    "maxTokens",
+    "temperature",
+    "topP",
+    "seed",
+    "stopSequences",
+    "toolChoice",
+    "permission",
+    "context",
+  ] as const;
+  for (const key of optional)
+    if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
   return plan;
 }
 
@@ -115,7 +136,11 @@ export interface LocalAgentOptions {
  * The in-process configuration of a definition: pass it to `createAgent`. The definition's permission rules
  * become the `permission` middleware, as in durable runs.
  */
-export function localAgentConfig(definition: AgentDefinition, model: ModelProvider, options: LocalAgentOptions = {}): CreateAgentConfig {
+export function localAgentConfig(
+  definition: AgentDefinition,
+  model: ModelProvider,
+  options: LocalAgentOptions = {},
+): CreateAgentConfig {
   const plan = toAgentPlan(definition);
   const config: CreateAgentConfig = {
     model,
@@ -127,7 +152,16 @@ export function localAgentConfig(definition: AgentDefinition, model: ModelProvid
     maxParallelTools: plan.maxParallelTools,
     maxDecodeRetries: plan.maxDecodeRetries,
   };
-  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "context"] as const;
+  const optional = [
+    "system",
+    "maxTokens",
+    "temperature",
+    "topP",
+    "seed",
+    "stopSequences",
+    "toolChoice",
+    "context",
+  ] as const;
   for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
   if (options.approval) config.approval = options.approval;
   if (options.input) config.input = options.input;

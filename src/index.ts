@@ -32,8 +32,17 @@ export { isRetryableProviderError, RETRYABLE_STATUSES } from "./kernel/retry/is-
 
 export { fileCheckpointer, type FileCheckpointerOptions } from "./checkpoint/file-checkpointer.js";
 export * from "./providers/openai-provider.js";
-export { classifyProviderError, type ProviderErrorClassification } from "./providers/openai-classify-error.js";
-export { defineAgent, toAgentPlan, localAgentConfig, DURABLE_DEFAULTS, type AgentDefinition } from "./define-agent.js";
+export {
+  classifyProviderError,
+  type ProviderErrorClassification,
+} from "./providers/openai-classify-error.js";
+export {
+  defineAgent,
+  toAgentPlan,
+  localAgentConfig,
+  DURABLE_DEFAULTS,
+  type AgentDefinition,
+} from "./define-agent.js";
 export type * from "./common/agent-plan.js";
 
 export * from "./testing.js";

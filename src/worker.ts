@@ -22,7 +22,12 @@ export interface CreateWorkerOptions {
    */
   deltas?: DeltaTransport | false;
   /** Extra Temporal worker options (concurrency limits, identity...). */
-  workerOptions?: Partial<Omit<WorkerOptions, "connection" | "namespace" | "taskQueue" | "activities" | "workflowBundle" | "workflowsPath">>;
+  workerOptions?: Partial<
+    Omit<
+      WorkerOptions,
+      "connection" | "namespace" | "taskQueue" | "activities" | "workflowBundle" | "workflowsPath"
+    >
+  >;
 }
 
 /**
@@ -65,4 +70,9 @@ function closeOnShutdown(worker: Worker, transport: DeltaTransport | undefined):
 export { AgentRegistry, type ProviderMap, type ProviderEntry } from "./activities/index.js";
 export { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 export { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
-export { deltaTransportFromEnv, redisDeltaTransport, temporalDeltaTransport, type DeltaTransport } from "./stream/delta-transport.js";
+export {
+  deltaTransportFromEnv,
+  redisDeltaTransport,
+  temporalDeltaTransport,
+  type DeltaTransport,
+} from "./stream/delta-transport.js";

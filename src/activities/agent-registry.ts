@@ -48,7 +48,11 @@ export class AgentRegistry {
   /** The implementation of one of an agent's tools. */
   tool(agent: string, name: string): AnyTool {
     const tool = this.definition(agent).tools?.find((candidate) => candidate.name === name);
-    if (!tool) throw new RegistryLookupError(`tool '${name}' of agent '${agent}' is not registered on this worker`, "tool");
+    if (!tool)
+      throw new RegistryLookupError(
+        `tool '${name}' of agent '${agent}' is not registered on this worker`,
+        "tool",
+      );
     return tool;
   }
 
@@ -59,7 +63,10 @@ export class AgentRegistry {
     const entry = this.providers[model] ?? this.providers["*"];
     if (!entry) {
       const known = Object.keys(this.providers).join(", ") || "none";
-      throw new RegistryLookupError(`no provider for model '${model}' on this worker (providers: ${known})`, "model");
+      throw new RegistryLookupError(
+        `no provider for model '${model}' on this worker (providers: ${known})`,
+        "model",
+      );
     }
     const provider = typeof entry === "function" ? entry(model) : entry;
     this.providerCache.set(model, provider);

@@ -46,14 +46,20 @@ export function createCallModel(registry: AgentRegistry, transport: DeltaTranspo
 function openPublisher(transport: DeltaTransport, input: CallModelInput): DeltaPublisher {
   const info = Context.current().info;
   const sessionId = info.workflowExecution?.workflowId ?? "";
-  return new DeltaPublisher(transport.sink(sessionId), { key: input.requestKey, attempt: info.attempt }, transport.batchMs, transport.endMarker);
+  return new DeltaPublisher(
+    transport.sink(sessionId),
+    { key: input.requestKey, attempt: info.attempt },
+    transport.batchMs,
+    transport.endMarker,
+  );
 }
 
 function lookupProvider(registry: AgentRegistry, model: string) {
   try {
     return registry.provider(model);
   } catch (error) {
-    if (error instanceof RegistryLookupError) throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.unknownModel);
+    if (error instanceof RegistryLookupError)
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.unknownModel);
     throw error;
   }
 }
@@ -62,9 +68,17 @@ function lookupProvider(registry: AgentRegistry, model: string) {
 async function fetchRequest(key: string): Promise<ModelRequest> {
   const context = Context.current();
   const workflowId = context.info.workflowExecution?.workflowId;
-  if (!workflowId) throw ApplicationFailure.nonRetryable("callModel must run inside a session workflow", FAILURE_TYPES.requestUnavailable);
+  if (!workflowId)
+    throw ApplicationFailure.nonRetryable(
+      "callModel must run inside a session workflow",
+      FAILURE_TYPES.requestUnavailable,
+    );
   const request = await context.client.workflow.getHandle(workflowId).query(modelRequestQuery, key);
   // Absent only if the workflow moved on (the call was cancelled); a retry will not bring it back.
-  if (!request) throw ApplicationFailure.nonRetryable(`model request ${key} is no longer in flight`, FAILURE_TYPES.requestUnavailable);
+  if (!request)
+    throw ApplicationFailure.nonRetryable(
+      `model request ${key} is no longer in flight`,
+      FAILURE_TYPES.requestUnavailable,
+    );
   return request;
 }

@@ -27,7 +27,8 @@ function lookupTool(registry: AgentRegistry, input: ExecuteToolInput): AnyTool {
   try {
     return registry.tool(input.agent, input.call.name);
   } catch (error) {
-    if (error instanceof RegistryLookupError) throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.toolNotFound);
+    if (error instanceof RegistryLookupError)
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.toolNotFound);
     throw error;
   }
 }
@@ -43,6 +44,7 @@ function toolContext(input: ExecuteToolInput, tool: AnyTool): ToolContext {
     turn: input.turn,
     heartbeat: (details) => context.heartbeat(details),
   };
-  if (tool.retry === "idempotent") ctx.idempotencyKey = `${info.workflowExecution?.workflowId ?? ""}:${info.activityId}`;
+  if (tool.retry === "idempotent")
+    ctx.idempotencyKey = `${info.workflowExecution?.workflowId ?? ""}:${info.activityId}`;
   return ctx;
 }

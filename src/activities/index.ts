@@ -16,7 +16,8 @@ export function createActivities(registry: AgentRegistry, transport?: DeltaTrans
       try {
         return registry.plan(agent);
       } catch (error) {
-        if (error instanceof RegistryLookupError) throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.unknownAgent);
+        if (error instanceof RegistryLookupError)
+          throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.unknownAgent);
         throw error;
       }
     },

@@ -9,7 +9,11 @@ import type { Middleware } from "../kernel/middleware.js";
  * `serializeApprovals: false` so several approvals can wait at once and be answered in any order; in-process
  * runs keep the seed's one-prompt-at-a-time default.
  */
-export function planPermission(plan: PermissionPlan | undefined, approver: ApprovalHandler | undefined, serializeApprovals = true): Middleware[] {
+export function planPermission(
+  plan: PermissionPlan | undefined,
+  approver: ApprovalHandler | undefined,
+  serializeApprovals = true,
+): Middleware[] {
   if (!plan) return [];
   const rules = policy({
     ...(plan.allow ? { allow: plan.allow } : {}),
@@ -18,5 +22,11 @@ export function planPermission(plan: PermissionPlan | undefined, approver: Appro
     ...(plan.rules ? { rules: plan.rules } : {}),
     ...(plan.default ? { default: plan.default } : {}),
   });
-  return [permission(rules, approver, { mode: plan.mode ?? "enforce", audit: plan.audit ?? false, serializeApprovals })];
+  return [
+    permission(rules, approver, {
+      mode: plan.mode ?? "enforce",
+      audit: plan.audit ?? false,
+      serializeApprovals,
+    }),
+  ];
 }

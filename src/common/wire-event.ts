@@ -53,7 +53,9 @@ export function fromWireError(wire: WireError): AgentError {
     case "AbortError":
       return new AbortError(wire.message);
     case "CheckpointConflictError":
-      return Object.assign(new AgentError(wire.message), { name: "CheckpointConflictError" }) as CheckpointConflictError;
+      return Object.assign(new AgentError(wire.message), {
+        name: "CheckpointConflictError",
+      }) as CheckpointConflictError;
     default:
       return Object.assign(new AgentError(wire.message), { name: wire.name });
   }

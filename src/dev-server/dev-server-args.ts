@@ -40,7 +40,8 @@ export function devServerArgs(input: DevServerArgsInput): string[] {
   for (const [name, kind] of Object.entries(input.searchAttributes))
     args.push("--search-attribute", `${name}=${kind}`);
   if (input.supportedFlags.has("--dynamic-config-value")) {
-    for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) args.push("--dynamic-config-value", `${key}=${value}`);
+    for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG))
+      args.push("--dynamic-config-value", `${key}=${value}`);
   }
   args.push("--log-level", input.logLevel);
   return args;

@@ -66,11 +66,24 @@ export type AgentEventBody =
       actor?: string;
     }
   | { type: "approval_request"; call: ToolCall; reason?: string }
-  | { type: "approval_resolved"; id: string; decision: "allow" | "deny"; by: DecisionSource; actor?: string; reason?: string }
+  | {
+      type: "approval_resolved";
+      id: string;
+      decision: "allow" | "deny";
+      by: DecisionSource;
+      actor?: string;
+      reason?: string;
+    }
   | { type: "input_request"; call: ToolCall; question: UserQuestion }
   | { type: "input_resolved"; id: string; answer: UserAnswer }
   | { type: "steer"; messages: Message[] }
-  | { type: "compaction"; kind: "micro" | "auto" | "manual"; before: number; after: number; phase?: "start" | "done" }
+  | {
+      type: "compaction";
+      kind: "micro" | "auto" | "manual";
+      before: number;
+      after: number;
+      phase?: "start" | "done";
+    }
   | ({ type: "context_status" } & ContextStatus)
   | { type: "background_completed"; completion: BackgroundCompletion }
   | { type: "diagnostic"; level: "info" | "warning" | "error"; code: string; message: string }

@@ -8,7 +8,8 @@ export function inputMessages(input: RunInput, images: ImageBlock[] | undefined)
   const index = messages.findLastIndex((message) => message.role === "user");
   if (index < 0) return [...messages, { role: "user", content: [...images] }];
   const target = messages[index]!;
-  const blocks = typeof target.content === "string" ? [{ type: "text" as const, text: target.content }] : target.content;
+  const blocks =
+    typeof target.content === "string" ? [{ type: "text" as const, text: target.content }] : target.content;
   messages[index] = { role: "user", content: [...blocks, ...images] };
   return messages;
 }

@@ -52,13 +52,7 @@ export interface CompactionBlock {
 
 /** Every kind of content a message can hold. */
 export type ContentBlock =
-  | TextBlock
-  | ImageBlock
-  | ToolCallBlock
-  | ToolResultBlock
-  | ReasoningBlock
-  | NativeBlock
-  | CompactionBlock;
+  TextBlock | ImageBlock | ToolCallBlock | ToolResultBlock | ReasoningBlock | NativeBlock | CompactionBlock;
 
 /** One message of a conversation. */
 export interface Message {

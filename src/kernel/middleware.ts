@@ -57,7 +57,11 @@ export interface Middleware {
 }
 
 /** Folds the `wrapModelCall` layers around `base`, first middleware outermost. */
-export function composeModelCall(middleware: readonly Middleware[], ctx: AgentContext, base: ModelCall): ModelCall {
+export function composeModelCall(
+  middleware: readonly Middleware[],
+  ctx: AgentContext,
+  base: ModelCall,
+): ModelCall {
   return middleware.reduceRight<ModelCall>((next, layer) => {
     const wrap = layer.wrapModelCall;
     return wrap ? () => wrap.call(layer, ctx, next) : next;
@@ -65,7 +69,11 @@ export function composeModelCall(middleware: readonly Middleware[], ctx: AgentCo
 }
 
 /** Folds the `wrapToolCall` layers around `base`, first middleware outermost. */
-export function composeToolCall(middleware: readonly Middleware[], ctx: ToolCallContext, base: ToolExec): ToolExec {
+export function composeToolCall(
+  middleware: readonly Middleware[],
+  ctx: ToolCallContext,
+  base: ToolExec,
+): ToolExec {
   return middleware.reduceRight<ToolExec>((next, layer) => {
     const wrap = layer.wrapToolCall;
     return wrap ? () => wrap.call(layer, ctx, next) : next;

@@ -54,7 +54,9 @@ export async function* modelPhase(
       yield { type: "message", message: call.message };
       if (attempt >= config.maxDecodeRetries) return { kind: "error", error };
       yield { type: "error", error, fatal: false };
-      const repair = config.codec.repairPrompt?.(error, attempt + 1, run.specs) ?? defaultRepairPrompt(error, attempt + 1, run.specs);
+      const repair =
+        config.codec.repairPrompt?.(error, attempt + 1, run.specs) ??
+        defaultRepairPrompt(error, attempt + 1, run.specs);
       ctx.messages.push(repair);
       await run.log.append({ type: "user", message: repair });
     }
@@ -62,7 +64,11 @@ export async function* modelPhase(
 }
 
 /** One model call through the middleware onion, with one emergency compaction on a context overflow. */
-async function* callModel(run: RunState, turn: number, view: PreparedView | undefined): AsyncGenerator<AgentEvent, CallOutcome> {
+async function* callModel(
+  run: RunState,
+  turn: number,
+  view: PreparedView | undefined,
+): AsyncGenerator<AgentEvent, CallOutcome> {
   let currentView = view;
   for (let overflowRetried = false; ; overflowRetried = true) {
     const outcome = yield* streamOnce(run, turn, currentView);
@@ -107,7 +113,13 @@ async function* streamOnce(
   } catch (error) {
     scope.release();
     const interrupted = scope.interrupted && !run.signal.aborted;
-    yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, error: interrupted ? "interrupted" : errorText(error) };
+    yield {
+      type: "model_call_end",
+      turn,
+      model,
+      durationMs: config.ports.now() - started,
+      error: interrupted ? "interrupted" : errorText(error),
+    };
     for (const event of run.sink.drain()) yield event;
     if (interrupted) return { kind: "interrupted" };
     if (signal.aborted || isAbortError(error)) return { kind: "aborted" };
@@ -129,7 +141,11 @@ async function* streamOnce(
 function callScope(run: RunState): { signal: AbortSignalLike; interrupted: boolean; release(): void } {
   if (!run.steer?.onInterrupt) return { signal: run.signal, interrupted: false, release: () => undefined };
   const controller = new AbortController();
-  const state = { signal: controller.signal as AbortSignalLike, interrupted: false, release: () => undefined as void };
+  const state = {
+    signal: controller.signal as AbortSignalLike,
+    interrupted: false,
+    release: () => undefined as void,
+  };
   const onRunAbort = () => controller.abort(run.signal.reason);
   run.signal.addEventListener("abort", onRunAbort, { once: true });
   const unsubscribe = run.steer.onInterrupt(() => {

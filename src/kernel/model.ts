@@ -15,7 +15,10 @@ export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0
 
 /** Sums two usages; cache counts appear when either side reports them. */
 export function addUsage(a: Usage, b: Usage): Usage {
-  const sum: Usage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  const sum: Usage = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
   if (a.cacheReadTokens !== undefined || b.cacheReadTokens !== undefined) {
     sum.cacheReadTokens = (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0);
   }

@@ -9,7 +9,8 @@ export function normalizeAssistant(raw: AssistantMessage, decoded: DecodedRespon
   const blocks = typeof raw.content === "string" ? [] : raw.content;
   const content: ContentBlock[] = blocks.filter((block) => block.type === "reasoning");
   if (decoded.text !== "") content.push(textBlock(decoded.text));
-  for (const call of decoded.calls) content.push({ type: "tool_call", id: call.id, name: call.name, input: call.input });
+  for (const call of decoded.calls)
+    content.push({ type: "tool_call", id: call.id, name: call.name, input: call.input });
   content.push(...blocks.filter((block) => block.type === "native" || block.type === "compaction"));
   return { role: "assistant", content };
 }

@@ -33,7 +33,10 @@ export function runKernel(
 }
 
 /** Marks every event of a fork with its id. */
-async function* stampForkId(events: AsyncGenerator<AgentEvent, RunResult>, forkId: string): AsyncGenerator<AgentEvent, RunResult> {
+async function* stampForkId(
+  events: AsyncGenerator<AgentEvent, RunResult>,
+  forkId: string,
+): AsyncGenerator<AgentEvent, RunResult> {
   for (;;) {
     const next = await events.next();
     if (next.done) return next.value;
@@ -66,7 +69,11 @@ async function* runLoop(
 }
 
 /** Steps 1–3: load the session, recover interrupted tools, append the input. */
-async function openRun(config: KernelConfig, input: RunInput, options: RunOptions & { sessionId: string; forkId?: string }): Promise<RunState> {
+async function openRun(
+  config: KernelConfig,
+  input: RunInput,
+  options: RunOptions & { sessionId: string; forkId?: string },
+): Promise<RunState> {
   const resolved = resolveConfig(config);
   const { sessionId, forkId } = options;
   const signal = options.signal ?? NEVER_ABORTED;
@@ -87,10 +94,28 @@ async function openRun(config: KernelConfig, input: RunInput, options: RunOption
     state,
     ports: resolved.ports,
     ...(forkId !== undefined ? { forkId } : {}),
-    ...(opened.log.persistent ? { recordSessionEvent: (event: Parameters<typeof opened.log.append>[0]) => void opened.log.append(event).catch(() => undefined) } : {}),
+    ...(opened.log.persistent
+      ? {
+          recordSessionEvent: (event: Parameters<typeof opened.log.append>[0]) =>
+            void opened.log.append(event).catch(() => undefined),
+        }
+      : {}),
   };
   const engine = resolved.context
-    ? createContextEngine({ sessionId, ports: resolved.ports, provider: resolved.model, model: resolved.modelName, ...resolved.context, history: opened.events, staticPrefix: { system: resolved.system, tools: resolved.tools.map(toToolSpec), codec: resolved.codec.name }, record: ctx.recordSessionEvent })
+    ? createContextEngine({
+        sessionId,
+        ports: resolved.ports,
+        provider: resolved.model,
+        model: resolved.modelName,
+        ...resolved.context,
+        history: opened.events,
+        staticPrefix: {
+          system: resolved.system,
+          tools: resolved.tools.map(toToolSpec),
+          codec: resolved.codec.name,
+        },
+        record: ctx.recordSessionEvent,
+      })
     : undefined;
   const run: RunState = {
     config: resolved,
@@ -121,7 +146,12 @@ function forker(config: KernelConfig, parent: RunState): RunState["fork"] {
     const forkId = options.forkId ?? `task-${++forks}`;
     const history = forkSeed(parent.ctx.messages);
     const sessionId = `${parent.sessionId}/${forkId}`;
-    const fork = runKernel(forkConfig(config, options.tools), input, { sessionId, forkId, signal: parent.signal, history });
+    const fork = runKernel(forkConfig(config, options.tools), input, {
+      sessionId,
+      forkId,
+      signal: parent.signal,
+      history,
+    });
     for (;;) {
       const next = await fork.next();
       if (next.done) {
@@ -133,10 +163,20 @@ function forker(config: KernelConfig, parent: RunState): RunState["fork"] {
   };
 }
 
-function openBackground(config: RunState["config"], sessionId: string, signal: RunState["signal"], sink: EventSink): RunState["background"] {
+function openBackground(
+  config: RunState["config"],
+  sessionId: string,
+  signal: RunState["signal"],
+  sink: EventSink,
+): RunState["background"] {
   if (config.backgroundTasks) return { tasks: config.backgroundTasks(sessionId), owned: false };
   if (config.background === false) return undefined;
-  const tasks = createBackgroundTasks({ emit: sink.emit, signal, ports: config.ports, limits: config.backgroundLimits });
+  const tasks = createBackgroundTasks({
+    emit: sink.emit,
+    signal,
+    ports: config.ports,
+    limits: config.backgroundLimits,
+  });
   return { tasks, owned: true };
 }
 
@@ -236,7 +276,12 @@ async function* finish(run: RunState, reason: StopReason): AsyncGenerator<AgentE
   await runLifecycle(run.config.use, "afterAgent", run.ctx);
   await run.log.flush();
   for (const event of run.sink.drain()) yield event;
-  const result: RunResult = { messages: run.ctx.messages, text: lastAssistantText(run.ctx.messages), usage: run.usage, stopReason: reason };
+  const result: RunResult = {
+    messages: run.ctx.messages,
+    text: lastAssistantText(run.ctx.messages),
+    usage: run.usage,
+    stopReason: reason,
+  };
   yield { type: "done", reason, result };
   return result;
 }

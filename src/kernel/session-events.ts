@@ -8,8 +8,22 @@ export type SessionEvent =
   | { type: "assistant"; message: Message }
   | { type: "tool_started"; id: string; name: string; turn: number }
   | { type: "tool_result"; result: ToolResultBlock; turn: number }
-  | { type: "file_snapshot"; path: string; before: string | null; truncated?: boolean; encoding?: "utf8" | "base64"; turn: number }
-  | { type: "artifact_verified"; path: string; revision?: string; command: string; result: string; turn: number }
+  | {
+      type: "file_snapshot";
+      path: string;
+      before: string | null;
+      truncated?: boolean;
+      encoding?: "utf8" | "base64";
+      turn: number;
+    }
+  | {
+      type: "artifact_verified";
+      path: string;
+      revision?: string;
+      command: string;
+      result: string;
+      turn: number;
+    }
   | (Omit<AgentEventOf<"permission_decision">, "type"> & { type: "permission_decision"; turn: number })
   | { type: "summary"; messages: Message[]; throughSeq: number; before: number; after: number }
   | { type: "context_view"; view: ContextView; throughSeq: number };

@@ -63,4 +63,3 @@ export class SessionLog {
     return this.chain;
   }
 }
-

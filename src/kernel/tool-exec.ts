@@ -11,7 +11,8 @@ import type { AnyTool, ToolCall, ToolContext, ToolResult } from "./tools.js";
 export async function executeBaseTool(run: RunState, tctx: ToolCallContext): Promise<ToolResult> {
   const { call } = tctx;
   const tool = run.toolsByName.get(call.name);
-  if (!tool) return { id: call.id, name: call.name, content: `Error: unknown tool '${call.name}'`, isError: true };
+  if (!tool)
+    return { id: call.id, name: call.name, content: `Error: unknown tool '${call.name}'`, isError: true };
   return invokeTool(tool, call, toolContext(run, tctx));
 }
 
@@ -39,14 +40,22 @@ export async function invokeTool(tool: AnyTool, call: ToolCall, ctx: ToolContext
 /** What the tool sees of the run. */
 function toolContext(run: RunState, tctx: ToolCallContext): ToolContext {
   const { config } = run;
-  const ctx: ToolContext = { sessionId: run.sessionId, signal: run.signal, emit: tctx.emit, call: tctx.call, turn: tctx.turn };
+  const ctx: ToolContext = {
+    sessionId: run.sessionId,
+    signal: run.signal,
+    emit: tctx.emit,
+    call: tctx.call,
+    turn: tctx.turn,
+  };
   if (config.approval) ctx.approval = config.approval;
   if (config.input) ctx.input = config.input;
   if (config.sandbox) ctx.sandbox = config.sandbox;
   if (run.fork) ctx.fork = run.fork;
   if (run.background) ctx.background = run.background.tasks;
   if (tctx.recordSessionEvent) ctx.recordSessionEvent = tctx.recordSessionEvent;
-  if (run.log.persistent) ctx.recordSnapshot = (path, before, truncated, encoding) => recordSnapshot(run, tctx.turn, { path, before, truncated, encoding });
+  if (run.log.persistent)
+    ctx.recordSnapshot = (path, before, truncated, encoding) =>
+      recordSnapshot(run, tctx.turn, { path, before, truncated, encoding });
   return ctx;
 }
 

@@ -16,7 +16,11 @@ export interface ToolPhaseOutcome {
  * Step 9: announce every call, run them at most `maxParallelTools` at a time, stream their events live in
  * completion order, and feed the results back to the model in call order as one user message.
  */
-export async function* toolPhase(run: RunState, turn: number, calls: ToolCall[]): AsyncGenerator<AgentEvent, ToolPhaseOutcome> {
+export async function* toolPhase(
+  run: RunState,
+  turn: number,
+  calls: ToolCall[],
+): AsyncGenerator<AgentEvent, ToolPhaseOutcome> {
   for (const call of calls) yield { type: "tool_use", call };
   const live = run.sink.beginLive();
   const results: ToolResult[] = new Array<ToolResult>(calls.length);
@@ -34,7 +38,11 @@ export async function* toolPhase(run: RunState, turn: number, calls: ToolCall[])
 }
 
 /** Runs `count` jobs with at most `limit` in flight, starting them in index order. */
-async function runLimited(count: number, limit: number, job: (index: number) => Promise<void>): Promise<void> {
+async function runLimited(
+  count: number,
+  limit: number,
+  job: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count) await job(next++);
@@ -45,14 +53,26 @@ async function runLimited(count: number, limit: number, job: (index: number) => 
 /** One call: start event, hooks, the middleware chain around the tool, persistence, end events. */
 async function runOneCall(run: RunState, turn: number, call: ToolCall): Promise<ToolResult> {
   const { sink, log, config } = run;
-  if (config.crashRecovery === "safe") await log.append({ type: "tool_started", id: call.id, name: call.name, turn });
+  if (config.crashRecovery === "safe")
+    await log.append({ type: "tool_started", id: call.id, name: call.name, turn });
   sink.emit({ type: "tool_call_start", call, turn });
   const started = config.ports.now();
   const tctx: ToolCallContext = Object.assign(Object.create(run.ctx) as ToolCallContext, { call, turn });
   const result = await resolveResult(run, tctx, call);
-  await log.append({ type: "tool_result", result: toolResultBlock(result.id, result.content, result.isError), turn });
+  await log.append({
+    type: "tool_result",
+    result: toolResultBlock(result.id, result.content, result.isError),
+    turn,
+  });
   const durationMs = config.ports.now() - started;
-  sink.emit({ type: "tool_call_end", id: call.id, name: call.name, turn, durationMs, isError: result.isError === true });
+  sink.emit({
+    type: "tool_call_end",
+    id: call.id,
+    name: call.name,
+    turn,
+    durationMs,
+    isError: result.isError === true,
+  });
   sink.emit({ type: "tool_result", result });
   return result;
 }

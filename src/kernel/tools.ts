@@ -65,7 +65,12 @@ export interface ToolContext {
   /** A key that stays the same across retries of this call (durable runtime). */
   idempotencyKey?: string;
   /** Persists the content of a file before the tool changes it (only with a checkpointer). */
-  recordSnapshot?(path: string, before: string | null, truncated?: boolean, encoding?: "utf8" | "base64"): void;
+  recordSnapshot?(
+    path: string,
+    before: string | null,
+    truncated?: boolean,
+    encoding?: "utf8" | "base64",
+  ): void;
   /** Persists a sidecar event in the session log (only with a checkpointer). */
   recordSessionEvent?(event: SessionEvent): void;
   /** Runs a fork of the agent (a parallel clone seeded with the conversation so far); absent inside a fork. */
@@ -108,7 +113,8 @@ export function defineTool<S extends ZodType>(def: Tool<z.infer<S>> & { schema: 
 
 /** The model-facing spec of a tool, with JSON Schema generated from its zod schema. */
 export function toToolSpec(tool: Tool<never> | Tool<unknown>): ToolSpec {
-  const parameters = tool.parameters ?? (z.toJSONSchema(tool.schema, { unrepresentable: "any" }) as JsonSchema);
+  const parameters =
+    tool.parameters ?? (z.toJSONSchema(tool.schema, { unrepresentable: "any" }) as JsonSchema);
   return { name: tool.name, description: tool.description, parameters };
 }
 

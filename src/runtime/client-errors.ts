@@ -1,4 +1,8 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from "@temporalio/client";
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from "@temporalio/client";
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from "@temporalio/common";
 import { AgentError, errorMessage } from "../kernel/errors.js";
 
@@ -18,25 +22,39 @@ export class SessionError extends AgentError {
 export function toSessionError(error: unknown, sessionId: string, operation: string): Error {
   if (error instanceof SessionError) return error;
   if (error instanceof WorkflowNotFoundError) {
-    return new SessionError(`${operation}: session '${sessionId}' not found`, sessionId, "not_found", { cause: error });
+    return new SessionError(`${operation}: session '${sessionId}' not found`, sessionId, "not_found", {
+      cause: error,
+    });
   }
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
-    return new SessionError(`${operation}: session '${sessionId}' is closed and cannot be reopened`, sessionId, "closed", { cause: error });
+    return new SessionError(
+      `${operation}: session '${sessionId}' is closed and cannot be reopened`,
+      sessionId,
+      "closed",
+      { cause: error },
+    );
   }
   if (error instanceof WorkflowUpdateFailedError) {
-    const cause = error.cause instanceof ApplicationFailure ? error.cause.message : errorMessage(error.cause ?? error);
+    const cause =
+      error.cause instanceof ApplicationFailure ? error.cause.message : errorMessage(error.cause ?? error);
     const reason = /is closed/.test(cause) ? "closed" : "rejected";
     return new SessionError(`${operation} rejected: ${cause}`, sessionId, reason, { cause: error });
   }
   const message = errorMessage(error);
   if (/NOT_FOUND|workflow not found|not found for ID/i.test(message) && !/already completed/i.test(message)) {
-    return new SessionError(`${operation}: session '${sessionId}' not found`, sessionId, "not_found", { cause: error });
+    return new SessionError(`${operation}: session '${sessionId}' not found`, sessionId, "not_found", {
+      cause: error,
+    });
   }
   if (/already completed|workflow execution already completed/i.test(message)) {
-    return new SessionError(`${operation}: session '${sessionId}' is closed`, sessionId, "closed", { cause: error });
+    return new SessionError(`${operation}: session '${sessionId}' is closed`, sessionId, "closed", {
+      cause: error,
+    });
   }
   if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-    return new SessionError(`${operation}: the session did not answer in time`, sessionId, "unavailable", { cause: error });
+    return new SessionError(`${operation}: the session did not answer in time`, sessionId, "unavailable", {
+      cause: error,
+    });
   }
   return error instanceof Error ? error : new AgentError(message);
 }

@@ -17,7 +17,9 @@ export const DEFAULT_TASK_QUEUE = "lite-agent";
  * `TEMPORAL_API_KEY`, `TEMPORAL_TLS*`, and the profile file `TEMPORAL_CONFIG_FILE` (default profile).
  * Explicit overrides win. Defaults to a local server on 127.0.0.1:7233, namespace `default`.
  */
-export function loadConnectionConfig(overrides: { address?: string; namespace?: string } = {}): TemporalConnectionConfig {
+export function loadConnectionConfig(
+  overrides: { address?: string; namespace?: string } = {},
+): TemporalConnectionConfig {
   const loaded = loadClientConnectConfig();
   const connectionOptions: NativeConnectionOptions = { ...loaded.connectionOptions };
   const address = overrides.address ?? connectionOptions.address ?? "127.0.0.1:7233";

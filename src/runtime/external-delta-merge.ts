@@ -5,7 +5,11 @@ import { DeltaDeduper } from "../stream/delta-deduper.js";
 import { deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
 import type { DurableEvent, SessionStreamItem } from "./run-event-stream.js";
 
-type Merged = { kind: "event"; item: SessionStreamItem } | { kind: "delta"; id: string; delta: StreamDelta } | { kind: "tick" } | { kind: "closed" };
+type Merged =
+  | { kind: "event"; item: SessionStreamItem }
+  | { kind: "delta"; id: string; delta: StreamDelta }
+  | { kind: "tick" }
+  | { kind: "closed" };
 
 /** How long a finished model call waits for its end marker before giving up on the transport. */
 const END_MARKER_WAIT_MS = 5_000;
@@ -45,7 +49,12 @@ export async function* mergeExternalDeltas(
   }
 }
 
-async function pump<T>(source: AsyncIterable<T>, wrap: (value: T) => Merged, channel: Channel<Merged>, endsMerge: boolean): Promise<void> {
+async function pump<T>(
+  source: AsyncIterable<T>,
+  wrap: (value: T) => Merged,
+  channel: Channel<Merged>,
+  endsMerge: boolean,
+): Promise<void> {
   try {
     for await (const value of source) channel.push(wrap(value));
   } finally {
@@ -116,6 +125,7 @@ class MergeState {
     if (!this.open) return;
     const pending = this.pendingDeltas;
     this.pendingDeltas = [];
-    for (const { id, events } of pending) for (const event of events) yield { ...event, offset: this.offset, runId: this.runId, deltaId: id };
+    for (const { id, events } of pending)
+      for (const event of events) yield { ...event, offset: this.offset, runId: this.runId, deltaId: id };
   }
 }

@@ -7,5 +7,9 @@ import { loadWorkflowBundle } from "./workflow-bundle.js";
  * rejects with Temporal's DeterminismViolationError when the code would take a different path.
  */
 export async function replaySessionHistory(history: unknown, workflowId = "replay"): Promise<void> {
-  await Worker.runReplayHistory({ workflowBundle: await loadWorkflowBundle() }, historyFromJSON(history), workflowId);
+  await Worker.runReplayHistory(
+    { workflowBundle: await loadWorkflowBundle() },
+    historyFromJSON(history),
+    workflowId,
+  );
 }

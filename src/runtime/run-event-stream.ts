@@ -14,7 +14,11 @@ export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId
 /** How a client reads live deltas that do not travel in the workflow stream (Redis). */
 export interface ExternalDeltaSource {
   /** Deltas of the session after `fromId` (exclusive), each with its id, as they arrive, until `signal` aborts. */
-  read(sessionId: string, fromId: string | undefined, signal: AbortSignal): AsyncIterable<{ id: string; delta: StreamDelta }>;
+  read(
+    sessionId: string,
+    fromId: string | undefined,
+    signal: AbortSignal,
+  ): AsyncIterable<{ id: string; delta: StreamDelta }>;
 }
 
 /** Where to resume: the last offset seen plus one, and (Redis transport) the last delta id seen. */
@@ -32,18 +36,36 @@ const POLL_COOLDOWN = "5 milliseconds";
  */
 async function dedicatedEventStream(temporal: Client, sessionId: string, fromOffset: number) {
   if (!(temporal.connection instanceof Connection)) {
-    return { items: sessionStream(temporal, sessionId, [EVENTS_TOPIC], fromOffset), stop: async () => undefined };
+    return {
+      items: sessionStream(temporal, sessionId, [EVENTS_TOPIC], fromOffset),
+      stop: async () => undefined,
+    };
   }
   const connection = await Connection.connect(temporal.connection.options);
   const client = new Client({ connection, namespace: temporal.options.namespace });
-  return { items: sessionStream(client, sessionId, [EVENTS_TOPIC], fromOffset), stop: () => connection.close() };
+  return {
+    items: sessionStream(client, sessionId, [EVENTS_TOPIC], fromOffset),
+    stop: () => connection.close(),
+  };
 }
 
 /** The outcome of a finished run from the session's summaries, as a `done` event (its messages are not kept). */
-async function finishedRun(temporal: Client, sessionId: string, runId: string): Promise<{ event: AgentEvent; result: RunResult } | undefined> {
-  const summary = await temporal.workflow.getHandle(sessionId).query(runSummaryQuery, runId).catch(() => undefined);
+async function finishedRun(
+  temporal: Client,
+  sessionId: string,
+  runId: string,
+): Promise<{ event: AgentEvent; result: RunResult } | undefined> {
+  const summary = await temporal.workflow
+    .getHandle(sessionId)
+    .query(runSummaryQuery, runId)
+    .catch(() => undefined);
   if (!summary) return undefined;
-  const result: RunResult = { messages: [], text: summary.text, usage: summary.usage, stopReason: summary.stopReason as RunResult["stopReason"] };
+  const result: RunResult = {
+    messages: [],
+    text: summary.text,
+    usage: summary.usage,
+    stopReason: summary.stopReason as RunResult["stopReason"],
+  };
   return { event: { type: "done", reason: result.stopReason, result }, result };
 }
 
@@ -53,11 +75,17 @@ export type SessionStreamItem =
   | { topic: typeof DELTAS_TOPIC; offset: number; delta: StreamDelta };
 
 /** Reads the session stream from an offset, following continue-as-new. */
-export async function* sessionStream(temporal: Client, sessionId: string, topics: string[], fromOffset: number): AsyncGenerator<SessionStreamItem> {
+export async function* sessionStream(
+  temporal: Client,
+  sessionId: string,
+  topics: string[],
+  fromOffset: number,
+): AsyncGenerator<SessionStreamItem> {
   const stream = WorkflowStreamClient.create(temporal, sessionId);
   for await (const item of stream.subscribe(topics, fromOffset, { pollCooldown: POLL_COOLDOWN })) {
     const data = defaultPayloadConverter.fromPayload<unknown>(item.data);
-    if (item.topic === DELTAS_TOPIC) yield { topic: DELTAS_TOPIC, offset: item.offset, delta: data as StreamDelta };
+    if (item.topic === DELTAS_TOPIC)
+      yield { topic: DELTAS_TOPIC, offset: item.offset, delta: data as StreamDelta };
     else yield { topic: EVENTS_TOPIC, offset: item.offset, entry: data as StreamEntry };
   }
 }

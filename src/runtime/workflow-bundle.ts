@@ -38,7 +38,9 @@ function sourceDigest(): string {
  * The workflow bundle, built once per code version and cached on disk (`.cache/workflow-bundle`), because
  * bundling takes seconds and every worker process (tests, the demo, the CLI) needs it.
  */
-export async function loadWorkflowBundle(cacheDir = join(sourceRoot, "..", ".cache", "workflow-bundle")): Promise<WorkflowBundle> {
+export async function loadWorkflowBundle(
+  cacheDir = join(sourceRoot, "..", ".cache", "workflow-bundle"),
+): Promise<WorkflowBundle> {
   const file = join(cacheDir, `bundle-${sourceDigest()}.js`);
   if (existsSync(file)) return { code: readFileSync(file, "utf8") };
   const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
@@ -50,4 +52,11 @@ export async function loadWorkflowBundle(cacheDir = join(sourceRoot, "..", ".cac
 }
 
 const ignore = () => undefined;
-const quietLogger = { trace: ignore, debug: ignore, info: ignore, warn: console.warn, error: console.error, log: ignore };
+const quietLogger = {
+  trace: ignore,
+  debug: ignore,
+  info: ignore,
+  warn: console.warn,
+  error: console.error,
+  log: ignore,
+};

@@ -24,7 +24,10 @@ export class DeltaDeduper {
     const events: AgentEvent[] = [];
     const overlap = Math.max(0, Math.min(shown.text.length - delta.at, delta.text.length));
     const repeated = delta.text.slice(0, overlap);
-    if (repeated !== shown.text.slice(delta.at, delta.at + overlap) && !shown.divergedAttempts.has(delta.attempt)) {
+    if (
+      repeated !== shown.text.slice(delta.at, delta.at + overlap) &&
+      !shown.divergedAttempts.has(delta.attempt)
+    ) {
       shown.divergedAttempts.add(delta.attempt);
       const message = `model call ${delta.key} was retried (attempt ${delta.attempt}) and its text differs from what was already shown; the final message has the true text`;
       events.push({ type: "diagnostic", level: "warning", code: "stream_diverged", message });
@@ -33,7 +36,9 @@ export class DeltaDeduper {
     if (fresh === "") return events;
     if (delta.at + overlap > shown.text.length) shown.text = shown.text.padEnd(delta.at + overlap, "\u0000");
     shown.text += fresh;
-    events.push(delta.kind === "text" ? { type: "text_delta", text: fresh } : { type: "reasoning_delta", text: fresh });
+    events.push(
+      delta.kind === "text" ? { type: "text_delta", text: fresh } : { type: "reasoning_delta", text: fresh },
+    );
     return events;
   }
 }

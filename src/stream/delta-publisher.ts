@@ -30,7 +30,8 @@ export class DeltaPublisher {
 
   /** Sends everything queued (and the end marker, when the transport wants one); resolves when stored. */
   async end(): Promise<void> {
-    if (this.endMarker) this.pending.push({ ...this.origin, kind: "text", at: this.offsets.text, text: "", end: true });
+    if (this.endMarker)
+      this.pending.push({ ...this.origin, kind: "text", at: this.offsets.text, text: "", end: true });
     this.flush();
     await this.sending;
     if (this.failure) throw this.failure;
@@ -51,6 +52,8 @@ export class DeltaPublisher {
     const batch = this.pending;
     this.pending = [];
     // Batches go out one after another so the stream keeps their order.
-    this.sending = this.sending.then(() => this.sink.send(batch)).catch((error: unknown) => void (this.failure ??= error));
+    this.sending = this.sending
+      .then(() => this.sink.send(batch))
+      .catch((error: unknown) => void (this.failure ??= error));
   }
 }

@@ -20,7 +20,13 @@ export interface DeltaTransport {
 export function temporalDeltaTransport(): DeltaTransport {
   // Each batch is a signal and a workflow task, so output is gathered for a while (well inside the 100 ms bound).
   // In the workflow stream a call's deltas already precede its model_call_end: no end marker needed.
-  return { kind: "temporal", batchMs: DEFAULT_BATCH_MS, endMarker: false, sink: () => temporalDeltaSink(), close: async () => undefined };
+  return {
+    kind: "temporal",
+    batchMs: DEFAULT_BATCH_MS,
+    endMarker: false,
+    sink: () => temporalDeltaSink(),
+    close: async () => undefined,
+  };
 }
 
 /** The Redis Streams transport over one shared connection. */

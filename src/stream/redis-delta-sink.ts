@@ -20,7 +20,8 @@ export function redisDeltaSink(redis: Redis, sessionId: string): DeltaSink {
   return {
     async send(deltas: StreamDelta[]) {
       const pipeline = redis.pipeline();
-      for (const delta of deltas) pipeline.xadd(key, "MAXLEN", "~", MAX_ENTRIES, "*", "d", JSON.stringify(delta));
+      for (const delta of deltas)
+        pipeline.xadd(key, "MAXLEN", "~", MAX_ENTRIES, "*", "d", JSON.stringify(delta));
       pipeline.expire(key, RETENTION_SECONDS);
       const results = await pipeline.exec();
       const failed = results?.find(([error]) => error);

@@ -17,10 +17,12 @@ export function redisDeltaSource(url: string): ExternalDeltaSource {
       let last = fromId ?? "0-0";
       try {
         while (!signal.aborted) {
-          const reply = await redis.xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", redisDeltaKey(sessionId), last).catch((error: unknown) => {
-            if (signal.aborted) return null;
-            throw error;
-          });
+          const reply = await redis
+            .xread("COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", redisDeltaKey(sessionId), last)
+            .catch((error: unknown) => {
+              if (signal.aborted) return null;
+              throw error;
+            });
           for (const [, entries] of reply ?? []) {
             for (const [id, fields] of entries) {
               last = id;

@@ -1,4 +1,9 @@
-import { fakeProvider, type FakeProvider, type FakeProviderOptions, type FakeStaticTurn } from "../providers/fake-provider.js";
+import {
+  fakeProvider,
+  type FakeProvider,
+  type FakeProviderOptions,
+  type FakeStaticTurn,
+} from "../providers/fake-provider.js";
 import type { Message } from "../kernel/messages.js";
 import type { ModelRequest } from "../kernel/model.js";
 
@@ -12,11 +17,17 @@ function assistantCount(messages: Message[]): number {
  * given whenever the request holds n-1 assistant messages. It is stateless, so a durable run that moves to
  * another worker (after a crash) or retries a call gets the same answer. Fails loudly past the end.
  */
-export function conversationScript(turns: readonly FakeStaticTurn[], options: Omit<FakeProviderOptions, "onExhausted"> = {}): FakeProvider {
+export function conversationScript(
+  turns: readonly FakeStaticTurn[],
+  options: Omit<FakeProviderOptions, "onExhausted"> = {},
+): FakeProvider {
   const pick = (request: ModelRequest): FakeStaticTurn => {
     const index = assistantCount(request.messages);
     const turn = turns[index];
-    if (!turn) throw new Error(`conversationScript: no answer scripted for model call #${index + 1} (script has ${turns.length})`);
+    if (!turn)
+      throw new Error(
+        `conversationScript: no answer scripted for model call #${index + 1} (script has ${turns.length})`,
+      );
     return turn;
   };
   return fakeProvider([pick], { ...options, onExhausted: "repeat-last" });

@@ -27,7 +27,13 @@ export function modelActivityOptions(retry: ModelRetryPlan): ActivityOptions {
 export function toolActivityOptions(tool: DurableToolPlan, activityId: string): ActivityOptions {
   const retry =
     tool.retry === "idempotent"
-      ? { maximumAttempts: 5, initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 30_000, nonRetryableErrorTypes: NEVER_RETRY }
+      ? {
+          maximumAttempts: 5,
+          initialInterval: 1_000,
+          backoffCoefficient: 2,
+          maximumInterval: 30_000,
+          nonRetryableErrorTypes: NEVER_RETRY,
+        }
       : { maximumAttempts: 1 };
   return {
     activityId,

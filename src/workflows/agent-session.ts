@@ -21,7 +21,12 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     if (plan && shouldContinueAsNew(session, plan)) await continueAsNew(session);
   }
   await condition(allHandlersFinished);
-  return { sessionId: session.sessionId, runsCompleted: session.runsCompleted, turns: session.turns, usage: session.usage };
+  return {
+    sessionId: session.sessionId,
+    runsCompleted: session.runsCompleted,
+    turns: session.turns,
+    usage: session.usage,
+  };
 }
 
 function shouldContinueAsNew(session: SessionState, plan: AgentPlan): boolean {

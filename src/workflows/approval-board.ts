@@ -1,5 +1,10 @@
 import type { UserAnswer } from "../kernel/permission/types.js";
-import type { AnswerQuestionRequest, DecideToolCallRequest, PendingApproval, PendingQuestion } from "./messages.js";
+import type {
+  AnswerQuestionRequest,
+  DecideToolCallRequest,
+  PendingApproval,
+  PendingQuestion,
+} from "./messages.js";
 
 /** A decision as the session records it. */
 export interface RecordedDecision {
@@ -48,7 +53,8 @@ export class ApprovalBoard {
   checkDecision(request: DecideToolCallRequest): string | undefined {
     const shape = checkShape(request, ["callId"]);
     if (shape) return shape;
-    if (request.decision !== "allow" && request.decision !== "deny") return "'decision' must be \"allow\" or \"deny\"";
+    if (request.decision !== "allow" && request.decision !== "deny")
+      return '\'decision\' must be "allow" or "deny"';
     if (this.approvals.has(request.callId) && !this.decisions.has(request.callId)) return undefined;
     return this.explainUnknown(request.callId, "approval", [...this.approvals.keys()]);
   }
@@ -58,22 +64,36 @@ export class ApprovalBoard {
     const shape = checkShape(request, ["callId"]);
     if (shape) return shape;
     if (request.text !== undefined && typeof request.text !== "string") return "'text' must be a string";
-    if (request.selected !== undefined && (!Array.isArray(request.selected) || !request.selected.every((s) => typeof s === "string"))) {
+    if (
+      request.selected !== undefined &&
+      (!Array.isArray(request.selected) || !request.selected.every((s) => typeof s === "string"))
+    ) {
       return "'selected' must be an array of strings";
     }
     const pending = this.questions.get(request.callId);
-    if (!pending || this.answers.has(request.callId)) return this.explainUnknown(request.callId, "question", [...this.questions.keys()]);
-    if (!pending.multiSelect && (request.selected?.length ?? 0) > 1) return "this question takes a single option";
+    if (!pending || this.answers.has(request.callId))
+      return this.explainUnknown(request.callId, "question", [...this.questions.keys()]);
+    if (!pending.multiSelect && (request.selected?.length ?? 0) > 1)
+      return "this question takes a single option";
     const unknown = request.selected?.find((choice) => pending.options && !pending.options.includes(choice));
-    return unknown === undefined ? undefined : `'${unknown}' is not one of the options: ${pending.options!.join(", ")}`;
+    return unknown === undefined
+      ? undefined
+      : `'${unknown}' is not one of the options: ${pending.options!.join(", ")}`;
   }
 
   decide(request: DecideToolCallRequest): void {
-    this.decisions.set(request.callId, { decision: request.decision, ...optional("actor", request.actor), ...optional("reason", request.reason) });
+    this.decisions.set(request.callId, {
+      decision: request.decision,
+      ...optional("actor", request.actor),
+      ...optional("reason", request.reason),
+    });
   }
 
   answer(request: AnswerQuestionRequest): void {
-    const answer: UserAnswer = { ...optional("text", request.text), ...optional("selected", request.selected) };
+    const answer: UserAnswer = {
+      ...optional("text", request.text),
+      ...optional("selected", request.selected),
+    };
     this.answers.set(request.callId, { answer, ...optional("actor", request.actor) });
   }
 

@@ -39,7 +39,9 @@ function questionLines(sessionId: string, question: PendingQuestion): string[] {
 /** The session's current details, in markdown, as the Temporal UI shows them. */
 export function currentDetails(status: SessionStatus): string {
   const tokens = status.usage.inputTokens + status.usage.outputTokens;
-  const run = status.currentRun ? `run \`${status.currentRun.runId}\`, turn ${status.currentRun.turn}` : "no run in progress";
+  const run = status.currentRun
+    ? `run \`${status.currentRun.runId}\`, turn ${status.currentRun.turn}`
+    : "no run in progress";
   const lines = [
     `**Agent** ${status.agent} · **Status** ${STATUS_LABEL[status.status]} · ${run}`,
     `**Runs** ${status.runsCompleted} completed, ${status.queuedRuns.length} queued · **Turns** ${status.turns} · **Tokens** ${tokens}`,

@@ -1,7 +1,13 @@
 import { condition } from "@temporalio/workflow";
 import type { PermissionPlan } from "../common/agent-plan.js";
 import { AgentError } from "../kernel/errors.js";
-import type { ApprovalAnswer, ApprovalHandler, InputHandler, UserAnswer, UserQuestion } from "../kernel/permission/types.js";
+import type {
+  ApprovalAnswer,
+  ApprovalHandler,
+  InputHandler,
+  UserAnswer,
+  UserQuestion,
+} from "../kernel/permission/types.js";
 import { defaultRedactor } from "../kernel/permission/redact.js";
 import type { ToolCall } from "../kernel/tools.js";
 import type { ApprovalBoard } from "./approval-board.js";
@@ -25,7 +31,11 @@ function timeoutOf(plan: PermissionPlan | undefined): number {
 }
 
 function describeWait(ms: number): string {
-  return ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+  return ms % 3_600_000 === 0
+    ? `${ms / 3_600_000} h`
+    : ms % 60_000 === 0
+      ? `${ms / 60_000} min`
+      : `${ms / 1000} s`;
 }
 
 /**
@@ -51,7 +61,10 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
         await condition(() => host.board.decisionFor(call.id) !== undefined, timeoutMs);
         const decided = host.board.decisionFor(call.id);
         if (decided) {
-          host.board.settleApproval(call.id, `${decided.decision === "allow" ? "allowed" : "denied"}${decided.actor ? ` by ${decided.actor}` : ""}`);
+          host.board.settleApproval(
+            call.id,
+            `${decided.decision === "allow" ? "allowed" : "denied"}${decided.actor ? ` by ${decided.actor}` : ""}`,
+          );
           return decided;
         }
         host.board.settleApproval(call.id, "timed out");
@@ -77,7 +90,13 @@ export function durableInput(host: ApprovalHost, plan: PermissionPlan | undefine
       const callId = ctx?.call?.id ?? `question-${host.now()}`;
       const timeoutMs = timeoutOf(plan);
       const requestedAt = host.now();
-      host.board.addQuestion({ callId, runId: host.runId, ...question, requestedAt, expiresAt: requestedAt + timeoutMs });
+      host.board.addQuestion({
+        callId,
+        runId: host.runId,
+        ...question,
+        requestedAt,
+        expiresAt: requestedAt + timeoutMs,
+      });
       host.changed();
       try {
         await condition(() => host.board.answerFor(callId) !== undefined, timeoutMs);
@@ -88,7 +107,8 @@ export function durableInput(host: ApprovalHost, plan: PermissionPlan | undefine
         }
         host.board.settleQuestion(callId, "timed out");
         const reason = `no answer within ${describeWait(timeoutMs)}`;
-        if ((plan?.onTimeout ?? "deny") === "fail") host.fail(new AgentError(`question timed out: ${reason}`));
+        if ((plan?.onTimeout ?? "deny") === "fail")
+          host.fail(new AgentError(`question timed out: ${reason}`));
         return { text: `(no answer: ${reason})` };
       } finally {
         host.changed();

@@ -35,7 +35,10 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     async *stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
       const requestKey = `${context.runId}:${++calls}`;
       const turn = context.currentTurn();
-      const options = { ...modelActivityOptions(context.plan.modelRetry), summary: `model ${context.plan.model} · turn ${turn}` };
+      const options = {
+        ...modelActivityOptions(context.plan.modelRetry),
+        summary: `model ${context.plan.model} · turn ${turn}`,
+      };
       const { callModel } = proxyActivities<AgentActivities>(options);
       context.requests.set(requestKey, request);
       // An interrupt aborts this call's signal: cancelling the scope cancels only this activity.
@@ -44,15 +47,17 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       signal?.addEventListener("abort", cancel, { once: true });
       let output;
       try {
-        output = await scope.run(() => callModel({
-          agent: context.plan.name,
-          model: context.plan.model,
-          runId: context.runId,
-          turn,
-          requestKey,
-          stream: context.streamLive,
-          ...(context.inlineRequests || isSmall(request) ? { request } : {}),
-        }));
+        output = await scope.run(() =>
+          callModel({
+            agent: context.plan.name,
+            model: context.plan.model,
+            runId: context.runId,
+            turn,
+            requestKey,
+            stream: context.streamLive,
+            ...(context.inlineRequests || isSmall(request) ? { request } : {}),
+          }),
+        );
       } catch (error) {
         throw modelFailureToError(error);
       } finally {

@@ -16,7 +16,9 @@ import { applicationCause, isActivityTimeout } from "./failure-cause.js";
  */
 export function durableTools(plan: AgentPlan, runId: string): Tool[] {
   // Runtime tools (ask_user) run in the workflow itself: waiting for a person needs no worker.
-  return plan.tools.map((tool) => (tool.builtin === ASK_USER_TOOL ? askUserTool() : durableTool(plan, tool, runId)));
+  return plan.tools.map((tool) =>
+    tool.builtin === ASK_USER_TOOL ? askUserTool() : durableTool(plan, tool, runId),
+  );
 }
 
 function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string): Tool {
@@ -31,12 +33,21 @@ function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string): Too
   };
 }
 
-async function runToolActivity(plan: AgentPlan, tool: DurableToolPlan, runId: string, input: unknown, ctx: ToolContext): Promise<ToolOutput> {
+async function runToolActivity(
+  plan: AgentPlan,
+  tool: DurableToolPlan,
+  runId: string,
+  input: unknown,
+  ctx: ToolContext,
+): Promise<ToolOutput> {
   const call = { id: ctx.call?.id ?? "", name: tool.name, input };
   const turn = ctx.turn ?? 0;
   // Stable per call: the idempotency key of an idempotent tool is the workflow id plus this id.
   const activityId = `tool:${runId}:${turn}:${call.id}`;
-  const { executeTool } = proxyActivities<AgentActivities>({ ...toolActivityOptions(tool, activityId), summary: toolSummary(tool.name, input) });
+  const { executeTool } = proxyActivities<AgentActivities>({
+    ...toolActivityOptions(tool, activityId),
+    summary: toolSummary(tool.name, input),
+  });
   try {
     return await executeTool({ agent: plan.name, sessionId: ctx.sessionId, runId, turn, call });
   } catch (error) {
@@ -52,9 +63,16 @@ function toolSummary(name: string, input: unknown): string {
 }
 
 /** What the model sees when the activity itself failed (the tool's own errors arrive as normal results). */
-function failureResult(tool: DurableToolPlan, error: unknown, id: string, turn: number, ctx: ToolContext): ToolOutput {
+function failureResult(
+  tool: DurableToolPlan,
+  error: unknown,
+  id: string,
+  turn: number,
+  ctx: ToolContext,
+): ToolOutput {
   const cause = applicationCause(error);
-  if (cause?.type === FAILURE_TYPES.toolNotFound) return { content: `Error: ${cause.message}`, isError: true };
+  if (cause?.type === FAILURE_TYPES.toolNotFound)
+    return { content: `Error: ${cause.message}`, isError: true };
   if (tool.retry === "at-most-once" && isActivityTimeout(error)) {
     // The worker died (or hung) mid-call: the tool may have had side effects, so it is never run again.
     ctx.emit({ type: "tool_recovered", id, name: tool.name, turn });

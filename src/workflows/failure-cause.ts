@@ -24,6 +24,8 @@ export function modelFailureToError(error: unknown): Error {
     const status = (cause.details?.[0] as { status?: number } | undefined)?.status;
     return new ProviderError(cause.message, status);
   }
-  const message = cause?.message ?? (error instanceof ActivityFailure && error.cause ? error.cause.message : errorMessage(error));
+  const message =
+    cause?.message ??
+    (error instanceof ActivityFailure && error.cause ? error.cause.message : errorMessage(error));
   return new ProviderError(message);
 }

@@ -127,10 +127,15 @@ export const closeSessionUpdate = defineUpdate<void, []>("closeSession");
 export const steerSignal = defineSignal<[SteerRequest]>("steer");
 export const followUpSignal = defineSignal<[SteerRequest]>("followUp");
 export const cancelRunSignal = defineSignal<[CancelRunRequest]>("cancel");
-export const decideToolCallUpdate = defineUpdate<{ callId: string; decision: "allow" | "deny" }, [DecideToolCallRequest]>("decideToolCall");
+export const decideToolCallUpdate = defineUpdate<
+  { callId: string; decision: "allow" | "deny" },
+  [DecideToolCallRequest]
+>("decideToolCall");
 export const approveSignal = defineSignal<[ApprovalSignal]>("approve");
 export const denySignal = defineSignal<[ApprovalSignal]>("deny");
-export const answerQuestionUpdate = defineUpdate<{ callId: string }, [AnswerQuestionRequest]>("answerQuestion");
+export const answerQuestionUpdate = defineUpdate<{ callId: string }, [AnswerQuestionRequest]>(
+  "answerQuestion",
+);
 export const answerSignal = defineSignal<[AnswerQuestionRequest]>("answer");
 export const interruptUpdate = defineUpdate<{ interrupted: boolean }, [InterruptRequest]>("interruptRun");
 export const interruptSignal = defineSignal<[InterruptRequest]>("interrupt");

@@ -8,7 +8,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 function isMessage(value: unknown): boolean {
   if (!isObject(value)) return false;
-  const roleOk = value.role === "user" || value.role === "assistant" || value.role === "system" || value.role === "tool";
+  const roleOk =
+    value.role === "user" || value.role === "assistant" || value.role === "system" || value.role === "tool";
   return roleOk && (typeof value.content === "string" || Array.isArray(value.content));
 }
 
@@ -17,13 +18,17 @@ export function checkStartRun(request: unknown): PayloadProblem {
   if (!isObject(request)) return "startRun expects an object {agent, input}";
   const { agent, input, runId, images } = request as Partial<StartRunRequest>;
   if (typeof agent !== "string" || agent === "") return "startRun: 'agent' must be a non-empty string";
-  if (runId !== undefined && (typeof runId !== "string" || runId === "")) return "startRun: 'runId' must be a non-empty string";
+  if (runId !== undefined && (typeof runId !== "string" || runId === ""))
+    return "startRun: 'runId' must be a non-empty string";
   if (typeof input === "string") {
     if (input.trim() === "" && !images?.length) return "startRun: 'input' must not be empty";
   } else if (!Array.isArray(input) || input.length === 0 || !input.every(isMessage)) {
     return "startRun: 'input' must be a string or a non-empty array of {role, content} messages";
   }
-  if (images !== undefined && (!Array.isArray(images) || !images.every((image) => isObject(image) && image.type === "image"))) {
+  if (
+    images !== undefined &&
+    (!Array.isArray(images) || !images.every((image) => isObject(image) && image.type === "image"))
+  ) {
     return "startRun: 'images' must be an array of image blocks";
   }
   return undefined;

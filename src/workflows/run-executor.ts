@@ -86,7 +86,12 @@ async function driveKernel(session: SessionState, run: QueuedRun, plan: AgentPla
 }
 
 /** The run's end: a fatal error set by the session (approval timeout with `fail`) turns an abort into an error. */
-function publishDone(session: SessionState, runId: string, event: Extract<AgentEvent, { type: "done" }>, historyLength: number): RunResult {
+function publishDone(
+  session: SessionState,
+  runId: string,
+  event: Extract<AgentEvent, { type: "done" }>,
+  historyLength: number,
+): RunResult {
   const fatal = session.current?.fatal;
   // The conversation before this run is the session's; the event carries only what this run added.
   let result: RunResult = { ...event.result, messages: event.result.messages.slice(historyLength) };
@@ -142,7 +147,16 @@ function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): Ke
     background: false,
     ports: workflowPorts,
   };
-  const optional = ["system", "maxTokens", "temperature", "topP", "seed", "stopSequences", "toolChoice", "context"] as const;
+  const optional = [
+    "system",
+    "maxTokens",
+    "temperature",
+    "topP",
+    "seed",
+    "stopSequences",
+    "toolChoice",
+    "context",
+  ] as const;
   for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
   return config;
 }

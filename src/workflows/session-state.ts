@@ -193,11 +193,16 @@ export class SessionState {
 
   private registerHandlers(): void {
     this.registerHumanHandlers();
-    setHandler(startRunUpdate, (request) => this.startRun(request), { validator: (request) => this.validateStartRun(request) });
+    setHandler(startRunUpdate, (request) => this.startRun(request), {
+      validator: (request) => this.validateStartRun(request),
+    });
     setHandler(queueSteerUpdate, (request) => void this.steers.add(request.kind, request), {
       validator: (request) => {
         this.rejectIfClosed();
-        const problem = request?.kind === "steer" || request?.kind === "followUp" ? checkSteer(request) : "'kind' must be steer or followUp";
+        const problem =
+          request?.kind === "steer" || request?.kind === "followUp"
+            ? checkSteer(request)
+            : "'kind' must be steer or followUp";
         if (problem) throw new TypeError(`queueSteer: ${problem}`);
       },
     });
@@ -247,7 +252,10 @@ export class SessionState {
     setHandler(interruptUpdate, (request) => ({ interrupted: this.interrupt(request ?? {}) }), {
       validator: (request) => {
         this.rejectIfClosed();
-        if (request?.content !== undefined && (typeof request.content !== "string" || request.content.trim() === "")) {
+        if (
+          request?.content !== undefined &&
+          (typeof request.content !== "string" || request.content.trim() === "")
+        ) {
           throw new TypeError("interrupt: 'content' must be a non-empty string");
         }
       },
@@ -267,7 +275,10 @@ export class SessionState {
 
   private interrupt(request: InterruptRequest): boolean {
     if (typeof request.content === "string" && request.content.trim() !== "") {
-      this.steers.add("steer", { id: request.id ?? `interrupt-${this.steers.seenIds().length}`, content: request.content });
+      this.steers.add("steer", {
+        id: request.id ?? `interrupt-${this.steers.seenIds().length}`,
+        content: request.content,
+      });
     }
     return this.steers.interrupt();
   }

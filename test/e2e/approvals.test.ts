@@ -18,9 +18,16 @@ const refund = defineTool({
   execute: ({ order }) => (refunds.push(String(order)), `refunded order ${order}`),
 });
 
-const oneRefund = () => conversationScript([toolCallTurn([{ id: "r1", name: "refund", input: { order: 42 } }]), textTurn("done")]);
+const oneRefund = () =>
+  conversationScript([toolCallTurn([{ id: "r1", name: "refund", input: { order: 42 } }]), textTurn("done")]);
 const twoRefunds = () =>
-  conversationScript([toolCallTurn([{ id: "a", name: "refund", input: { order: 1 } }, { id: "b", name: "refund", input: { order: 2 } }]), textTurn("both handled")]);
+  conversationScript([
+    toolCallTurn([
+      { id: "a", name: "refund", input: { order: 1 } },
+      { id: "b", name: "refund", input: { order: 2 } },
+    ]),
+    textTurn("both handled"),
+  ]);
 
 function agent(name: string, permission: AgentDefinition["permission"], model = name): AgentDefinition {
   return defineAgent({ name, model, tools: [refund], permission });
@@ -51,7 +58,8 @@ function follow(client: AgentClient, started: { sessionId: string; runId: string
       const next = await run.next();
       if (next.done) return next.value;
       events.push(next.value);
-      for (const waiter of waiters.splice(0)) if (waiter.test(next.value)) waiter.resolve(next.value);
+      for (const waiter of waiters.splice(0))
+        if (waiter.test(next.value)) waiter.resolve(next.value);
         else waiters.push(waiter);
     }
   })();
@@ -64,7 +72,10 @@ function follow(client: AgentClient, started: { sessionId: string; runId: string
   return { events, done, until };
 }
 
-const isType = <T extends AgentEvent["type"]>(type: T) => (event: AgentEvent): event is Extract<AgentEvent, { type: T }> => event.type === type;
+const isType =
+  <T extends AgentEvent["type"]>(type: T) =>
+  (event: AgentEvent): event is Extract<AgentEvent, { type: T }> =>
+    event.type === type;
 
 describe("durable approvals", () => {
   let worker: RunningWorker;
@@ -82,27 +93,56 @@ describe("durable approvals", () => {
   it("allowed: the session waits as awaiting_approval, the decision records who decided and why, the tool runs", async () => {
     const started = await client.start("asker", "refund order 42");
     const run = follow(client, started);
-    const request = (await run.until(isType("approval_request"))) as Extract<AgentEvent, { type: "approval_request" }>;
+    const request = (await run.until(isType("approval_request"))) as Extract<
+      AgentEvent,
+      { type: "approval_request" }
+    >;
     expect(request.call).toMatchObject({ id: "r1", name: "refund", input: { order: 42 } });
     const status = await client.describe(started.sessionId);
     expect(status.status).toBe("awaiting_approval");
-    expect(status.pendingApprovals).toMatchObject([{ callId: "r1", tool: "refund", input: { order: 42 }, runId: started.runId }]);
-    await expect.poll(async () => {
-      const found = [];
-      for await (const session of client.list({ query: `AgentStatus = "awaiting_approval" AND WorkflowId = "${started.sessionId}"` })) found.push(session.sessionId);
-      return found;
-    }, { timeout: 10_000 }).toEqual([started.sessionId]);
+    expect(status.pendingApprovals).toMatchObject([
+      { callId: "r1", tool: "refund", input: { order: 42 }, runId: started.runId },
+    ]);
+    await expect
+      .poll(
+        async () => {
+          const found = [];
+          for await (const session of client.list({
+            query: `AgentStatus = "awaiting_approval" AND WorkflowId = "${started.sessionId}"`,
+          }))
+            found.push(session.sessionId);
+          return found;
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([started.sessionId]);
     // The Temporal UI reads current details through this built-in query.
-    const metadata = await client.handle(started.sessionId).query<{ currentDetails?: string }>("__temporal_workflow_metadata");
+    const metadata = await client
+      .handle(started.sessionId)
+      .query<{ currentDetails?: string }>("__temporal_workflow_metadata");
     expect(metadata.currentDetails).toContain("awaiting approval");
-    expect(metadata.currentDetails).toContain(`temporal workflow signal --workflow-id ${started.sessionId} --name approve --input '{"callId":"r1"}'`);
+    expect(metadata.currentDetails).toContain(
+      `temporal workflow signal --workflow-id ${started.sessionId} --name approve --input '{"callId":"r1"}'`,
+    );
 
     await client.approve(started.sessionId, "r1", { actor: "alice", reason: "customer verified" });
     const result = await run.done;
     expect(result.text).toBe("done");
-    expect(run.events.find(isType("approval_resolved"))).toMatchObject({ id: "r1", decision: "allow", by: "user", actor: "alice", reason: "customer verified" });
-    expect(run.events.filter(isType("permission_decision")).at(-1)).toMatchObject({ decision: "allow", by: "user", actor: "alice" });
-    expect(run.events.find(isType("tool_result"))).toMatchObject({ result: { content: "refunded order 42" } });
+    expect(run.events.find(isType("approval_resolved"))).toMatchObject({
+      id: "r1",
+      decision: "allow",
+      by: "user",
+      actor: "alice",
+      reason: "customer verified",
+    });
+    expect(run.events.filter(isType("permission_decision")).at(-1)).toMatchObject({
+      decision: "allow",
+      by: "user",
+      actor: "alice",
+    });
+    expect(run.events.find(isType("tool_result"))).toMatchObject({
+      result: { content: "refunded order 42" },
+    });
     expect((await client.describe(started.sessionId)).status).toBe("idle");
   });
 
@@ -114,20 +154,32 @@ describe("durable approvals", () => {
     await client.deny(started.sessionId, "r1", { actor: "bob", reason: "not eligible" });
     await run.done;
     expect(refunds.length).toBe(before);
-    expect(run.events.find(isType("tool_result"))).toMatchObject({ result: { content: "Error: denied by user: not eligible", isError: true } });
+    expect(run.events.find(isType("tool_result"))).toMatchObject({
+      result: { content: "Error: denied by user: not eligible", isError: true },
+    });
   });
 
   it("timed out, deny policy (the default): denied automatically", async () => {
     const before = refunds.length;
     const { events } = await collect(client.run("deny-on-timeout", "refund"));
     expect(refunds.length).toBe(before);
-    expect(events.find(isType("approval_resolved"))).toMatchObject({ decision: "deny", by: "auto", actor: "timeout" });
-    expect(events.find(isType("tool_result"))?.result.content).toMatch(/^Error: approval failed: approval timed out: no decision on refund within 1 s/);
+    expect(events.find(isType("approval_resolved"))).toMatchObject({
+      decision: "deny",
+      by: "auto",
+      actor: "timeout",
+    });
+    expect(events.find(isType("tool_result"))?.result.content).toMatch(
+      /^Error: approval failed: approval timed out: no decision on refund within 1 s/,
+    );
   });
 
   it("timed out, allow policy: allowed automatically", async () => {
     const { events } = await collect(client.run("allow-on-timeout", "refund"));
-    expect(events.find(isType("approval_resolved"))).toMatchObject({ decision: "allow", by: "auto", actor: "timeout" });
+    expect(events.find(isType("approval_resolved"))).toMatchObject({
+      decision: "allow",
+      by: "auto",
+      actor: "timeout",
+    });
     expect(events.find(isType("tool_result"))).toMatchObject({ result: { content: "refunded order 42" } });
   });
 
@@ -143,11 +195,18 @@ describe("durable approvals", () => {
   it("two approvals pending at once, answered out of order", async () => {
     const started = await client.start("pair", "refund both");
     const run = follow(client, started);
-    await expect.poll(async () => (await client.describe(started.sessionId)).pendingApprovals.map((p) => p.callId).sort(), { timeout: 10_000 }).toEqual(["a", "b"]);
+    await expect
+      .poll(
+        async () => (await client.describe(started.sessionId)).pendingApprovals.map((p) => p.callId).sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual(["a", "b"]);
     await client.approve(started.sessionId, "b");
     await client.deny(started.sessionId, "a", { reason: "duplicate" });
     await run.done;
-    const results = Object.fromEntries(run.events.flatMap((e) => (e.type === "tool_result" ? [[e.result.id, e.result.content]] : [])));
+    const results = Object.fromEntries(
+      run.events.flatMap((e) => (e.type === "tool_result" ? [[e.result.id, e.result.content]] : [])),
+    );
     expect(results).toEqual({ a: "Error: denied by user: duplicate", b: "refunded order 2" });
   });
 
@@ -155,12 +214,19 @@ describe("durable approvals", () => {
     const started = await client.start("asker", "refund order 42");
     const run = follow(client, started);
     await run.until(isType("approval_request"));
-    await expect(client.approve(started.sessionId, "nope")).rejects.toThrow(/no pending approval for call 'nope' \(pending: r1\)/);
-    const malformed = await client.handle(started.sessionId).executeUpdate(decideToolCallUpdate, { args: [{ callId: "r1", decision: "maybe" } as never] }).catch((e: Error & { cause?: Error }) => e.cause?.message);
+    await expect(client.approve(started.sessionId, "nope")).rejects.toThrow(
+      /no pending approval for call 'nope' \(pending: r1\)/,
+    );
+    const malformed = await client
+      .handle(started.sessionId)
+      .executeUpdate(decideToolCallUpdate, { args: [{ callId: "r1", decision: "maybe" } as never] })
+      .catch((e: Error & { cause?: Error }) => e.cause?.message);
     expect(malformed).toMatch(/'decision' must be "allow" or "deny"/);
     await client.handle(started.sessionId).signal(approveSignal, { callId: "r1", actor: "ui" });
     await run.done;
-    await expect(client.approve(started.sessionId, "r1")).rejects.toThrow(/call 'r1' was already settled \(allowed by ui\)/);
+    await expect(client.approve(started.sessionId, "r1")).rejects.toThrow(
+      /call 'r1' was already settled \(allowed by ui\)/,
+    );
     expect(run.events.find(isType("approval_resolved"))).toMatchObject({ decision: "allow", actor: "ui" });
     expect(run.events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
   });
@@ -174,6 +240,8 @@ describe("durable approvals", () => {
     await client.approve(started.sessionId, "r1", { actor: "carol" });
     const result = await run.done;
     expect(result.text).toBe("done");
-    expect(run.events.find(isType("tool_result"))).toMatchObject({ result: { content: "refunded order 42" } });
+    expect(run.events.find(isType("tool_result"))).toMatchObject({
+      result: { content: "refunded order 42" },
+    });
   });
 });

@@ -11,13 +11,22 @@ import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 const remoteQueue = uniqueTaskQueue("remote-tools");
-const lookup = defineTool({ name: "lookup", description: "looks up", schema: z.object({ key: z.string() }), execute: ({ key }) => `value of ${key}`, taskQueue: remoteQueue });
+const lookup = defineTool({
+  name: "lookup",
+  description: "looks up",
+  schema: z.object({ key: z.string() }),
+  execute: ({ key }) => `value of ${key}`,
+  taskQueue: remoteQueue,
+});
 const agentWithRemoteTool = defineAgent({ name: "remote", model: "scripted", tools: [lookup] });
 /** The same agent as an older deploy on the tools' task queue knows it: without the `lookup` tool. */
 const olderDeploy = defineAgent({ name: "remote", model: "scripted" });
 const plain = defineAgent({ name: "plain", model: "chat" });
 
-const script = conversationScript([toolCallTurn([{ id: "l1", name: "lookup", input: { key: "k" } }]), textTurn("handled")]);
+const script = conversationScript([
+  toolCallTurn([{ id: "l1", name: "lookup", input: { key: "k" } }]),
+  textTurn("handled"),
+]);
 const chat = conversationScript([textTurn("one"), textTurn("two"), textTurn("three")]);
 
 describe("bad input gets a clear error and the session stays intact", () => {
@@ -27,7 +36,11 @@ describe("bad input gets a clear error and the session stays intact", () => {
   const taskQueue = uniqueTaskQueue("bad-input");
 
   beforeAll(async () => {
-    worker = await startTestWorker({ taskQueue, agents: [agentWithRemoteTool, plain], providers: { scripted: script, chat } });
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [agentWithRemoteTool, plain],
+      providers: { scripted: script, chat },
+    });
     toolWorker = await startTestWorker({ taskQueue: remoteQueue, agents: [olderDeploy], providers: {} });
     client = await testClient(taskQueue);
   });
@@ -49,9 +62,15 @@ describe("bad input gets a clear error and the session stays intact", () => {
     const sessionId = `bad-run-${Date.now()}`;
     await expect(client.start("plain", "   ", { sessionId })).rejects.toThrow(/'input' must not be empty/);
     const raw = client.handle(sessionId);
-    const rawError = await raw.executeUpdate(startRunUpdate, { args: [{ agent: "plain", input: 42 } as never] }).catch((error: Error) => error);
-    expect((rawError as Error & { cause?: Error }).cause?.message).toMatch(/'input' must be a string or a non-empty array/);
-    await expect(client.start("remote", "hi", { sessionId })).rejects.toThrow(/runs agent 'plain', not 'remote'/);
+    const rawError = await raw
+      .executeUpdate(startRunUpdate, { args: [{ agent: "plain", input: 42 } as never] })
+      .catch((error: Error) => error);
+    expect((rawError as Error & { cause?: Error }).cause?.message).toMatch(
+      /'input' must be a string or a non-empty array/,
+    );
+    await expect(client.start("remote", "hi", { sessionId })).rejects.toThrow(
+      /runs agent 'plain', not 'remote'/,
+    );
     const ok = await client.send("plain", "hello", { sessionId });
     expect(ok.stopReason).toBe("stop");
   });
@@ -72,17 +91,23 @@ describe("bad input gets a clear error and the session stays intact", () => {
     const sessionId = `bad-signal-${Date.now()}`;
     await client.send("plain", "hello", { sessionId });
     await client.handle(sessionId).signal(steerSignal, { nonsense: true } as never);
-    await expect.poll(async () => (await client.describe(sessionId)).rejectedSignals).toEqual([
-      "steer signal ignored: 'id' must be a non-empty string",
-    ]);
+    await expect
+      .poll(async () => (await client.describe(sessionId)).rejectedSignals)
+      .toEqual(["steer signal ignored: 'id' must be a non-empty string"]);
     const next = await client.send("plain", "still there?", { sessionId });
     expect(next.stopReason).toBe("stop");
   });
 
   it("a tool implementation missing on the worker becomes an error result for the model; the run completes", async () => {
     const { events, result } = await collect(client.run("remote", "look it up"));
-    const toolResult = events.find((e) => e.type === "tool_result") as Extract<AgentEvent, { type: "tool_result" }>;
-    expect(toolResult.result).toMatchObject({ isError: true, content: "Error: tool 'lookup' of agent 'remote' is not registered on this worker" });
+    const toolResult = events.find((e) => e.type === "tool_result") as Extract<
+      AgentEvent,
+      { type: "tool_result" }
+    >;
+    expect(toolResult.result).toMatchObject({
+      isError: true,
+      content: "Error: tool 'lookup' of agent 'remote' is not registered on this worker",
+    });
     expect(result.text).toBe("handled");
   });
 });

@@ -30,8 +30,11 @@ const longTool = defineTool({
 function echoModel() {
   const answer = (request: ModelRequest) => {
     const last = request.messages.at(-1)!;
-    if (last.role === "user" && last.content === "run the long job") return toolCallTurn([{ id: "long", name: "long_job", input: {} }]);
-    const inputs = request.messages.filter((m) => m.role === "user" && typeof m.content === "string").map((m) => m.content);
+    if (last.role === "user" && last.content === "run the long job")
+      return toolCallTurn([{ id: "long", name: "long_job", input: {} }]);
+    const inputs = request.messages
+      .filter((m) => m.role === "user" && typeof m.content === "string")
+      .map((m) => m.content);
     return textTurn(`seen: ${inputs.join(" | ")}`);
   };
   return fakeProvider([answer], { onExhausted: "repeat-last" });
@@ -62,7 +65,9 @@ describe("cancel and continue-as-new", () => {
     const events: AgentEvent[] = [];
     let cancelledAt = 0;
     let doneAt = 0;
-    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+    for await (const event of client.events(started.sessionId, started.runId, {
+      fromOffset: started.offset,
+    })) {
       events.push(event);
       if (event.type === "tool_call_start") {
         cancelledAt = Date.now();
@@ -85,7 +90,9 @@ describe("cancel and continue-as-new", () => {
     const first = await client.start("echoer", "run the long job");
     const queued = await client.start("echoer", "never runs", { sessionId: first.sessionId });
     expect(await client.cancel(first.sessionId, { runId: queued.runId })).toEqual([queued.runId]);
-    const queuedEvents = await collect(client.events(first.sessionId, queued.runId, { fromOffset: queued.offset }));
+    const queuedEvents = await collect(
+      client.events(first.sessionId, queued.runId, { fromOffset: queued.offset }),
+    );
     expect(queuedEvents.events.map((e) => e.type)).toEqual(["done"]);
     expect(queuedEvents.result.stopReason).toBe("aborted");
     await client.cancel(first.sessionId);
@@ -101,7 +108,8 @@ describe("cancel and continue-as-new", () => {
     expect(status.runsCompleted).toBe(5);
     expect(status.messageCount).toBe(10);
     const executions = [];
-    for await (const info of client.temporal.workflow.list({ query: `WorkflowId = "${sessionId}"` })) executions.push(info.status.name);
+    for await (const info of client.temporal.workflow.list({ query: `WorkflowId = "${sessionId}"` }))
+      executions.push(info.status.name);
     expect(executions.filter((name) => name === "CONTINUED_AS_NEW").length).toBeGreaterThanOrEqual(2);
     expect(executions).toContain("RUNNING");
   });

@@ -21,13 +21,22 @@ const work = defineTool({
 
 const asker = defineAgent({ name: "asker", model: "ask", tools: [askUserTool()] });
 const worker1 = defineAgent({ name: "worker", model: "work", tools: [work] });
-const thinker = defineAgent({ name: "thinker", model: "think", durable: { modelRetry: { heartbeatTimeoutMs: 2_000 } } });
+const thinker = defineAgent({
+  name: "thinker",
+  model: "think",
+  durable: { modelRetry: { heartbeatTimeoutMs: 2_000 } },
+});
 
 const askScript = conversationScript([
-  toolCallTurn([{ id: "q1", name: "ask_user", input: { question: "Which colour?", options: ["red", "blue"] } }]),
+  toolCallTurn([
+    { id: "q1", name: "ask_user", input: { question: "Which colour?", options: ["red", "blue"] } },
+  ]),
   textTurn("noted"),
 ]);
-const workScript = conversationScript([toolCallTurn([{ id: "w1", name: "work", input: {} }]), textTurn("finished")]);
+const workScript = conversationScript([
+  toolCallTurn([{ id: "w1", name: "work", input: {} }]),
+  textTurn("finished"),
+]);
 
 /** Streams slowly until cancelled, unless the conversation holds the steer that re-plans it. */
 const slowThinker: ModelProvider = {
@@ -42,11 +51,18 @@ const slowThinker: ModelProvider = {
       }
     }
     yield { type: "text_delta", text: "quick answer" };
-    yield { type: "message_done", message: { role: "assistant", content: [{ type: "text", text: "quick answer" }] }, usage: { inputTokens: 1, outputTokens: 1 } };
+    yield {
+      type: "message_done",
+      message: { role: "assistant", content: [{ type: "text", text: "quick answer" }] },
+      usage: { inputTokens: 1, outputTokens: 1 },
+    };
   },
 };
 
-const isType = <T extends AgentEvent["type"]>(type: T) => (event: AgentEvent): event is Extract<AgentEvent, { type: T }> => event.type === type;
+const isType =
+  <T extends AgentEvent["type"]>(type: T) =>
+  (event: AgentEvent): event is Extract<AgentEvent, { type: T }> =>
+    event.type === type;
 
 describe("questions, steering and interrupts in durable runs", () => {
   let worker: RunningWorker;
@@ -54,7 +70,11 @@ describe("questions, steering and interrupts in durable runs", () => {
   const taskQueue = uniqueTaskQueue("humans");
 
   beforeAll(async () => {
-    worker = await startTestWorker({ taskQueue, agents: [asker, worker1, thinker], providers: { ask: askScript, work: workScript, think: slowThinker } });
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [asker, worker1, thinker],
+      providers: { ask: askScript, work: workScript, think: slowThinker },
+    });
     client = await testClient(taskQueue);
   });
   afterAll(async () => {
@@ -64,17 +84,25 @@ describe("questions, steering and interrupts in durable runs", () => {
   it("a question is answered and the answer becomes the tool result", async () => {
     const started = await client.start("asker", "pick a colour");
     const events: DurableEvent[] = [];
-    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+    for await (const event of client.events(started.sessionId, started.runId, {
+      fromOffset: started.offset,
+    })) {
       events.push(event);
       if (event.type === "input_request") {
         const status = await client.describe(started.sessionId);
         expect(status.status).toBe("awaiting_input");
-        expect(status.pendingQuestions).toMatchObject([{ callId: "q1", question: "Which colour?", options: ["red", "blue"] }]);
-        await expect(client.answer(started.sessionId, "q1", { selected: ["green"] })).rejects.toThrow(/'green' is not one of the options: red, blue/);
+        expect(status.pendingQuestions).toMatchObject([
+          { callId: "q1", question: "Which colour?", options: ["red", "blue"] },
+        ]);
+        await expect(client.answer(started.sessionId, "q1", { selected: ["green"] })).rejects.toThrow(
+          /'green' is not one of the options: red, blue/,
+        );
         await client.answer(started.sessionId, "q1", { selected: ["blue"] }, { actor: "dana" });
       }
     }
-    expect(events.find(isType("input_request"))).toMatchObject({ question: { question: "Which colour?", options: ["red", "blue"] } });
+    expect(events.find(isType("input_request"))).toMatchObject({
+      question: { question: "Which colour?", options: ["red", "blue"] },
+    });
     expect(events.find(isType("input_resolved"))).toMatchObject({ id: "q1", answer: { selected: ["blue"] } });
     expect(events.find(isType("tool_result"))).toMatchObject({ result: { id: "q1", content: "blue" } });
   });
@@ -82,7 +110,9 @@ describe("questions, steering and interrupts in durable runs", () => {
   it("a steer sent during a tool call is applied at the next turn start", async () => {
     const started = await client.start("worker", "do the work");
     const events: DurableEvent[] = [];
-    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+    for await (const event of client.events(started.sessionId, started.runId, {
+      fromOffset: started.offset,
+    })) {
       events.push(event);
       if (event.type === "tool_call_start") {
         await client.steer(started.sessionId, "also summarise it");
@@ -101,13 +131,28 @@ describe("questions, steering and interrupts in durable runs", () => {
     const started = await client.start("thinker", "think");
     const events: DurableEvent[] = [];
     let interrupted: boolean | undefined;
-    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+    for await (const event of client.events(started.sessionId, started.runId, {
+      fromOffset: started.offset,
+    })) {
       events.push(event);
-      if (event.type === "text_delta" && interrupted === undefined) interrupted = await client.interrupt(started.sessionId, "think faster");
+      if (event.type === "text_delta" && interrupted === undefined)
+        interrupted = await client.interrupt(started.sessionId, "think faster");
     }
     expect(interrupted).toBe(true);
     const types = events.filter((e) => e.type !== "text_delta").map((e) => e.type);
-    expect(types).toEqual(["turn_start", "model_call_start", "model_call_end", "turn_end", "turn_start", "steer", "model_call_start", "model_call_end", "message", "turn_end", "done"]);
+    expect(types).toEqual([
+      "turn_start",
+      "model_call_start",
+      "model_call_end",
+      "turn_end",
+      "turn_start",
+      "steer",
+      "model_call_start",
+      "model_call_end",
+      "message",
+      "turn_end",
+      "done",
+    ]);
     expect(events.find(isType("model_call_end"))).toMatchObject({ error: "interrupted" });
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop", result: { text: "quick answer" } });
   });
@@ -115,7 +160,9 @@ describe("questions, steering and interrupts in durable runs", () => {
   it("an interrupt with no model call in flight returns false and changes nothing", async () => {
     const started = await client.start("asker", "pick again");
     const events: DurableEvent[] = [];
-    for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset })) {
+    for await (const event of client.events(started.sessionId, started.runId, {
+      fromOffset: started.offset,
+    })) {
       events.push(event);
       if (event.type === "input_request") {
         expect(await client.interrupt(started.sessionId)).toBe(false);

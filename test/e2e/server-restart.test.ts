@@ -43,9 +43,17 @@ it("a restart of the dev server (file DB) in the middle of a session: the sessio
   const port = Number(server.address.split(":").at(-1));
   const taskQueue = uniqueTaskQueue("restart");
   const workerConnection = await NativeConnection.connect({ address: server.address });
-  const worker = await createWorker({ agents: [agent], providers: { scripted: script }, taskQueue, connection: workerConnection });
+  const worker = await createWorker({
+    agents: [agent],
+    providers: { scripted: script },
+    taskQueue,
+    connection: workerConnection,
+  });
   const running = worker.run();
-  const client = new AgentClient(new Client({ connection: await Connection.connect({ address: server.address }) }), { taskQueue });
+  const client = new AgentClient(
+    new Client({ connection: await Connection.connect({ address: server.address }) }),
+    { taskQueue },
+  );
 
   const run = await client.start("patient", "wait, then answer");
   await started;
@@ -53,7 +61,10 @@ it("a restart of the dev server (file DB) in the middle of a session: the sessio
   server = await startDevServer({ dbFile, port, headless: true });
   releaseTool();
 
-  const reconnected = new AgentClient(new Client({ connection: await Connection.connect({ address: server.address }) }), { taskQueue });
+  const reconnected = new AgentClient(
+    new Client({ connection: await Connection.connect({ address: server.address }) }),
+    { taskQueue },
+  );
   const first = await collect(reconnected.events(run.sessionId, run.runId, { fromOffset: run.offset }));
   expect(first.result.text).toBe("first run done");
   const toolResult = first.events.find((event) => event.type === "tool_result");

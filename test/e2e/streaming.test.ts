@@ -9,9 +9,19 @@ import { openaiProvider } from "../../src/providers/openai-provider.js";
 import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import { startOpenAIServer, type OpenAIServer } from "../../src/testing/openai-server.js";
 import { collect } from "../support/collect.js";
-import { startTestWorker, temporalAddress, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import {
+  startTestWorker,
+  temporalAddress,
+  uniqueTaskQueue,
+  type RunningWorker,
+} from "../support/temporal.js";
 
-const lookup = defineTool({ name: "lookup", description: "looks a word up", schema: z.object({ word: z.string() }), execute: ({ word }) => `${word} means hello` });
+const lookup = defineTool({
+  name: "lookup",
+  description: "looks a word up",
+  schema: z.object({ word: z.string() }),
+  execute: ({ word }) => `${word} means hello`,
+});
 const agent = defineAgent({
   name: "streamer",
   model: "gpt-test",
@@ -33,7 +43,8 @@ const transports = [
 
 function redisUrl(): string {
   const url = inject("redisUrl");
-  if (!url) throw new Error("redis-server is not installed: .ci/run installs it (apt-get install redis-server)");
+  if (!url)
+    throw new Error("redis-server is not installed: .ci/run installs it (apt-get install redis-server)");
   return url;
 }
 
@@ -52,7 +63,10 @@ describe.each(transports)("live streaming through the real openai client ($name 
       deltas: transport.worker(),
     });
     const connection = await Connection.connect({ address: temporalAddress() });
-    client = new AgentClient(new Client({ connection, namespace: inject("temporalNamespace") }), { taskQueue, deltas: transport.client() });
+    client = new AgentClient(new Client({ connection, namespace: inject("temporalNamespace") }), {
+      taskQueue,
+      deltas: transport.client(),
+    });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -63,7 +77,13 @@ describe.each(transports)("live streaming through the real openai client ($name 
     const answer = "Hello means hello. Streaming works across the durable boundary.";
     server.script(
       { toolCalls: [{ id: "call_1", name: "lookup", arguments: { word: "hello" } }] },
-      { text: answer, reasoning: "Think first.", chunkSize: 4, delayMs: 15, usage: { prompt: 50, completion: 12, cached: 32 } },
+      {
+        text: answer,
+        reasoning: "Think first.",
+        chunkSize: 4,
+        delayMs: 15,
+        usage: { prompt: 50, completion: 12, cached: 32 },
+      },
     );
     const { events, result } = await collect(client.run("streamer", "what does hello mean?"));
     expect(result.text).toBe(answer);
@@ -73,16 +93,27 @@ describe.each(transports)("live streaming through the real openai client ($name 
     const types = events.map((e) => e.type);
     const secondStart = types.lastIndexOf("model_call_start");
     const secondEnd = types.lastIndexOf("model_call_end");
-    const deltaIndexes = types.flatMap((type, index) => (type === "text_delta" || type === "reasoning_delta" ? [index] : []));
+    const deltaIndexes = types.flatMap((type, index) =>
+      type === "text_delta" || type === "reasoning_delta" ? [index] : [],
+    );
     expect(deltaIndexes.every((index) => index > secondStart && index < secondEnd)).toBe(true);
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ result: { content: "hello means hello" } });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+      result: { content: "hello means hello" },
+    });
     expect(result.usage).toMatchObject({ cacheReadTokens: 32 });
   });
 
   it("a 429 with retry-after is retried by the activity after that delay", async () => {
     const seen: number[] = [];
     server.script(
-      () => (seen.push(Date.now()), { status: 429, error: { message: "Rate limit reached", type: "rate_limit_error" }, headers: { "retry-after": "1" } }),
+      () => (
+        seen.push(Date.now()),
+        {
+          status: 429,
+          error: { message: "Rate limit reached", type: "rate_limit_error" },
+          headers: { "retry-after": "1" },
+        }
+      ),
       () => (seen.push(Date.now()), { text: "after the wait" }),
     );
     const result = await client.send("streamer", "hi");
@@ -93,7 +124,10 @@ describe.each(transports)("live streaming through the real openai client ($name 
 
   it("a 400 is not retried: the run ends with a fatal error carrying the provider's message", async () => {
     const before = server.requests.length;
-    server.script({ status: 400, error: { message: "Invalid value for 'temperature'", type: "invalid_request_error" } });
+    server.script({
+      status: 400,
+      error: { message: "Invalid value for 'temperature'", type: "invalid_request_error" },
+    });
     const { events, result } = await collect(client.run("streamer", "hi"));
     const error = events.find((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>;
     expect(error.fatal).toBe(true);
@@ -105,7 +139,10 @@ describe.each(transports)("live streaming through the real openai client ($name 
 
   it("a connection dropped mid-stream is retried and the client shows the final text exactly once", async () => {
     const answer = "0123456789abcdefghijklmnopqrstuvwxyz";
-    server.script({ text: answer, chunkSize: 3, delayMs: 10, dropAfterChunks: 4 }, { text: answer, chunkSize: 3, delayMs: 10 });
+    server.script(
+      { text: answer, chunkSize: 3, delayMs: 10, dropAfterChunks: 4 },
+      { text: answer, chunkSize: 3, delayMs: 10 },
+    );
     const { events, result } = await collect(client.run("streamer", "count"));
     expect(result.text).toBe(answer);
     expect(text(events)).toBe(answer);
@@ -114,7 +151,10 @@ describe.each(transports)("live streaming through the real openai client ($name 
 
   it("a client that disconnects mid-run and reconnects from its last offset receives every later event once", async () => {
     const answer = "The quick brown fox jumps over the lazy dog, again and again, until the stream ends.";
-    server.script({ toolCalls: [{ id: "c", name: "lookup", arguments: { word: "fox" } }] }, { text: answer, chunkSize: 5, delayMs: 20 });
+    server.script(
+      { toolCalls: [{ id: "c", name: "lookup", arguments: { word: "fox" } }] },
+      { text: answer, chunkSize: 5, delayMs: 20 },
+    );
     const started = await client.start("streamer", "tell me about the fox");
     const first: DurableEvent[] = [];
     const reader = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
@@ -123,15 +163,25 @@ describe.each(transports)("live streaming through the real openai client ($name 
       if (event.type === "text_delta" && first.filter((e) => e.type === "text_delta").length === 3) break;
     }
     const last = first.at(-1)!;
-    const resumed = await collect(client.events(started.sessionId, started.runId, { fromOffset: last.offset + 1, ...(last.deltaId ? { fromDeltaId: last.deltaId } : {}) }));
-    const full = await collect(client.events(started.sessionId, started.runId, { fromOffset: started.offset }));
-    const strip = (events: AgentEvent[]) => events.map((event) => {
-      const { offset: _o, deltaId: _d, runId: _r, ...rest } = event as DurableEvent;
-      return "durationMs" in rest ? { ...rest, durationMs: 0 } : rest;
-    });
+    const resumed = await collect(
+      client.events(started.sessionId, started.runId, {
+        fromOffset: last.offset + 1,
+        ...(last.deltaId ? { fromDeltaId: last.deltaId } : {}),
+      }),
+    );
+    const full = await collect(
+      client.events(started.sessionId, started.runId, { fromOffset: started.offset }),
+    );
+    const strip = (events: AgentEvent[]) =>
+      events.map((event) => {
+        const { offset: _o, deltaId: _d, runId: _r, ...rest } = event as DurableEvent;
+        return "durationMs" in rest ? { ...rest, durationMs: 0 } : rest;
+      });
     const combined = [...first, ...resumed.events];
     expect(text(combined)).toBe(answer);
-    expect(strip(combined).filter((e) => e.type !== "text_delta")).toEqual(strip(full.events).filter((e) => e.type !== "text_delta"));
+    expect(strip(combined).filter((e) => e.type !== "text_delta")).toEqual(
+      strip(full.events).filter((e) => e.type !== "text_delta"),
+    );
     expect(resumed.result.text).toBe(answer);
   });
 });

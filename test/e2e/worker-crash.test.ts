@@ -14,7 +14,14 @@ afterEach(() => {
 /** Starts test/support/crash-worker.ts as its own process and waits until it polls. */
 async function startWorker(name: string, taskQueue: string, sideEffects: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "test/support/crash-worker.ts"], {
-    env: { ...process.env, TEMPORAL_ADDRESS: inject("temporalAddress"), TEMPORAL_NAMESPACE: inject("temporalNamespace"), TASK_QUEUE: taskQueue, SIDE_EFFECTS: sideEffects, WORKER_NAME: name },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: inject("temporalAddress"),
+      TEMPORAL_NAMESPACE: inject("temporalNamespace"),
+      TASK_QUEUE: taskQueue,
+      SIDE_EFFECTS: sideEffects,
+      WORKER_NAME: name,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   workers.push(child);
@@ -76,7 +83,12 @@ it("a worker killed mid-tool is replaced: completed tools ran once, at-most-once
   expect(idem[1]![2]).toBe(idem[0]![2]);
 
   const results = events.flatMap((event) => (event.type === "tool_result" ? [event.result] : []));
-  expect(results.find((r) => r.name === "slow_once")).toMatchObject({ content: "Error: interrupted before completion (slow_once)", isError: true });
+  expect(results.find((r) => r.name === "slow_once")).toMatchObject({
+    content: "Error: interrupted before completion (slow_once)",
+    isError: true,
+  });
   expect(results.find((r) => r.name === "slow_idem")).toMatchObject({ content: "idem done" });
-  expect(events).toContainEqual(expect.objectContaining({ type: "tool_recovered", id: "s1", name: "slow_once", turn: 2 }));
+  expect(events).toContainEqual(
+    expect.objectContaining({ type: "tool_recovered", id: "s1", name: "slow_once", turn: 2 }),
+  );
 }, 120_000);

@@ -18,11 +18,22 @@ const sideEffects = env("SIDE_EFFECTS");
 const workerName = env("WORKER_NAME");
 const note = (line: string) => appendFileSync(sideEffects, `${line}\n`);
 /** Waits until the activity is cancelled; the test kills the process long before that. */
-const hang = (ctx: ToolContext) => new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("cancelled")));
+const hang = (ctx: ToolContext) =>
+  new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("cancelled")));
 
 export const crashTools = [
-  defineTool({ name: "record", description: "records a label", schema: z.object({ label: z.string() }), execute: ({ label }) => (note(`record ${label}`), `recorded ${label}`) }),
-  defineTool({ name: "slow_once", description: "a slow tool with side effects", schema: z.object({}), execute: (_input, ctx) => (note("slow_once start"), hang(ctx)) }),
+  defineTool({
+    name: "record",
+    description: "records a label",
+    schema: z.object({ label: z.string() }),
+    execute: ({ label }) => (note(`record ${label}`), `recorded ${label}`),
+  }),
+  defineTool({
+    name: "slow_once",
+    description: "a slow tool with side effects",
+    schema: z.object({}),
+    execute: (_input, ctx) => (note("slow_once start"), hang(ctx)),
+  }),
   defineTool({
     name: "slow_idem",
     description: "a slow idempotent tool",
@@ -43,7 +54,10 @@ export const crashAgent = defineAgent({
 });
 
 const script = conversationScript([
-  toolCallTurn([{ id: "r1", name: "record", input: { label: "a" } }, { id: "r2", name: "record", input: { label: "b" } }]),
+  toolCallTurn([
+    { id: "r1", name: "record", input: { label: "a" } },
+    { id: "r2", name: "record", input: { label: "b" } },
+  ]),
   toolCallTurn([{ id: "s1", name: "slow_once", input: {} }]),
   toolCallTurn([{ id: "i1", name: "slow_idem", input: {} }]),
   textTurn("done"),

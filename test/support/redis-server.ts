@@ -16,7 +16,11 @@ export async function startTestRedis(): Promise<TestRedis | undefined> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };
   if (spawnSync("redis-server", ["--version"]).status !== 0) return undefined;
   const port = await findFreePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
   const url = `redis://127.0.0.1:${port}`;
   await waitForPing(url);
   return {

@@ -34,7 +34,12 @@ export interface RunningWorker {
 }
 
 /** Starts a worker for the given agents on the suite's dev server. */
-export async function startTestWorker(options: { taskQueue: string; agents: AgentDefinition[]; providers: ProviderMap; deltas?: DeltaTransport | false }): Promise<RunningWorker> {
+export async function startTestWorker(options: {
+  taskQueue: string;
+  agents: AgentDefinition[];
+  providers: ProviderMap;
+  deltas?: DeltaTransport | false;
+}): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });
   const running = worker.run();

@@ -6,12 +6,12 @@ afterEach(() => vi.restoreAllMocks());
 
 it("runs the seed's createAgent example unchanged", async () => {
   const written: string[] = [];
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
+  vi.spyOn(process.stdout, "write").mockImplementation(
+    (chunk: string | Uint8Array) => (written.push(String(chunk)), true),
+  );
 
   const agent = createAgent({
-    model: fakeProvider([
-      { text: "hi", message: { role: "assistant", content: [textBlock("hi")] } },
-    ]),
+    model: fakeProvider([{ text: "hi", message: { role: "assistant", content: [textBlock("hi")] } }]),
     codec: nativeCodec(),
   });
 

@@ -9,8 +9,18 @@ import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
-const fetchPage = defineTool({ name: "fetch_page", description: "returns a long page", schema: z.object({ n: z.number() }), execute: ({ n }) => `page ${n}: ${"lorem ipsum ".repeat(120)}` });
-const reader = defineAgent({ name: "reader", model: "scripted", tools: [fetchPage], context: { windowTokens: 1_200 } });
+const fetchPage = defineTool({
+  name: "fetch_page",
+  description: "returns a long page",
+  schema: z.object({ n: z.number() }),
+  execute: ({ n }) => `page ${n}: ${"lorem ipsum ".repeat(120)}`,
+});
+const reader = defineAgent({
+  name: "reader",
+  model: "scripted",
+  tools: [fetchPage],
+  context: { windowTokens: 1_200 },
+});
 const script = conversationScript([
   toolCallTurn([{ id: "p1", name: "fetch_page", input: { n: 1 } }]),
   toolCallTurn([{ id: "p2", name: "fetch_page", input: { n: 2 } }]),
@@ -33,7 +43,9 @@ describe("the ContextEngine in durable runs", () => {
   it("runs inside the workflow: context_status events, and results the model has seen are externalised", async () => {
     const { events, result } = await collect(client.run("reader", "read two pages"));
     expect(result.text).toBe("summarised");
-    const statuses = events.filter((e): e is Extract<AgentEvent, { type: "context_status" }> => e.type === "context_status");
+    const statuses = events.filter(
+      (e): e is Extract<AgentEvent, { type: "context_status" }> => e.type === "context_status",
+    );
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.every((status) => status.level >= 1)).toBe(true);
     const requests = script.requests.slice(-1);

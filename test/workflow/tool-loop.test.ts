@@ -16,31 +16,57 @@ const add = defineTool({
   schema: z.object({ a: z.number(), b: z.number() }),
   execute: ({ a, b }) => String(a + b),
 });
-const shout = defineTool({ name: "shout", description: "upper-cases", schema: z.object({ text: z.string() }), execute: ({ text }) => text.toUpperCase() });
+const shout = defineTool({
+  name: "shout",
+  description: "upper-cases",
+  schema: z.object({ text: z.string() }),
+  execute: ({ text }) => text.toUpperCase(),
+});
 
 const script = () =>
   conversationScript([
-    { ...toolCallTurn([{ id: "c1", name: "add", input: { a: 2, b: 3 } }, { id: "c2", name: "shout", input: { text: "hi" } }]), usage: { inputTokens: 10, outputTokens: 5 } },
-    { ...toolCallTurn([{ id: "c3", name: "add", input: { a: 5, b: 10 } }]), usage: { inputTokens: 20, outputTokens: 5 } },
+    {
+      ...toolCallTurn([
+        { id: "c1", name: "add", input: { a: 2, b: 3 } },
+        { id: "c2", name: "shout", input: { text: "hi" } },
+      ]),
+      usage: { inputTokens: 10, outputTokens: 5 },
+    },
+    {
+      ...toolCallTurn([{ id: "c3", name: "add", input: { a: 5, b: 10 } }]),
+      usage: { inputTokens: 20, outputTokens: 5 },
+    },
     { ...textTurn("The answer is 15 and HI."), usage: { inputTokens: 30, outputTokens: 8 } },
   ]);
 
-const calculator = defineAgent({ name: "calculator", model: "scripted", tools: [add, shout], system: "You add." });
+const calculator = defineAgent({
+  name: "calculator",
+  model: "scripted",
+  tools: [add, shout],
+  system: "You add.",
+});
 /** The same agent with a system prompt over the inline limit: its requests must travel by reference. */
-const verbose = defineAgent({ name: "verbose", model: "scripted", tools: [add, shout], system: `You add. ${"Be careful. ".repeat(2_000)}` });
+const verbose = defineAgent({
+  name: "verbose",
+  model: "scripted",
+  tools: [add, shout],
+  system: `You add. ${"Be careful. ".repeat(2_000)}`,
+});
 
 /** Event types with consecutive deltas merged, and without timing fields. */
 function shape(events: AgentEvent[]): unknown[] {
   const merged: AgentEvent[] = [];
   for (const event of events) {
     const last = merged.at(-1);
-    if (event.type === "text_delta" && last?.type === "text_delta") merged[merged.length - 1] = { ...last, text: last.text + event.text };
+    if (event.type === "text_delta" && last?.type === "text_delta")
+      merged[merged.length - 1] = { ...last, text: last.text + event.text };
     else merged.push(event);
   }
   return merged.map((event) => {
     const { offset: _o, runId: _r, ...rest } = event as AgentEvent & { offset?: number; runId?: string };
     if ("durationMs" in rest) return { ...rest, durationMs: 0 };
-    if (rest.type === "done") return { type: "done", reason: rest.reason, text: rest.result.text, usage: rest.result.usage };
+    if (rest.type === "done")
+      return { type: "done", reason: rest.reason, text: rest.result.text, usage: rest.result.usage };
     return rest;
   });
 }
@@ -51,7 +77,11 @@ describe("durable tool loop", () => {
   const taskQueue = uniqueTaskQueue("tool-loop");
 
   beforeAll(async () => {
-    worker = await startTestWorker({ taskQueue, agents: [calculator, verbose], providers: { scripted: script() } });
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [calculator, verbose],
+      providers: { scripted: script() },
+    });
     client = await testClient(taskQueue);
   });
   afterAll(async () => {
@@ -71,7 +101,9 @@ describe("durable tool loop", () => {
     const started = await client.start("calculator", "again: 2+3+10?");
     await collect(client.events(started.sessionId, started.runId, { fromOffset: started.offset }));
     const history = await client.handle(started.sessionId).fetchHistory();
-    const scheduled = (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes] : []));
+    const scheduled = (history.events ?? []).flatMap((event) =>
+      event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes] : [],
+    );
     const byType = (name: string) => scheduled.filter((attributes) => attributes.activityType?.name === name);
     expect(byType("callModel")).toHaveLength(3);
     expect(byType("executeTool")).toHaveLength(3);
@@ -82,13 +114,20 @@ describe("durable tool loop", () => {
   it("passes a large request by reference (the activity reads it with a query) and a small one inline", async () => {
     const inputs = async (agent: string) => {
       const started = await client.start(agent, "2+3+10?");
-      const { result } = await collect(client.events(started.sessionId, started.runId, { fromOffset: started.offset }));
+      const { result } = await collect(
+        client.events(started.sessionId, started.runId, { fromOffset: started.offset }),
+      );
       expect(result.text).toBe("The answer is 15 and HI.");
       const history = await client.handle(started.sessionId).fetchHistory();
       return (history.events ?? []).flatMap((event) => {
         const attributes = event.activityTaskScheduledEventAttributes;
         if (attributes?.activityType?.name !== "callModel") return [];
-        return [JSON.parse(Buffer.from(attributes.input!.payloads![0]!.data!).toString("utf8")) as Record<string, unknown>];
+        return [
+          JSON.parse(Buffer.from(attributes.input!.payloads![0]!.data!).toString("utf8")) as Record<
+            string,
+            unknown
+          >,
+        ];
       });
     };
     const large = await inputs("verbose");

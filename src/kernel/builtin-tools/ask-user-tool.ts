@@ -27,12 +27,17 @@ export function askUserTool(): Tool<z.infer<typeof schema>> {
   return {
     name: ASK_USER_TOOL,
     builtin: ASK_USER_TOOL,
-    description: "Ask the user a question and wait for the answer. Use it when you need information only the user has.",
+    description:
+      "Ask the user a question and wait for the answer. Use it when you need information only the user has.",
     schema,
     async execute(input, ctx) {
       if (!ctx.input) throw new AgentError("ask_user: this agent has no input handler to ask the user");
       const call = ctx.call ?? { id: "", name: ASK_USER_TOOL, input };
-      const question = { question: input.question, ...(input.options ? { options: input.options } : {}), ...(input.multiSelect !== undefined ? { multiSelect: input.multiSelect } : {}) };
+      const question = {
+        question: input.question,
+        ...(input.options ? { options: input.options } : {}),
+        ...(input.multiSelect !== undefined ? { multiSelect: input.multiSelect } : {}),
+      };
       ctx.emit({ type: "input_request", call, question });
       const answer = await ctx.input.request(question, { sessionId: ctx.sessionId, call });
       ctx.emit({ type: "input_resolved", id: call.id, answer });

@@ -10,18 +10,22 @@ export interface PolicyVerdict {
 
 /** Decides whether a tool call may run. May throw; the gate then denies (fails closed). */
 export interface PermissionPolicy {
-  check(call: ToolCall, ctx: { sessionId: string }): Decision | PolicyVerdict | Promise<Decision | PolicyVerdict>;
+  check(
+    call: ToolCall,
+    ctx: { sessionId: string },
+  ): Decision | PolicyVerdict | Promise<Decision | PolicyVerdict>;
 }
 
 /** The answer of a person (or a program) to an approval request. */
 export type ApprovalAnswer =
-  | "allow"
-  | "deny"
-  | { decision: "allow" | "deny"; actor?: string; reason?: string; by?: "user" | "auto" };
+  "allow" | "deny" | { decision: "allow" | "deny"; actor?: string; reason?: string; by?: "user" | "auto" };
 
 /** Asks someone whether a tool call may run. */
 export interface ApprovalHandler {
-  request(call: ToolCall, ctx?: { sessionId: string; reason?: string }): ApprovalAnswer | Promise<ApprovalAnswer>;
+  request(
+    call: ToolCall,
+    ctx?: { sessionId: string; reason?: string },
+  ): ApprovalAnswer | Promise<ApprovalAnswer>;
 }
 
 /** A question for the user. */
@@ -39,5 +43,8 @@ export interface UserAnswer {
 
 /** Asks the user a question. */
 export interface InputHandler {
-  request(question: UserQuestion, ctx?: { sessionId: string; call?: ToolCall }): UserAnswer | Promise<UserAnswer>;
+  request(
+    question: UserQuestion,
+    ctx?: { sessionId: string; call?: ToolCall },
+  ): UserAnswer | Promise<UserAnswer>;
 }

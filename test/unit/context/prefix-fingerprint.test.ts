@@ -14,6 +14,8 @@ describe("prefixFingerprint", () => {
       prefixFingerprint({ codec: "native", tools: reordered, system: "s" }),
     );
     expect(prefixFingerprint({ system: "s", tools })).not.toBe(prefixFingerprint({ system: "t", tools }));
-    expect(prefixFingerprint({ system: "s" })).toBe(createHash("sha256").update('{"system":"s"}').digest("hex"));
+    expect(prefixFingerprint({ system: "s" })).toBe(
+      createHash("sha256").update('{"system":"s"}').digest("hex"),
+    );
   });
 });

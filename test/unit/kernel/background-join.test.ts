@@ -24,19 +24,35 @@ describe("background tasks in the loop", () => {
   it("a pending joinable task is joined: its completion is injected at the next turn start, without consuming maxTurns", async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const model = fakeProvider([toolCallTurn([{ id: "1", name: "spawn", input: {} }]), textTurn("waiting"), textTurn("the answer is 42")]);
-    const run = collect(createAgent({ model, codec: nativeCodec(), tools: [spawner(released)], maxTurns: 2 }).run("go"));
+    const model = fakeProvider([
+      toolCallTurn([{ id: "1", name: "spawn", input: {} }]),
+      textTurn("waiting"),
+      textTurn("the answer is 42"),
+    ]);
+    const run = collect(
+      createAgent({ model, codec: nativeCodec(), tools: [spawner(released)], maxTurns: 2 }).run("go"),
+    );
     setTimeout(release, 5);
     const { events, result } = await run;
     expect(result.stopReason).toBe("stop");
     expect(result.text).toBe("the answer is 42");
-    const completed = events.find((e) => e.type === "background_completed") as Extract<AgentEvent, { type: "background_completed" }>;
-    expect(completed.completion).toMatchObject({ label: "crunch", content: "42", status: "completed", isError: false });
+    const completed = events.find((e) => e.type === "background_completed") as Extract<
+      AgentEvent,
+      { type: "background_completed" }
+    >;
+    expect(completed.completion).toMatchObject({
+      label: "crunch",
+      content: "42",
+      status: "completed",
+      isError: false,
+    });
     const turns = events.filter((e) => e.type === "turn_start").map((e) => (e as { turn: number }).turn);
     expect(turns).toEqual([1, 2, 3]);
     const note = model.requests[2]!.messages.at(-1)!;
     expect(note.role).toBe("user");
-    expect(String(note.content)).toMatch(/^<background-task-completed id="bg_[0-9a-z]+_[0-9a-f]{6}" label="crunch">\n42\n<\/background-task-completed>$/);
+    expect(String(note.content)).toMatch(
+      /^<background-task-completed id="bg_[0-9a-z]+_[0-9a-f]{6}" label="crunch">\n42\n<\/background-task-completed>$/,
+    );
   });
 
   it("detached tasks never gate the run and are cancelled when it ends", async () => {
@@ -49,7 +65,10 @@ describe("background tasks in the loop", () => {
         ctx.background!.spawn({
           label: "forever",
           kind: "detached",
-          run: (signal) => new Promise((resolve) => signal.addEventListener("abort", () => ((cancelled = true), resolve("stopped")))),
+          run: (signal) =>
+            new Promise((resolve) =>
+              signal.addEventListener("abort", () => ((cancelled = true), resolve("stopped"))),
+            ),
         });
         return "ok";
       },
@@ -62,7 +81,12 @@ describe("background tasks in the loop", () => {
 
   it("with background: false tools get no registry", async () => {
     let seen: unknown = "unset";
-    const tool = defineTool({ name: "t", description: "", schema: z.object({}), execute: (_i, ctx) => ((seen = ctx.background), "ok") });
+    const tool = defineTool({
+      name: "t",
+      description: "",
+      schema: z.object({}),
+      execute: (_i, ctx) => ((seen = ctx.background), "ok"),
+    });
     const model = fakeProvider([toolCallTurn([{ id: "1", name: "t", input: {} }]), textTurn("done")]);
     await createAgent({ model, codec: nativeCodec(), tools: [tool], background: false }).send("go");
     expect(seen).toBeUndefined();
@@ -72,7 +96,11 @@ describe("background tasks in the loop", () => {
     const controller = new AbortController();
     const never = new Promise<void>(() => undefined);
     const model = fakeProvider([toolCallTurn([{ id: "1", name: "spawn", input: {} }]), textTurn("waiting")]);
-    const run = collect(createAgent({ model, codec: nativeCodec(), tools: [spawner(never)] }).run("go", { signal: controller.signal }));
+    const run = collect(
+      createAgent({ model, codec: nativeCodec(), tools: [spawner(never)] }).run("go", {
+        signal: controller.signal,
+      }),
+    );
     setTimeout(() => controller.abort(), 10);
     const { result } = await run;
     expect(result.stopReason).toBe("aborted");

@@ -19,10 +19,15 @@ describe("context overflow", () => {
     const agent = createAgent({ model, codec: nativeCodec(), context: { windowTokens: 100_000 } });
     const { events, result } = await collect(agent.run("and now?", { history }));
     expect(result.text).toBe("fits now");
-    const status = events.find((e) => e.type === "context_status") as Extract<AgentEvent, { type: "context_status" }>;
+    const status = events.find((e) => e.type === "context_status") as Extract<
+      AgentEvent,
+      { type: "context_status" }
+    >;
     expect(status).toMatchObject({ level: 5, retry: true });
     expect(model.requests).toHaveLength(2);
-    expect(JSON.stringify(model.requests[1]!.messages).length).toBeLessThan(JSON.stringify(model.requests[0]!.messages).length);
+    expect(JSON.stringify(model.requests[1]!.messages).length).toBeLessThan(
+      JSON.stringify(model.requests[0]!.messages).length,
+    );
     expect(events.filter((e) => e.type === "model_call_start")).toHaveLength(2);
   });
 
@@ -36,7 +41,9 @@ describe("context overflow", () => {
   it("a second overflow is not retried again", async () => {
     const overflow = { error: new ProviderError("maximum context length exceeded", 400) };
     const model = fakeProvider([overflow, overflow]);
-    const { result } = await collect(createAgent({ model, codec: nativeCodec(), context: {} }).run("hi", { history }));
+    const { result } = await collect(
+      createAgent({ model, codec: nativeCodec(), context: {} }).run("hi", { history }),
+    );
     expect(result.stopReason).toBe("error");
     expect(model.requests).toHaveLength(2);
   });

@@ -16,7 +16,10 @@ const echo = defineTool({
 
 describe("canonical event order", () => {
   it("one tool turn then a text turn", async () => {
-    const model = fakeProvider([toolCallTurn([{ id: "c1", name: "echo", input: { text: "hi" } }]), textTurn("done")]);
+    const model = fakeProvider([
+      toolCallTurn([{ id: "c1", name: "echo", input: { text: "hi" } }]),
+      textTurn("done"),
+    ]);
     const agent = createAgent({ model, codec: nativeCodec(), tools: [echo] });
     const { events, result } = await collect(agent.run("go"));
     expect(eventTypes(events)).toEqual([
@@ -42,16 +45,25 @@ describe("canonical event order", () => {
     ]);
     expect(result.stopReason).toBe("stop");
     expect(result.text).toBe("done");
-    expect(events.filter((e) => e.type === "turn_start").map((e) => (e as { turn: number }).turn)).toEqual([1, 2]);
+    expect(events.filter((e) => e.type === "turn_start").map((e) => (e as { turn: number }).turn)).toEqual([
+      1, 2,
+    ]);
     const toolResult = events.find((e) => e.type === "tool_result");
     expect(toolResult).toMatchObject({ result: { id: "c1", name: "echo", content: "echo: hi" } });
     expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
 
   it("turn_end reasons are tool_use then stop, and done carries the result", async () => {
-    const model = fakeProvider([toolCallTurn([{ id: "c1", name: "echo", input: { text: "x" } }]), textTurn("ok")]);
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), tools: [echo] }).run("go"));
-    const ends = events.filter((e) => e.type === "turn_end").map((e) => (e as { stopReason: string }).stopReason);
+    const model = fakeProvider([
+      toolCallTurn([{ id: "c1", name: "echo", input: { text: "x" } }]),
+      textTurn("ok"),
+    ]);
+    const { events, result } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [echo] }).run("go"),
+    );
+    const ends = events
+      .filter((e) => e.type === "turn_end")
+      .map((e) => (e as { stopReason: string }).stopReason);
     expect(ends).toEqual(["tool_use", "stop"]);
     const done = events.at(-1);
     expect(done).toEqual({ type: "done", reason: "stop", result });
@@ -70,7 +82,9 @@ describe("canonical event order", () => {
       "turn_end",
       "done",
     ]);
-    const reasoning = events.filter((e) => e.type === "reasoning_delta").map((e) => (e as { text: string }).text);
+    const reasoning = events
+      .filter((e) => e.type === "reasoning_delta")
+      .map((e) => (e as { text: string }).text);
     expect(reasoning.join("")).toBe("hm");
   });
 });

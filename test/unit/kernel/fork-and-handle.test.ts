@@ -21,7 +21,11 @@ describe("fork", () => {
     expect(events.length).toBeGreaterThan(3);
     expect(events.every((e) => e.forkId === "f-1")).toBe(true);
     expect(result.text).toBe("forked answer");
-    expect(model.requests[0]!.messages).toEqual([seed[1], seed[2], { role: "user", content: "try another way" }]);
+    expect(model.requests[0]!.messages).toEqual([
+      seed[1],
+      seed[2],
+      { role: "user", content: "try another way" },
+    ]);
     expect(model.requests[0]!.system).toBe("sys");
   });
 
@@ -36,29 +40,49 @@ describe("fork", () => {
         return result.text;
       },
     });
-    const probe = defineTool({ name: "probe", description: "", schema: z.object({}), execute: (_i, ctx) => ((nested = ctx.fork), "probed") });
+    const probe = defineTool({
+      name: "probe",
+      description: "",
+      schema: z.object({}),
+      execute: (_i, ctx) => ((nested = ctx.fork), "probed"),
+    });
     const model = fakeProvider([
-      { ...toolCallTurn([{ id: "t1", name: "task", input: { task: "sub" } }]), usage: { inputTokens: 1, outputTokens: 1 } },
-      { ...toolCallTurn([{ id: "p1", name: "probe", input: {} }]), usage: { inputTokens: 10, outputTokens: 10 } },
+      {
+        ...toolCallTurn([{ id: "t1", name: "task", input: { task: "sub" } }]),
+        usage: { inputTokens: 1, outputTokens: 1 },
+      },
+      {
+        ...toolCallTurn([{ id: "p1", name: "probe", input: {} }]),
+        usage: { inputTokens: 10, outputTokens: 10 },
+      },
       { ...textTurn("sub done"), usage: { inputTokens: 100, outputTokens: 100 } },
       { ...textTurn("all done"), usage: { inputTokens: 1000, outputTokens: 1000 } },
     ]);
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), tools: [task, probe] }).run("go"));
+    const { events, result } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [task, probe] }).run("go"),
+    );
     const forkEvents = events.filter((e) => e.forkId !== undefined);
     expect(forkEvents.length).toBeGreaterThan(0);
     expect(new Set(forkEvents.map((e) => e.forkId))).toEqual(new Set(["task-1"]));
     expect(forkEvents.at(-1)).toMatchObject({ type: "done", reason: "stop" });
     expect(nested).toBeUndefined();
-    expect(events.find((e) => e.type === "tool_result" && e.forkId === undefined)).toMatchObject({ result: { id: "t1", content: "sub done" } });
+    expect(events.find((e) => e.type === "tool_result" && e.forkId === undefined)).toMatchObject({
+      result: { id: "t1", content: "sub done" },
+    });
     expect(result.usage).toEqual({ inputTokens: 1111, outputTokens: 1111 });
     // The fork was seeded with the conversation before the assistant message that called the tool.
-    expect(model.requests[1]!.messages).toEqual([{ role: "user", content: "go" }, { role: "user", content: "sub" }]);
+    expect(model.requests[1]!.messages).toEqual([
+      { role: "user", content: "go" },
+      { role: "user", content: "sub" },
+    ]);
   });
 });
 
 describe("runAsync handle", () => {
   it("streams events and resolves wait() with the result", async () => {
-    const handle = createAgent({ model: fakeProvider([textTurn("yo")]), codec: nativeCodec() }).runAsync("hi");
+    const handle = createAgent({ model: fakeProvider([textTurn("yo")]), codec: nativeCodec() }).runAsync(
+      "hi",
+    );
     const events: AgentEvent[] = [];
     for await (const event of handle.events) events.push(event);
     const result = await handle.wait();
@@ -71,7 +95,8 @@ describe("runAsync handle", () => {
       name: "slow",
       description: "",
       schema: z.object({}),
-      execute: (_i, ctx) => new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped"))),
+      execute: (_i, ctx) =>
+        new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped"))),
     });
     const model = fakeProvider([toolCallTurn([{ id: "1", name: "slow", input: {} }]), textTurn("never")]);
     const handle = createAgent({ model, codec: nativeCodec(), tools: [slow] }).runAsync("go");

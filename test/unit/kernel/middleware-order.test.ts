@@ -28,13 +28,21 @@ function tracer(name: string, trace: string[]): Middleware {
   };
 }
 
-const noop = defineTool({ name: "noop", description: "does nothing", schema: z.object({}), execute: () => "ok" });
+const noop = defineTool({
+  name: "noop",
+  description: "does nothing",
+  schema: z.object({}),
+  execute: () => "ok",
+});
 
 describe("middleware onion", () => {
   it("model calls flow a → b → provider → b → a and lifecycle hooks run in array order", async () => {
     const trace: string[] = [];
     const base = fakeProvider([textTurn("x")]);
-    const model = { id: "traced", stream: (...args: Parameters<typeof base.stream>) => (trace.push("provider"), base.stream(...args)) };
+    const model = {
+      id: "traced",
+      stream: (...args: Parameters<typeof base.stream>) => (trace.push("provider"), base.stream(...args)),
+    };
     const agent = createAgent({ model, codec: nativeCodec(), use: [tracer("a", trace), tracer("b", trace)] });
     await agent.send("hi");
     expect(trace).toEqual([
@@ -56,7 +64,12 @@ describe("middleware onion", () => {
     const trace: string[] = [];
     const tool = { ...noop, execute: () => (trace.push("tool"), "ok") };
     const model = fakeProvider([toolCallTurn([{ id: "1", name: "noop", input: {} }]), textTurn("x")]);
-    await createAgent({ model, codec: nativeCodec(), tools: [tool], use: [tracer("a", trace), tracer("b", trace)] }).send("hi");
+    await createAgent({
+      model,
+      codec: nativeCodec(),
+      tools: [tool],
+      use: [tracer("a", trace), tracer("b", trace)],
+    }).send("hi");
     const toolPart = trace.slice(trace.indexOf("a.tool>"), trace.indexOf("a.tool<") + 1);
     expect(toolPart).toEqual(["a.tool>", "b.tool>", "tool", "b.tool<", "a.tool<"]);
   });
@@ -64,15 +77,28 @@ describe("middleware onion", () => {
   it("events emitted by middleware are drained at the next loop boundary", async () => {
     const emitter: Middleware = {
       name: "emitter",
-      beforeModel: (ctx) => ctx.emit({ type: "diagnostic", level: "info", code: "before-model", message: String(ctx.turn) }),
+      beforeModel: (ctx) =>
+        ctx.emit({ type: "diagnostic", level: "info", code: "before-model", message: String(ctx.turn) }),
       async *wrapModelCall(ctx, next) {
         ctx.emit({ type: "diagnostic", level: "info", code: "in-model", message: "" });
         yield* next();
       },
     };
-    const { events } = await collect(createAgent({ model: fakeProvider([textTurn("a")]), codec: nativeCodec(), use: [emitter] }).run("q"));
+    const { events } = await collect(
+      createAgent({ model: fakeProvider([textTurn("a")]), codec: nativeCodec(), use: [emitter] }).run("q"),
+    );
     const types = events.map((e) => (e.type === "diagnostic" ? e.code : e.type));
-    expect(types).toEqual(["turn_start", "before-model", "model_call_start", "text_delta", "model_call_end", "in-model", "message", "turn_end", "done"]);
+    expect(types).toEqual([
+      "turn_start",
+      "before-model",
+      "model_call_start",
+      "text_delta",
+      "model_call_end",
+      "in-model",
+      "message",
+      "turn_end",
+      "done",
+    ]);
   });
 
   it("a beforeModel hook that reassigns ctx.messages keeps the change in later turns", async () => {

@@ -10,7 +10,12 @@ import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { collect } from "../../support/collect.js";
 
-const noop = defineTool({ name: "noop", description: "does nothing", schema: z.object({}), execute: () => "ok" });
+const noop = defineTool({
+  name: "noop",
+  description: "does nothing",
+  schema: z.object({}),
+  execute: () => "ok",
+});
 const loopTurn = () => toolCallTurn([{ id: "n", name: "noop", input: {} }]);
 
 describe("run lifecycle", () => {
@@ -18,7 +23,9 @@ describe("run lifecycle", () => {
     const model = fakeProvider([textTurn("never")]);
     const controller = new AbortController();
     controller.abort();
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec() }).run("hi", { signal: controller.signal }));
+    const { events, result } = await collect(
+      createAgent({ model, codec: nativeCodec() }).run("hi", { signal: controller.signal }),
+    );
     expect(events.map((e) => e.type)).toEqual(["done"]);
     expect(result.stopReason).toBe("aborted");
     expect(model.requests).toHaveLength(0);
@@ -37,7 +44,8 @@ describe("run lifecycle", () => {
         break;
       }
       events.push(next.value);
-      if (next.value.type === "text_delta" && events.filter((e) => e.type === "text_delta").length === 3) controller.abort();
+      if (next.value.type === "text_delta" && events.filter((e) => e.type === "text_delta").length === 3)
+        controller.abort();
     }
     expect(result.stopReason).toBe("aborted");
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "aborted" });
@@ -58,7 +66,12 @@ describe("run lifecycle", () => {
   });
 
   it("a stream without message_done is a ProviderError", async () => {
-    const model = { id: "broken", async *stream() { yield { type: "text_delta" as const, text: "x" }; } };
+    const model = {
+      id: "broken",
+      async *stream() {
+        yield { type: "text_delta" as const, text: "x" };
+      },
+    };
     const { events, result } = await collect(createAgent({ model, codec: nativeCodec() }).run("hi"));
     const error = events.find((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>;
     expect(error.error).toBeInstanceOf(ProviderError);
@@ -68,7 +81,9 @@ describe("run lifecycle", () => {
 
   it("maxTurns ends the run with max_turns, without throwing", async () => {
     const model = fakeProvider([loopTurn(), loopTurn(), loopTurn()]);
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), tools: [noop], maxTurns: 2 }).run("go"));
+    const { events, result } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [noop], maxTurns: 2 }).run("go"),
+    );
     expect(result.stopReason).toBe("max_turns");
     expect(model.requests).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "max_turns" });
@@ -86,20 +101,48 @@ describe("run lifecycle", () => {
       { ...loopTurn(), usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4 } },
       { ...textTurn("x"), usage: { inputTokens: 20, outputTokens: 3, cacheCreationTokens: 5 } },
     ]);
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), tools: [noop] }).run("go"));
-    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 5, cacheReadTokens: 4, cacheCreationTokens: 5 });
-    const ends = events.filter((e) => e.type === "model_call_end") as Extract<AgentEvent, { type: "model_call_end" }>[];
+    const { events, result } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [noop] }).run("go"),
+    );
+    expect(result.usage).toEqual({
+      inputTokens: 30,
+      outputTokens: 5,
+      cacheReadTokens: 4,
+      cacheCreationTokens: 5,
+    });
+    const ends = events.filter((e) => e.type === "model_call_end") as Extract<
+      AgentEvent,
+      { type: "model_call_end" }
+    >[];
     expect(ends.map((e) => e.usage?.inputTokens)).toEqual([10, 20]);
   });
 
   it("a malformed response is repaired: raw message kept, non-fatal error, repair prompt, model called again", async () => {
     const model = fakeProvider([
-      { text: '{"type":"tool_calls","calls":[', message: assistantMessage([textBlock('{"type":"tool_calls","calls":[')]) },
-      { text: '{"type":"final","text":"fixed"}', message: assistantMessage([textBlock('{"type":"final","text":"fixed"}')]) },
+      {
+        text: '{"type":"tool_calls","calls":[',
+        message: assistantMessage([textBlock('{"type":"tool_calls","calls":[')]),
+      },
+      {
+        text: '{"type":"final","text":"fixed"}',
+        message: assistantMessage([textBlock('{"type":"final","text":"fixed"}')]),
+      },
     ]);
     const { events, result } = await collect(createAgent({ model, codec: jsonCodec() }).run("hi"));
     const types = events.map((e) => e.type);
-    expect(types).toEqual(["turn_start", "model_call_start", "model_call_end", "message", "error", "model_call_start", "model_call_end", "text_delta", "message", "turn_end", "done"]);
+    expect(types).toEqual([
+      "turn_start",
+      "model_call_start",
+      "model_call_end",
+      "message",
+      "error",
+      "model_call_start",
+      "model_call_end",
+      "text_delta",
+      "message",
+      "turn_end",
+      "done",
+    ]);
     expect(events.find((e) => e.type === "error")).toMatchObject({ fatal: false });
     expect(result.text).toBe("fixed");
     const repair = model.requests[1]!.messages.at(-1)!;
@@ -110,7 +153,9 @@ describe("run lifecycle", () => {
   it("after maxDecodeRetries the run ends with a fatal error", async () => {
     const bad = { text: "{oops", message: assistantMessage([textBlock("{oops")]) };
     const model = fakeProvider([bad, bad]);
-    const { events, result } = await collect(createAgent({ model, codec: jsonCodec(), maxDecodeRetries: 1 }).run("hi"));
+    const { events, result } = await collect(
+      createAgent({ model, codec: jsonCodec(), maxDecodeRetries: 1 }).run("hi"),
+    );
     const errors = events.filter((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>[];
     expect(errors.map((e) => e.fatal)).toEqual([false, true]);
     expect(errors[1]!.error.name).toBe("CodecError");
@@ -134,19 +179,46 @@ describe("run lifecycle", () => {
     const model = fakeProvider([textTurn("a cat")]);
     const image = imageBlock("aGVsbG8=", "image/png");
     await createAgent({ model, codec: nativeCodec() }).send("what is this?", { images: [image] });
-    expect(model.requests[0]!.messages[0]).toEqual({ role: "user", content: [textBlock("what is this?"), image] });
+    expect(model.requests[0]!.messages[0]).toEqual({
+      role: "user",
+      content: [textBlock("what is this?"), image],
+    });
   });
 
   it("forwards model settings to the request", async () => {
     const model = fakeProvider([textTurn("ok")]);
-    await createAgent({ model, modelName: "m-1", codec: nativeCodec(), tools: [noop], maxTokens: 99, temperature: 0.3, topP: 0.9, seed: 7, toolChoice: "required" }).send("x");
-    expect(model.requests[0]).toMatchObject({ model: "m-1", maxTokens: 99, temperature: 0.3, topP: 0.9, seed: 7, toolChoice: "required" });
+    await createAgent({
+      model,
+      modelName: "m-1",
+      codec: nativeCodec(),
+      tools: [noop],
+      maxTokens: 99,
+      temperature: 0.3,
+      topP: 0.9,
+      seed: 7,
+      toolChoice: "required",
+    }).send("x");
+    expect(model.requests[0]).toMatchObject({
+      model: "m-1",
+      maxTokens: 99,
+      temperature: 0.3,
+      topP: 0.9,
+      seed: 7,
+      toolChoice: "required",
+    });
     expect(model.requests[0]!.tools?.[0]).toMatchObject({ name: "noop", parameters: { type: "object" } });
   });
 
   it("a throwing beforeAgent hook ends the run with a fatal error and done", async () => {
     const model = fakeProvider([textTurn("never")]);
-    const use = [{ name: "bad", beforeAgent: () => { throw new Error("hook failed"); } }];
+    const use = [
+      {
+        name: "bad",
+        beforeAgent: () => {
+          throw new Error("hook failed");
+        },
+      },
+    ];
     const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), use }).run("x"));
     expect(events.map((e) => e.type)).toEqual(["error", "done"]);
     expect(result.stopReason).toBe("error");

@@ -47,9 +47,13 @@ describe("tool phase", () => {
     await gated.release("a");
     await gated.release("b");
     const { events } = await run;
-    const uses = events.filter((e) => e.type === "tool_use").map((e) => (e as Extract<AgentEvent, { type: "tool_use" }>).call.id);
+    const uses = events
+      .filter((e) => e.type === "tool_use")
+      .map((e) => (e as Extract<AgentEvent, { type: "tool_use" }>).call.id);
     expect(uses).toEqual(["id-a", "id-b", "id-c"]);
-    const order = events.filter((e) => e.type === "tool_result").map((e) => (e as Extract<AgentEvent, { type: "tool_result" }>).result.id);
+    const order = events
+      .filter((e) => e.type === "tool_result")
+      .map((e) => (e as Extract<AgentEvent, { type: "tool_result" }>).result.id);
     expect(order).toEqual(["id-c", "id-a", "id-b"]);
     const fedBack = model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[];
     expect(fedBack.map((block) => block.id)).toEqual(["id-a", "id-b", "id-c"]);
@@ -60,7 +64,9 @@ describe("tool phase", () => {
     const gated = gatedTool();
     const keys = ["a", "b", "c", "d", "e"];
     const model = fakeProvider([toolCallTurn(calls(keys)), textTurn("end")]);
-    const run = collect(createAgent({ model, codec: nativeCodec(), tools: [gated.tool], maxParallelTools: 2 }).run("go"));
+    const run = collect(
+      createAgent({ model, codec: nativeCodec(), tools: [gated.tool], maxParallelTools: 2 }).run("go"),
+    );
     for (const key of keys) await gated.release(key);
     await run;
     expect(gated.maxRunning()).toBe(2);
@@ -70,17 +76,40 @@ describe("tool phase", () => {
   it("maxParallelTools 1 runs the calls one after another, in order", async () => {
     const gated = gatedTool();
     const model = fakeProvider([toolCallTurn(calls(["a", "b", "c"])), textTurn("end")]);
-    const run = collect(createAgent({ model, codec: nativeCodec(), tools: [gated.tool], maxParallelTools: 1 }).run("go"));
+    const run = collect(
+      createAgent({ model, codec: nativeCodec(), tools: [gated.tool], maxParallelTools: 1 }).run("go"),
+    );
     for (const key of ["a", "b", "c"]) await gated.release(key);
     const { events } = await run;
     expect(gated.maxRunning()).toBe(1);
-    const starts = events.filter((e) => e.type === "tool_call_start" || e.type === "tool_call_end").map((e) => e.type);
-    expect(starts).toEqual(["tool_call_start", "tool_call_end", "tool_call_start", "tool_call_end", "tool_call_start", "tool_call_end"]);
+    const starts = events
+      .filter((e) => e.type === "tool_call_start" || e.type === "tool_call_end")
+      .map((e) => e.type);
+    expect(starts).toEqual([
+      "tool_call_start",
+      "tool_call_end",
+      "tool_call_start",
+      "tool_call_end",
+      "tool_call_start",
+      "tool_call_end",
+    ]);
   });
 
   it("an unknown tool, invalid arguments and a throwing tool become error results; the run goes on", async () => {
-    const strict = defineTool({ name: "add", description: "adds", schema: z.object({ a: z.number() }), execute: ({ a }) => String(a + 1) });
-    const broken = defineTool({ name: "broken", description: "throws", schema: z.object({}), execute: () => { throw new Error("kaput"); } });
+    const strict = defineTool({
+      name: "add",
+      description: "adds",
+      schema: z.object({ a: z.number() }),
+      execute: ({ a }) => String(a + 1),
+    });
+    const broken = defineTool({
+      name: "broken",
+      description: "throws",
+      schema: z.object({}),
+      execute: () => {
+        throw new Error("kaput");
+      },
+    });
     const model = fakeProvider([
       toolCallTurn([
         { id: "1", name: "missing", input: {} },
@@ -93,7 +122,12 @@ describe("tool phase", () => {
     const result = await createAgent({ model, codec: nativeCodec(), tools: [strict, broken] }).send("go");
     expect(result.stopReason).toBe("stop");
     const blocks = model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[];
-    expect(blocks[0]).toEqual({ type: "tool_result", id: "1", content: "Error: unknown tool 'missing'", isError: true });
+    expect(blocks[0]).toEqual({
+      type: "tool_result",
+      id: "1",
+      content: "Error: unknown tool 'missing'",
+      isError: true,
+    });
     expect(blocks[1]!.isError).toBe(true);
     expect(blocks[1]!.content).toMatch(/^Error: invalid arguments for tool 'add': /);
     expect(blocks[1]!.content).toContain("a");
@@ -105,8 +139,12 @@ describe("tool phase", () => {
     const throwing: Middleware = { name: "t", wrapToolCall: () => Promise.reject(new Error("layer failed")) };
     const tool = defineTool({ name: "x", description: "x", schema: z.object({}), execute: () => "never" });
     const model = fakeProvider([toolCallTurn([{ id: "1", name: "x", input: {} }]), textTurn("ok")]);
-    const { events } = await collect(createAgent({ model, codec: nativeCodec(), tools: [tool], use: [throwing] }).run("go"));
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ result: { content: "Error: layer failed", isError: true } });
+    const { events } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [tool], use: [throwing] }).run("go"),
+    );
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+      result: { content: "Error: layer failed", isError: true },
+    });
     expect(events.find((e) => e.type === "tool_call_end")).toMatchObject({ isError: true });
   });
 
@@ -123,7 +161,9 @@ describe("tool phase", () => {
       },
     });
     const model = fakeProvider([toolCallTurn([{ id: "p1", name: "probe", input: {} }]), textTurn("ok")]);
-    const { events } = await collect(createAgent({ model, codec: nativeCodec(), tools: [tool] }).run("go", { sessionId: "s-1" }));
+    const { events } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [tool] }).run("go", { sessionId: "s-1" }),
+    );
     expect(seen?.sessionId).toBe("s-1");
     expect(seen?.call).toEqual({ id: "p1", name: "probe", input: {} });
     expect(seen?.signal.aborted).toBe(false);
@@ -134,23 +174,53 @@ describe("tool phase", () => {
 
   it("a beforeToolCall hook can skip a call with a result", async () => {
     let ran = false;
-    const tool = defineTool({ name: "x", description: "x", schema: z.object({}), execute: () => ((ran = true), "real") });
-    const skipper: Middleware = { name: "skip", beforeToolCall: () => ({ action: "skip", result: "prefilled" }) };
+    const tool = defineTool({
+      name: "x",
+      description: "x",
+      schema: z.object({}),
+      execute: () => ((ran = true), "real"),
+    });
+    const skipper: Middleware = {
+      name: "skip",
+      beforeToolCall: () => ({ action: "skip", result: "prefilled" }),
+    };
     const model = fakeProvider([toolCallTurn([{ id: "1", name: "x", input: {} }]), textTurn("ok")]);
     await createAgent({ model, codec: nativeCodec(), tools: [tool], use: [skipper] }).send("go");
     expect(ran).toBe(false);
-    expect(model.requests[1]!.messages.at(-1)!.content).toEqual([{ type: "tool_result", id: "1", content: "prefilled" }]);
+    expect(model.requests[1]!.messages.at(-1)!.content).toEqual([
+      { type: "tool_result", id: "1", content: "prefilled" },
+    ]);
   });
 
   it("a beforeToolCall hook can abort the run; calls not yet run are not executed", async () => {
     const executed: string[] = [];
-    const tool = defineTool({ name: "x", description: "x", schema: z.object({ k: z.string() }), execute: ({ k }) => (executed.push(k), k) });
-    const aborter: Middleware = { name: "abort", beforeToolCall: (ctx) => ((ctx.call.input as { k: string }).k === "stop" ? { action: "abort", reason: "dangerous" } : undefined) };
-    const model = fakeProvider([toolCallTurn([{ id: "1", name: "x", input: { k: "stop" } }, { id: "2", name: "x", input: { k: "later" } }])]);
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), tools: [tool], use: [aborter], maxParallelTools: 1 }).run("go"));
+    const tool = defineTool({
+      name: "x",
+      description: "x",
+      schema: z.object({ k: z.string() }),
+      execute: ({ k }) => (executed.push(k), k),
+    });
+    const aborter: Middleware = {
+      name: "abort",
+      beforeToolCall: (ctx) =>
+        (ctx.call.input as { k: string }).k === "stop" ? { action: "abort", reason: "dangerous" } : undefined,
+    };
+    const model = fakeProvider([
+      toolCallTurn([
+        { id: "1", name: "x", input: { k: "stop" } },
+        { id: "2", name: "x", input: { k: "later" } },
+      ]),
+    ]);
+    const { events, result } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [tool], use: [aborter], maxParallelTools: 1 }).run(
+        "go",
+      ),
+    );
     expect(executed).toEqual([]);
     expect(result.stopReason).toBe("aborted");
-    const contents = events.filter((e) => e.type === "tool_result").map((e) => (e as Extract<AgentEvent, { type: "tool_result" }>).result.content);
+    const contents = events
+      .filter((e) => e.type === "tool_result")
+      .map((e) => (e as Extract<AgentEvent, { type: "tool_result" }>).result.content);
     expect(contents).toEqual(["not executed: x", "not executed: x"]);
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "aborted" });
     expect(result.messages.at(-1)!.role).toBe("user");

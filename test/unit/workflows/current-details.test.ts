@@ -29,12 +29,28 @@ describe("current details", () => {
   it("gives each pending approval the exact signal and commands that answer it", () => {
     const text = currentDetails({
       ...base,
-      pendingApprovals: [{ callId: "c1", runId: "run-1", tool: "refund", input: { order: 42 }, reason: "money", requestedAt: 0, expiresAt: 86_400_000 }],
+      pendingApprovals: [
+        {
+          callId: "c1",
+          runId: "run-1",
+          tool: "refund",
+          input: { order: 42 },
+          reason: "money",
+          requestedAt: 0,
+          expiresAt: 86_400_000,
+        },
+      ],
     });
     expect(text).toContain("### Pending approvals (1)");
-    expect(text).toContain('- **refund** `{"order":42}` — money · call `c1`, waiting since 1970-01-01T00:00:00.000Z, times out 1970-01-02T00:00:00.000Z');
-    expect(text).toContain(`temporal workflow signal --workflow-id s-1 --name approve --input '{"callId":"c1"}'`);
-    expect(text).toContain(`temporal workflow signal --workflow-id s-1 --name deny --input '{"callId":"c1"}'`);
+    expect(text).toContain(
+      '- **refund** `{"order":42}` — money · call `c1`, waiting since 1970-01-01T00:00:00.000Z, times out 1970-01-02T00:00:00.000Z',
+    );
+    expect(text).toContain(
+      `temporal workflow signal --workflow-id s-1 --name approve --input '{"callId":"c1"}'`,
+    );
+    expect(text).toContain(
+      `temporal workflow signal --workflow-id s-1 --name deny --input '{"callId":"c1"}'`,
+    );
     expect(text).toContain("lite-agent approve s-1 c1");
   });
 
@@ -42,7 +58,16 @@ describe("current details", () => {
     const text = currentDetails({
       ...base,
       status: "awaiting_input",
-      pendingQuestions: [{ callId: "q1", runId: "run-1", question: "Which colour?", options: ["red", "blue"], requestedAt: 0, expiresAt: 1000 }],
+      pendingQuestions: [
+        {
+          callId: "q1",
+          runId: "run-1",
+          question: "Which colour?",
+          options: ["red", "blue"],
+          requestedAt: 0,
+          expiresAt: 1000,
+        },
+      ],
     });
     expect(text).toContain("⏸ awaiting an answer");
     expect(text).toContain("- Which colour? (options: red, blue) · call `q1`");
