@@ -27,8 +27,11 @@ export interface EventStreamPosition {
   fromDeltaId?: string;
 }
 
-/** Polls again as soon as a poll returns: live output should not wait for a cooldown. */
-const POLL_COOLDOWN = "5 milliseconds";
+/**
+ * The pause between polls that returned. Live deltas come in batches at most 50 ms apart anyway; the pause lets one
+ * poll collect what several workflow activations published, which halves the poll updates (and workflow tasks).
+ */
+const POLL_COOLDOWN = "25 milliseconds";
 
 /**
  * The durable events on a connection of their own, so the pending long poll ends when the run's reader is done
