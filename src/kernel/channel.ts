@@ -1,40 +1,38 @@
 /**
  * An unbounded async queue: producers `push` without waiting, one consumer iterates until `close`.
- * The tool phase uses it to stream events live, in completion order.
+ * The tool phase uses it to stream events live, in completion order. The iterator is written by hand, not as
+ * an async generator, because it is on the per-event hot path and each generator step costs promises.
  */
 export class Channel<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
-  private waiting: (() => void) | undefined;
+  private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private closed = false;
 
   /** Queues an item; ignored after close. */
   push(item: T): void {
     if (this.closed) return;
-    this.items.push(item);
-    this.wake();
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting({ value: item, done: false });
+    } else this.items.push(item);
   }
 
   /** Ends the iteration once the queued items are consumed. */
   close(): void {
     this.closed = true;
-    this.wake();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for (;;) {
-      const item = this.items.shift();
-      if (item !== undefined) {
-        yield item;
-        continue;
-      }
-      if (this.closed) return;
-      await new Promise<void>((resolve) => (this.waiting = resolve));
-    }
-  }
-
-  private wake(): void {
-    const resolve = this.waiting;
+    const waiting = this.waiting;
     this.waiting = undefined;
-    resolve?.();
+    waiting?.({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: (): Promise<IteratorResult<T>> => {
+        if (this.items.length > 0) return Promise.resolve({ value: this.items.shift()!, done: false });
+        if (this.closed) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (this.waiting = resolve));
+      },
+    };
   }
 }

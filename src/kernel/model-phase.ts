@@ -34,8 +34,21 @@ export async function* modelPhase(
   view: PreparedView | undefined,
 ): AsyncGenerator<AgentEvent, ModelPhaseOutcome> {
   const { config, ctx } = run;
+  let currentView = view;
+  let overflowRetried = false;
   for (let attempt = 0; ; attempt++) {
-    const call = yield* callModel(run, turn, view);
+    // One level of generators less than a helper would add: every event of the call passes through here.
+    const call = yield* streamOnce(run, turn, currentView);
+    if (call.kind === "overflow") {
+      // One emergency compaction per model phase, only with the ContextEngine on.
+      if (overflowRetried || !run.engine) return { kind: "error", error: call.error };
+      overflowRetried = true;
+      const prepared = await run.engine.compact("overflow", run.ctx.messages);
+      yield { type: "context_status", ...prepared.status };
+      currentView = { from: run.ctx.messages, messages: prepared.messages, edits: prepared.edits };
+      attempt--;
+      continue;
+    }
     if (call.kind !== "message") return call;
     try {
       const decoded = config.codec.decode(call.message);
@@ -60,23 +73,6 @@ export async function* modelPhase(
       ctx.messages.push(repair);
       await run.log.append({ type: "user", message: repair });
     }
-  }
-}
-
-/** One model call through the middleware onion, with one emergency compaction on a context overflow. */
-async function* callModel(
-  run: RunState,
-  turn: number,
-  view: PreparedView | undefined,
-): AsyncGenerator<AgentEvent, CallOutcome> {
-  let currentView = view;
-  for (let overflowRetried = false; ; overflowRetried = true) {
-    const outcome = yield* streamOnce(run, turn, currentView);
-    if (outcome.kind !== "overflow") return outcome;
-    if (overflowRetried || !run.engine) return { kind: "error", error: outcome.error };
-    const prepared = await run.engine.compact("overflow", run.ctx.messages);
-    yield { type: "context_status", ...prepared.status };
-    currentView = { from: run.ctx.messages, messages: prepared.messages, edits: prepared.edits };
   }
 }
 

@@ -14,7 +14,7 @@ import { NEVER_ABORTED } from "./ports.js";
 import { resolveConfig, type RunState } from "./run-state.js";
 import { SessionLog } from "./session-log.js";
 import { toToolSpec } from "./tools.js";
-import { toolPhase } from "./tool-phase.js";
+import { announceToolCalls, runToolCalls } from "./tool-phase.js";
 import { inputMessages } from "./input-messages.js";
 import { forkConfig, forkSeed } from "./fork.js";
 
@@ -55,7 +55,67 @@ async function* runLoop(
   try {
     await runLifecycle(run.config.use, "beforeAgent", run.ctx);
     for (const event of run.sink.drain()) yield event;
-    reason = yield* turnLoop(run);
+    reason = "stop";
+    let turn = 0;
+    // Background joins do not consume the budget; turn numbers still stay unique (docs/decisions/0002).
+    let budgetUsed = 0;
+    // Steps 5–9, turn after turn, inline here: every generator level would cost every event promises.
+    turns: for (;;) {
+      if (run.signal.aborted) {
+        reason = "aborted";
+        break turns;
+      }
+      if (budgetUsed >= run.config.maxTurns) {
+        reason = "max_turns";
+        break turns;
+      }
+      turn++;
+      budgetUsed++;
+      run.ctx.turn = turn;
+      yield { type: "turn_start", turn };
+      // Helpers that yield a few events return them: each generator level costs every event promises.
+      for (const event of await injectAtTurnStart(run)) yield event;
+      await runLifecycle(run.config.use, "beforeModel", run.ctx);
+      for (const event of run.sink.drain()) yield event;
+      const { view, events } = await prepareContext(run);
+      for (const event of events) yield event;
+      const model = yield* modelPhase(run, turn, view);
+      if (model.kind === "aborted") {
+        reason = "aborted";
+        break turns;
+      }
+      if (model.kind === "interrupted") {
+        // Re-plan at once: the next turn starts with whatever was steered in.
+        yield { type: "turn_end", turn, stopReason: "interrupted" };
+        continue;
+      }
+      if (model.kind === "error") {
+        yield { type: "error", error: model.error, fatal: true };
+        reason = "error";
+        break turns;
+      }
+      if (model.decoded.calls.length > 0) {
+        for (const event of announceToolCalls(model.decoded.calls)) yield event;
+        const phase = runToolCalls(run, turn, model.decoded.calls);
+        for await (const event of phase.live) yield event;
+        const tools = await phase.done;
+        yield { type: "turn_end", turn, stopReason: "tool_use" };
+        if (tools.aborted) {
+          reason = "aborted";
+          break turns;
+        }
+        continue;
+      }
+      yield { type: "turn_end", turn, stopReason: "stop" };
+      const followUps = await resumeWithFollowUps(run);
+      for (const event of followUps) yield event;
+      if (followUps.length > 0) continue;
+      if (await joinBackground(run)) {
+        budgetUsed--;
+        continue;
+      }
+      break turns;
+    }
   } catch (error) {
     // A throwing hook or registry ends the run like a provider failure: an error event, then done.
     if (run.signal.aborted || isAbortError(error)) reason = "aborted";
@@ -65,7 +125,8 @@ async function* runLoop(
       reason = "error";
     }
   }
-  return yield* finish(run, reason);
+  for (const event of await finish(run, reason)) yield event;
+  return run.result!;
 }
 
 /** Steps 1–3: load the session, recover interrupted tools, append the input. */
@@ -180,70 +241,26 @@ function openBackground(
   return { tasks, owned: true };
 }
 
-/** Steps 5–9, turn after turn. Returns why the run stops. */
-async function* turnLoop(run: RunState): AsyncGenerator<AgentEvent, StopReason> {
-  let turn = 0;
-  // Background joins do not consume the budget; turn numbers still stay unique (docs/decisions/0002).
-  let budgetUsed = 0;
-  for (;;) {
-    if (run.signal.aborted) return "aborted";
-    if (budgetUsed >= run.config.maxTurns) return "max_turns";
-    turn++;
-    budgetUsed++;
-    run.ctx.turn = turn;
-    yield { type: "turn_start", turn };
-    yield* injectAtTurnStart(run);
-    await runLifecycle(run.config.use, "beforeModel", run.ctx);
-    for (const event of run.sink.drain()) yield event;
-    const view = yield* prepareContext(run);
-    const model = yield* modelPhase(run, turn, view);
-    if (model.kind === "aborted") return "aborted";
-    if (model.kind === "interrupted") {
-      // Re-plan at once: the next turn starts with whatever was steered in.
-      yield { type: "turn_end", turn, stopReason: "interrupted" };
-      continue;
-    }
-    if (model.kind === "error") {
-      yield { type: "error", error: model.error, fatal: true };
-      return "error";
-    }
-    if (model.decoded.calls.length > 0) {
-      const tools = yield* toolPhase(run, turn, model.decoded.calls);
-      yield { type: "turn_end", turn, stopReason: "tool_use" };
-      if (tools.aborted) return "aborted";
-      continue;
-    }
-    yield { type: "turn_end", turn, stopReason: "stop" };
-    if (yield* resumeWithFollowUps(run)) continue;
-    if (await joinBackground(run)) {
-      budgetUsed--;
-      continue;
-    }
-    return "stop";
-  }
-}
-
 /** Step 5: queued steers, then background completions, become user messages before the model call. */
-async function* injectAtTurnStart(run: RunState): AsyncGenerator<AgentEvent> {
+async function injectAtTurnStart(run: RunState): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
   const steers = run.steer?.takeSteers() ?? [];
   if (steers.length > 0) {
-    yield* appendUserMessages(run, steers);
-    yield { type: "steer", messages: steers };
+    events.push(...(await appendUserMessages(run, steers)), { type: "steer", messages: steers });
   }
-  if (!run.background?.owned) return;
+  if (!run.background?.owned) return events;
   for (const completion of run.background.tasks.takeCompleted()) {
-    yield* appendUserMessages(run, [backgroundCompletionMessage(completion)]);
-    yield { type: "background_completed", completion };
+    events.push(...(await appendUserMessages(run, [backgroundCompletionMessage(completion)])));
+    events.push({ type: "background_completed", completion });
   }
+  return events;
 }
 
-/** Step 8: follow-ups resurrect a run that would stop. */
-async function* resumeWithFollowUps(run: RunState): AsyncGenerator<AgentEvent, boolean> {
+/** Step 8: follow-ups resurrect a run that would stop; returns their events (none when there are none). */
+async function resumeWithFollowUps(run: RunState): Promise<AgentEvent[]> {
   const followUps = run.steer?.takeFollowUps() ?? [];
-  if (followUps.length === 0) return false;
-  yield* appendUserMessages(run, followUps);
-  yield { type: "steer", messages: followUps };
-  return true;
+  if (followUps.length === 0) return [];
+  return [...(await appendUserMessages(run, followUps)), { type: "steer", messages: followUps }];
 }
 
 /** Step 8: a run that owns pending joinable work waits for it instead of stopping. */
@@ -255,35 +272,37 @@ async function joinBackground(run: RunState): Promise<boolean> {
   return true;
 }
 
-async function* appendUserMessages(run: RunState, messages: Message[]): AsyncGenerator<AgentEvent> {
+async function appendUserMessages(run: RunState, messages: Message[]): Promise<AgentEvent[]> {
   run.ctx.messages.push(...messages);
   await run.log.append(...messages.map((message) => ({ type: "user" as const, message })));
-  for (const event of run.sink.drain()) yield event;
+  return run.sink.drain();
 }
 
 /** The ContextEngine's view for this turn, reported when it acted. */
-async function* prepareContext(run: RunState): AsyncGenerator<AgentEvent, PreparedView | undefined> {
-  if (!run.engine) return undefined;
+async function prepareContext(
+  run: RunState,
+): Promise<{ view: PreparedView | undefined; events: AgentEvent[] }> {
+  if (!run.engine) return { view: undefined, events: [] };
   const from = run.ctx.messages;
   const prepared = await run.engine.prepare(from, { system: run.config.system, tools: run.specs });
-  if (prepared.status.level > 0) yield { type: "context_status", ...prepared.status };
-  return { from, messages: prepared.messages, edits: prepared.edits };
+  const events: AgentEvent[] =
+    prepared.status.level > 0 ? [{ type: "context_status", ...prepared.status }] : [];
+  return { view: { from, messages: prepared.messages, edits: prepared.edits }, events };
 }
 
-/** Step 10: cancel owned background work, run `afterAgent`, yield `done`. */
-async function* finish(run: RunState, reason: StopReason): AsyncGenerator<AgentEvent, RunResult> {
+/** Step 10: cancel owned background work, run `afterAgent`; returns the last events, `done` included. */
+async function finish(run: RunState, reason: StopReason): Promise<AgentEvent[]> {
   if (run.background?.owned) run.background.tasks.cancelAll();
   await runLifecycle(run.config.use, "afterAgent", run.ctx);
   await run.log.flush();
-  for (const event of run.sink.drain()) yield event;
   const result: RunResult = {
     messages: run.ctx.messages,
     text: lastAssistantText(run.ctx.messages),
     usage: run.usage,
     stopReason: reason,
   };
-  yield { type: "done", reason, result };
-  return result;
+  run.result = result;
+  return [...run.sink.drain(), { type: "done", reason, result }];
 }
 
 function lastAssistantText(messages: Message[]): string {

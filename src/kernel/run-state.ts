@@ -39,6 +39,8 @@ export interface RunState {
   /** Set when a `beforeToolCall` hook aborts the run. */
   abortedByHook: string | undefined;
   snapshotBytes: number;
+  /** Set when the run has finished. */
+  result?: RunResult;
   /** Runs a fork of this agent to completion, forwarding its events; absent inside a fork (single level). */
   fork: ((input: string, options?: ForkOptions) => Promise<RunResult>) | undefined;
 }

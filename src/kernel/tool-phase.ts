@@ -12,29 +12,36 @@ export interface ToolPhaseOutcome {
   aborted: boolean;
 }
 
+/** The `tool_use` announcements of a turn's calls, in call order (yielded before any call runs). */
+export function announceToolCalls(calls: ToolCall[]): AgentEvent[] {
+  return calls.map((call) => ({ type: "tool_use", call }));
+}
+
 /**
- * Step 9: announce every call, run them at most `maxParallelTools` at a time, stream their events live in
- * completion order, and feed the results back to the model in call order as one user message.
+ * Step 9: runs the calls at most `maxParallelTools` at a time. Their events stream live, in completion order,
+ * through `live` (the caller yields them directly: a generator here would cost every event promises); `done`
+ * resolves once all settled, after the results were fed back to the model in call order as one user message.
  */
-export async function* toolPhase(
+export function runToolCalls(
   run: RunState,
   turn: number,
   calls: ToolCall[],
-): AsyncGenerator<AgentEvent, ToolPhaseOutcome> {
-  for (const call of calls) yield { type: "tool_use", call };
+): { live: AsyncIterable<AgentEvent>; done: Promise<ToolPhaseOutcome> } {
   const live = run.sink.beginLive();
   const results: ToolResult[] = new Array<ToolResult>(calls.length);
-  const settled = runLimited(calls.length, run.config.maxParallelTools, async (index) => {
+  const done = runLimited(calls.length, run.config.maxParallelTools, async (index) => {
     results[index] = await runOneCall(run, turn, calls[index]!);
-  }).finally(() => run.sink.endLive());
-  for await (const event of live) yield event;
-  await settled;
-  const message: Message = {
-    role: "user",
-    content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
-  };
-  run.ctx.messages.push(message);
-  return { results, aborted: run.abortedByHook !== undefined };
+  })
+    .finally(() => run.sink.endLive())
+    .then(() => {
+      const message: Message = {
+        role: "user",
+        content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
+      };
+      run.ctx.messages.push(message);
+      return { results, aborted: run.abortedByHook !== undefined };
+    });
+  return { live, done };
 }
 
 /** Runs `count` jobs with at most `limit` in flight, starting them in index order. */
