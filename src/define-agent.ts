@@ -7,10 +7,10 @@ import type {
   PermissionPlan,
 } from "./common/agent-plan.js";
 import type { CreateAgentConfig } from "./agent.js";
-import { codecFor } from "./kernel/codecs/codec-for.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
 import { planPermission } from "./common/plan-permission.js";
+import { planSettings } from "./common/plan-settings.js";
 import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
 import type { ModelProvider, ToolChoice } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
@@ -143,26 +143,11 @@ export function localAgentConfig(
 ): CreateAgentConfig {
   const plan = toAgentPlan(definition);
   const config: CreateAgentConfig = {
+    ...planSettings(plan),
     model,
-    modelName: plan.model,
-    codec: codecFor(plan.codec),
     tools: definition.tools ?? [],
     use: [...planPermission(plan.permission, options.approval), ...(options.use ?? [])],
-    maxTurns: plan.maxTurns,
-    maxParallelTools: plan.maxParallelTools,
-    maxDecodeRetries: plan.maxDecodeRetries,
   };
-  const optional = [
-    "system",
-    "maxTokens",
-    "temperature",
-    "topP",
-    "seed",
-    "stopSequences",
-    "toolChoice",
-    "context",
-  ] as const;
-  for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
   if (options.approval) config.approval = options.approval;
   if (options.input) config.input = options.input;
   return config;

@@ -15,6 +15,7 @@ import type { SessionState } from "./session-state.js";
 import { workflowPorts } from "./workflow-ports.js";
 import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
 import { planPermission } from "../common/plan-permission.js";
+import { planSettings } from "../common/plan-settings.js";
 import type { AgentEvent } from "../kernel/events.js";
 
 const { resolveAgent } = proxyLocalActivities<AgentActivities>({
@@ -127,6 +128,7 @@ function approvalHost(session: SessionState, runId: string): ApprovalHost {
 function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): KernelConfig {
   const host = approvalHost(session, runId);
   const config: KernelConfig = {
+    ...planSettings(plan),
     model: durableModel({
       plan,
       runId,
@@ -135,28 +137,12 @@ function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): Ke
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
     }),
-    modelName: plan.model,
-    codec: codecFor(plan.codec),
     tools: durableTools(plan, runId),
     use: planPermission(plan.permission, durableApprover(host, plan.permission), false),
     input: durableInput(host, plan.permission),
-    maxTurns: plan.maxTurns,
-    maxParallelTools: plan.maxParallelTools,
-    maxDecodeRetries: plan.maxDecodeRetries,
     // Background work in durable runs belongs in child workflows; tools run as activities and get no registry.
     background: false,
     ports: workflowPorts,
   };
-  const optional = [
-    "system",
-    "maxTokens",
-    "temperature",
-    "topP",
-    "seed",
-    "stopSequences",
-    "toolChoice",
-    "context",
-  ] as const;
-  for (const key of optional) if (plan[key] !== undefined) Object.assign(config, { [key]: plan[key] });
   return config;
 }

@@ -1,0 +1,45 @@
+import { codecFor } from "../kernel/codecs/codec-for.js";
+import type { KernelConfig } from "../kernel/kernel-config.js";
+import type { AgentPlan } from "./agent-plan.js";
+
+/** The kernel settings a plan fixes, the same for in-process and durable runs. */
+export type PlanSettings = Pick<
+  KernelConfig,
+  | "modelName"
+  | "codec"
+  | "maxTurns"
+  | "maxParallelTools"
+  | "maxDecodeRetries"
+  | "system"
+  | "maxTokens"
+  | "temperature"
+  | "topP"
+  | "seed"
+  | "stopSequences"
+  | "toolChoice"
+  | "context"
+>;
+
+const OPTIONAL = [
+  "system",
+  "maxTokens",
+  "temperature",
+  "topP",
+  "seed",
+  "stopSequences",
+  "toolChoice",
+  "context",
+] as const;
+
+/** Maps a plan onto the kernel's settings (model, codec, limits, sampling, ContextEngine). */
+export function planSettings(plan: AgentPlan): PlanSettings {
+  const settings: PlanSettings = {
+    modelName: plan.model,
+    codec: codecFor(plan.codec),
+    maxTurns: plan.maxTurns,
+    maxParallelTools: plan.maxParallelTools,
+    maxDecodeRetries: plan.maxDecodeRetries,
+  };
+  for (const key of OPTIONAL) if (plan[key] !== undefined) Object.assign(settings, { [key]: plan[key] });
+  return settings;
+}
