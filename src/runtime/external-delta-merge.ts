@@ -23,6 +23,7 @@ export async function* mergeExternalDeltas(
   events: { items: AsyncGenerator<SessionStreamItem>; stop(): Promise<void> },
   readDeltas: (signal: AbortSignal) => AsyncIterable<{ id: string; delta: StreamDelta }>,
   runId: string,
+  resumed: boolean,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const channel = new Channel<Merged>();
   const controller = new AbortController();
@@ -31,14 +32,17 @@ export async function* mergeExternalDeltas(
     // A failing delta transport loses live text, never the run: the final message events still carry it.
     pump(readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
   ];
-  const state = new MergeState(runId);
+  const state = new MergeState(runId, resumed);
   try {
+    let eventsEnded = false;
     for await (const message of channel) {
-      if (message.kind === "closed") break;
+      // The events may end while one still waits for its end marker: finish releasing what is held first.
+      if (message.kind === "closed") eventsEnded = true;
       if (message.kind === "delta") state.acceptDelta(message.id, message.delta);
       if (message.kind === "event") state.held.push(message.item);
       const result = yield* state.release(() => setTimeout(() => channel.push({ kind: "tick" }), 100));
       if (result) return result;
+      if (eventsEnded && state.held.length === 0) break;
     }
     return undefined;
   } finally {
@@ -62,22 +66,42 @@ async function pump<T>(
   }
 }
 
+/** The number of a model call within its run: keys are `<runId>:<n>`, n counting the run's model calls from 1. */
+function callNumber(key: string): number {
+  return Number(key.slice(key.lastIndexOf(":") + 1));
+}
+
+/**
+ * Holds external deltas until their model call is the open one. The k-th `model_call_start` of a run opens call
+ * k (each one is exactly one model activity), so deltas of the next call that arrive while the workflow's events
+ * lag behind wait for their own start; a successful `model_call_end` waits for its call's end marker.
+ */
 class MergeState {
   readonly held: SessionStreamItem[] = [];
   private readonly deduper = new DeltaDeduper();
-  private pendingDeltas: { id: string; events: AgentEvent[] }[] = [];
-  private open = true;
+  private pendingDeltas: { id: string; call: number; events: AgentEvent[] }[] = [];
+  /** The open call; undefined after a resume until a delta or a start says which it is. */
+  private current: number | undefined;
+  private open: boolean;
   private offset = 0;
-  private endsSeen = 0;
-  private endsUsed = 0;
+  private readonly ended = new Set<number>();
   private waitingSince: number | undefined;
 
-  constructor(private readonly runId: string) {}
+  constructor(
+    private readonly runId: string,
+    resumed: boolean,
+  ) {
+    // A fresh reader starts before the run's first call; a resumed one may be in the middle of one.
+    this.current = resumed ? undefined : 0;
+    this.open = resumed;
+  }
 
   acceptDelta(id: string, delta: StreamDelta): void {
     if (!deltaOfRun(delta, this.runId)) return;
-    this.pendingDeltas.push({ id, events: this.deduper.accept(delta) });
-    if (delta.end) this.endsSeen++;
+    const call = callNumber(delta.key);
+    this.current ??= call;
+    this.pendingDeltas.push({ id, call, events: this.deduper.accept(delta) });
+    if (delta.end) this.ended.add(call);
   }
 
   /** Yields what may be shown now; returns the run's result once its `done` is released. */
@@ -85,15 +109,11 @@ class MergeState {
     yield* this.flushDeltas();
     while (this.held.length > 0) {
       const item = this.held[0]!;
-      if (item.topic !== "events") {
+      if (item.topic !== "events" || item.entry.runId !== this.runId) {
         this.held.shift();
         continue;
       }
       this.offset = item.offset;
-      if (item.entry.runId !== this.runId) {
-        this.held.shift();
-        continue;
-      }
       const event = fromWireEvent(item.entry.event);
       if (event.type === "model_call_end" && event.error === undefined && !this.endArrived()) {
         scheduleTick();
@@ -101,17 +121,22 @@ class MergeState {
       }
       this.held.shift();
       yield* this.flushDeltas();
-      if (event.type === "model_call_start") this.open = true;
+      if (event.type === "model_call_start") {
+        // After a resume the call number is unknown until the first delta names it.
+        if (this.current !== undefined) this.current++;
+        this.open = true;
+      }
       if (event.type === "model_call_end") this.open = false;
       yield { ...event, offset: item.offset, runId: this.runId };
+      yield* this.flushDeltas();
       if (event.type === "done") return event.result;
     }
     return undefined;
   }
 
+  /** True once the open call's end marker arrived, or after waiting long enough (a transport that lost it). */
   private endArrived(): boolean {
-    if (this.endsSeen > this.endsUsed) {
-      this.endsUsed++;
+    if (this.current === undefined || this.ended.has(this.current)) {
       this.waitingSince = undefined;
       return true;
     }
@@ -121,11 +146,14 @@ class MergeState {
     return true;
   }
 
+  /** Releases the deltas of the open call (and any late ones of earlier calls); later calls' deltas wait. */
   private *flushDeltas(): Generator<DurableEvent> {
-    if (!this.open) return;
-    const pending = this.pendingDeltas;
-    this.pendingDeltas = [];
-    for (const { id, events } of pending)
+    if (!this.open || this.current === undefined) return;
+    const current = this.current;
+    const ready = this.pendingDeltas.filter((delta) => delta.call <= current);
+    if (ready.length === 0) return;
+    this.pendingDeltas = this.pendingDeltas.filter((delta) => delta.call > current);
+    for (const { id, events } of ready)
       for (const event of events) yield { ...event, offset: this.offset, runId: this.runId, deltaId: id };
   }
 }

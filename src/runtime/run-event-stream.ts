@@ -109,7 +109,7 @@ export async function* runEventStream(
   if (external) {
     const events = await dedicatedEventStream(temporal, sessionId, fromOffset);
     const readDeltas = (signal: AbortSignal) => external.read(sessionId, position.fromDeltaId, signal);
-    return yield* mergeExternalDeltas(events, readDeltas, runId);
+    return yield* mergeExternalDeltas(events, readDeltas, runId, position.fromDeltaId !== undefined);
   }
   const deduper = new DeltaDeduper();
   let expected = fromOffset;
