@@ -10,7 +10,7 @@ import type { CreateAgentConfig } from "./agent.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
 import { planPermission } from "./common/plan-permission.js";
-import { planSettings } from "./common/plan-settings.js";
+import { OPTIONAL_PLAN_FIELDS, planSettings } from "./common/plan-settings.js";
 import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
 import type { ModelProvider, ToolChoice } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
@@ -94,17 +94,7 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     modelRetry: { ...DURABLE_DEFAULTS.modelRetry, ...durable.modelRetry },
     continueAsNew: { ...DURABLE_DEFAULTS.continueAsNew, ...durable.continueAsNew },
   };
-  const optional = [
-    "system",
-    "maxTokens",
-    "temperature",
-    "topP",
-    "seed",
-    "stopSequences",
-    "toolChoice",
-    "permission",
-    "context",
-  ] as const;
+  const optional = [...OPTIONAL_PLAN_FIELDS, "permission"] as const;
   for (const key of optional)
     if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
   return plan;

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode, type NativeConnection, Worker } from "@temporalio/worker";
 import { AgentRegistry, createActivities, type ProviderMap } from "../../src/activities/index.js";
 import type { AgentDefinition } from "../../src/define-agent.js";
+import { quietLogger } from "../../src/runtime/workflow-bundle.js";
 import { runWorker, type RunningWorker } from "../durable-bench-env.js";
 
 /** Options of {@link startMinimalLoopWorker}. */
@@ -12,16 +13,6 @@ export interface MinimalLoopWorkerOptions {
   agents: AgentDefinition[];
   providers: ProviderMap;
 }
-
-const ignore = () => undefined;
-const quietLogger = {
-  trace: ignore,
-  debug: ignore,
-  info: ignore,
-  warn: console.warn,
-  error: console.error,
-  log: ignore,
-};
 
 /**
  * A worker for the hand-written loop: its own bundle (built from minimal-loop/workflow.ts, not the product's

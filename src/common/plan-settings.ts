@@ -20,7 +20,8 @@ export type PlanSettings = Pick<
   | "context"
 >;
 
-const OPTIONAL = [
+/** The optional fields a definition, its plan and the kernel config share under the same names. */
+export const OPTIONAL_PLAN_FIELDS = [
   "system",
   "maxTokens",
   "temperature",
@@ -40,6 +41,7 @@ export function planSettings(plan: AgentPlan): PlanSettings {
     maxParallelTools: plan.maxParallelTools,
     maxDecodeRetries: plan.maxDecodeRetries,
   };
-  for (const key of OPTIONAL) if (plan[key] !== undefined) Object.assign(settings, { [key]: plan[key] });
+  for (const key of OPTIONAL_PLAN_FIELDS)
+    if (plan[key] !== undefined) Object.assign(settings, { [key]: plan[key] });
   return settings;
 }

@@ -52,7 +52,8 @@ export async function loadWorkflowBundle(
 }
 
 const ignore = () => undefined;
-const quietLogger = {
+/** A bundler logger that shows only warnings and errors. */
+export const quietLogger = {
   trace: ignore,
   debug: ignore,
   info: ignore,
