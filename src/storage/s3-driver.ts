@@ -1,0 +1,151 @@
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from "@aws-sdk/client-s3";
+import {
+  StorageDriverClaim,
+  type Payload,
+  type StorageDriverRetrieveContext,
+  type StorageDriverStoreContext,
+} from "@temporalio/common";
+import { blobKey, checkBlobKey, sessionKeyPrefix, type BlobKey } from "./blob-key.js";
+import { blobToPayload, payloadToBlob } from "./payload-blob.js";
+import { PayloadBlobMissingError } from "./payload-blob-missing-error.js";
+import type { SessionBlobDriver } from "./session-blob-driver.js";
+
+/** Options of {@link S3StorageDriver}. */
+export interface S3StorageDriverOptions {
+  /** The bucket (it must exist; the driver does not create it). */
+  bucket: string;
+  /** Key prefix inside the bucket, without a trailing slash; default none. */
+  prefix?: string;
+  /** A client of your own; otherwise one is built from `clientConfig` and the AWS credential chain. */
+  client?: S3Client;
+  /** Endpoint, region, path style, credentials (an S3-compatible server needs `endpoint` and `forcePathStyle`). */
+  clientConfig?: S3ClientConfig;
+  /** Routing name written into each reference; default `lite-agent-s3`. Keep it stable: old claims name it. */
+  name?: string;
+}
+
+const DELETE_BATCH = 1000;
+
+/**
+ * Stores large payloads as objects in an S3 bucket (`<prefix>/<namespace>/sessions/<session id>/<sha256>`), on
+ * `@aws-sdk/client-s3`: the production driver. Works with any S3-compatible server (MinIO, Ceph, moto) through
+ * `clientConfig.endpoint` and `forcePathStyle`. Objects are content-addressed: a retried store writes the same key.
+ * Expire them with a bucket lifecycle rule longer than the namespace's retention (see docs/operations.md).
+ */
+export class S3StorageDriver implements SessionBlobDriver {
+  readonly name: string;
+  readonly type = "lite-agent.s3";
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly client: S3Client;
+
+  constructor(options: S3StorageDriverOptions) {
+    if (!options.bucket) throw new Error("S3StorageDriver needs a bucket (LITE_AGENT_S3_BUCKET)");
+    this.bucket = options.bucket;
+    this.prefix = (options.prefix ?? "").replace(/^\/+|\/+$/g, "");
+    this.client = options.client ?? new S3Client(options.clientConfig ?? {});
+    this.name = options.name ?? "lite-agent-s3";
+  }
+
+  get location(): string {
+    return `s3://${this.bucket}/${this.prefix}`;
+  }
+
+  /** The object key of a blob key. */
+  objectKey(key: BlobKey): string {
+    return this.prefix ? `${this.prefix}/${key}` : key;
+  }
+
+  async store(context: StorageDriverStoreContext, payloads: Payload[]): Promise<StorageDriverClaim[]> {
+    return Promise.all(
+      payloads.map(async (payload) => {
+        const blob = payloadToBlob(payload);
+        const key = blobKey(context.target, blob.digest);
+        await this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: this.objectKey(key),
+            Body: blob.bytes,
+            ContentType: "application/x-protobuf",
+          }),
+          { abortSignal: context.abortSignal },
+        );
+        return new StorageDriverClaim({ bucket: this.bucket, key, bytes: String(blob.bytes.length) });
+      }),
+    );
+  }
+
+  async retrieve(context: StorageDriverRetrieveContext, claims: StorageDriverClaim[]): Promise<Payload[]> {
+    return Promise.all(
+      claims.map(async (claim) => {
+        const key = claim.claimData.key;
+        const digest = checkBlobKey(key);
+        const bucket = claim.claimData.bucket || this.bucket;
+        const objectKey = this.objectKey(key!);
+        const where = `s3://${bucket}/${objectKey}`;
+        try {
+          const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey }), {
+            abortSignal: context.abortSignal,
+          });
+          if (!object.Body) throw new PayloadBlobMissingError(this.name, key!, where);
+          return blobToPayload(await object.Body.transformToByteArray(), digest, `'${key}' (${where})`);
+        } catch (error) {
+          if (isNotFound(error)) throw new PayloadBlobMissingError(this.name, key!, where);
+          throw error;
+        }
+      }),
+    );
+  }
+
+  async listSessionBlobs(namespace: string, sessionId: string): Promise<BlobKey[]> {
+    const keys: BlobKey[] = [];
+    const prefix = this.objectKey(sessionKeyPrefix(namespace, sessionId));
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key) keys.push(this.prefix ? object.Key.slice(this.prefix.length + 1) : object.Key);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
+  }
+
+  async deleteSessionBlobs(namespace: string, sessionId: string): Promise<number> {
+    const keys = await this.listSessionBlobs(namespace, sessionId);
+    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+      const batch = keys.slice(start, start + DELETE_BATCH);
+      const result = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((key) => ({ Key: this.objectKey(key) })), Quiet: true },
+        }),
+      );
+      const failed = result.Errors ?? [];
+      if (failed.length > 0) {
+        const first = failed[0]!;
+        throw new Error(
+          `could not delete ${failed.length} stored payload(s) of session '${sessionId}' in s3://${this.bucket}: ` +
+            `${first.Key}: ${first.Code} ${first.Message}`,
+        );
+      }
+    }
+    return keys.length;
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  if (error instanceof PayloadBlobMissingError) return true;
+  const name = (error as { name?: string } | null)?.name;
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+  return name === "NoSuchKey" || (status === 404 && name !== "NoSuchBucket");
+}

@@ -1,0 +1,78 @@
+import path from "node:path";
+import { defaultTemporalCacheDir } from "../dev-server/temporal-cache-dir.js";
+
+/** Payloads of at least this many bytes travel by reference unless configured otherwise: 128 KiB. */
+export const DEFAULT_PAYLOAD_THRESHOLD = 128 * 1024;
+
+/** Which external payload storage a process uses; worker and client must agree. */
+export type PayloadStorageConfig =
+  | { kind: "off" }
+  | { kind: "fs"; dir: string; threshold: number }
+  | {
+      kind: "s3";
+      bucket: string;
+      prefix: string;
+      endpoint: string | undefined;
+      region: string;
+      forcePathStyle: boolean;
+      threshold: number;
+    };
+
+/** The default folder of the filesystem driver: `<project>/.cache/temporal/payloads`, next to the dev server's cache. */
+export function defaultPayloadDir(projectDir: string = process.cwd()): string {
+  return path.join(defaultTemporalCacheDir(projectDir), "payloads");
+}
+
+/**
+ * Reads the storage settings from the environment:
+ *
+ * | Variable | Meaning | Default |
+ * | --- | --- | --- |
+ * | `LITE_AGENT_STORAGE` | `fs`, `s3` or `off` (payloads inline, Temporal's 2 MB limit applies) | `fs` |
+ * | `LITE_AGENT_STORAGE_THRESHOLD` | payloads of at least this many bytes go by reference | `131072` (128 KiB) |
+ * | `LITE_AGENT_STORAGE_DIR` | `fs`: the folder | `<cwd>/.cache/temporal/payloads` |
+ * | `LITE_AGENT_S3_BUCKET` | `s3`: the bucket (required) | |
+ * | `LITE_AGENT_S3_PREFIX` | `s3`: key prefix | none |
+ * | `LITE_AGENT_S3_ENDPOINT` | `s3`: endpoint of an S3-compatible server | AWS |
+ * | `LITE_AGENT_S3_REGION` | `s3`: region | `AWS_REGION`, else `us-east-1` |
+ * | `LITE_AGENT_S3_FORCE_PATH_STYLE` | `s3`: path-style URLs (`true`/`false`) | `true` when an endpoint is set |
+ *
+ * S3 credentials come from the AWS SDK's usual chain (`AWS_ACCESS_KEY_ID`..., profiles, instance roles).
+ * Throws a clear error on an unknown kind, a bad threshold or a missing bucket.
+ */
+export function storageConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PayloadStorageConfig {
+  const kind = (env.LITE_AGENT_STORAGE ?? "fs").trim().toLowerCase() || "fs";
+  const threshold = parseThreshold(env.LITE_AGENT_STORAGE_THRESHOLD);
+  if (kind === "off" || kind === "none" || kind === "inline") return { kind: "off" };
+  if (kind === "fs")
+    return { kind: "fs", dir: path.resolve(env.LITE_AGENT_STORAGE_DIR || defaultPayloadDir()), threshold };
+  if (kind === "s3") {
+    const bucket = env.LITE_AGENT_S3_BUCKET?.trim();
+    if (!bucket)
+      throw new Error(
+        "LITE_AGENT_STORAGE=s3 needs LITE_AGENT_S3_BUCKET (the bucket that holds large payloads)",
+      );
+    const endpoint = env.LITE_AGENT_S3_ENDPOINT?.trim() || undefined;
+    const pathStyle = env.LITE_AGENT_S3_FORCE_PATH_STYLE?.trim().toLowerCase();
+    return {
+      kind: "s3",
+      bucket,
+      prefix: (env.LITE_AGENT_S3_PREFIX ?? "").trim(),
+      endpoint,
+      region: env.LITE_AGENT_S3_REGION?.trim() || env.AWS_REGION?.trim() || "us-east-1",
+      forcePathStyle:
+        pathStyle === undefined || pathStyle === "" ? endpoint !== undefined : pathStyle === "true",
+      threshold,
+    };
+  }
+  throw new Error(`LITE_AGENT_STORAGE must be 'fs', 's3' or 'off', not '${env.LITE_AGENT_STORAGE}'`);
+}
+
+function parseThreshold(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_PAYLOAD_THRESHOLD;
+  const bytes = Number(value);
+  if (!Number.isInteger(bytes) || bytes < 0) {
+    throw new Error(`LITE_AGENT_STORAGE_THRESHOLD must be a whole number of bytes, not '${value}'`);
+  }
+  return bytes;
+}
