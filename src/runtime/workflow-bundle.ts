@@ -9,12 +9,28 @@ const sourceRoot = dirname(here);
 /** The folders whose code ends up in the workflow bundle. */
 const BUNDLED_FOLDERS = ["workflows", "kernel", "common"];
 
-/** The entry of the workflow bundle: the TypeScript source when running from source, else the build. */
-export function workflowsPath(): string {
-  const candidates = [join(sourceRoot, "workflows", "index.ts"), join(sourceRoot, "workflows", "index.js")];
+/** A module of the workflow folder: the TypeScript source when running from source, else the build. */
+function workflowModule(name: string): string {
+  const candidates = [
+    join(sourceRoot, "workflows", `${name}.ts`),
+    join(sourceRoot, "workflows", `${name}.js`),
+  ];
   const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`workflow entry not found (looked for ${candidates.join(", ")})`);
+  if (!found) throw new Error(`workflow module not found (looked for ${candidates.join(", ")})`);
   return found;
+}
+
+/** The entry of the workflow bundle. */
+export function workflowsPath(): string {
+  return workflowModule("index");
+}
+
+/**
+ * The workflow's payload converter: an undecodable signal, update or query argument becomes a record the handler
+ * refuses, instead of an exception that fails the workflow task (`src/workflows/lenient-payload-converter.ts`).
+ */
+export function payloadConverterPath(): string {
+  return workflowModule("lenient-payload-converter");
 }
 
 function filesUnder(folder: string): string[] {
@@ -43,7 +59,11 @@ export async function loadWorkflowBundle(
 ): Promise<WorkflowBundle> {
   const file = join(cacheDir, `bundle-${sourceDigest()}.js`);
   if (existsSync(file)) return { code: readFileSync(file, "utf8") };
-  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: workflowsPath(),
+    payloadConverterPath: payloadConverterPath(),
+    logger: quietLogger,
+  });
   mkdirSync(cacheDir, { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, bundle.code);

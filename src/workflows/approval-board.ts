@@ -1,4 +1,5 @@
 import type { UserAnswer } from "../kernel/permission/types.js";
+import { undecodableReason } from "./lenient-payload-converter.js";
 import type {
   AnswerQuestionRequest,
   DecideToolCallRequest,
@@ -133,6 +134,8 @@ export class ApprovalBoard {
 }
 
 function checkShape(request: unknown, required: string[]): string | undefined {
+  const undecodable = undecodableReason(request);
+  if (undecodable) return undecodable;
   if (typeof request !== "object" || request === null) return "expected an object";
   for (const key of required) {
     const value = (request as Record<string, unknown>)[key];

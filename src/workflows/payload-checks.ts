@@ -1,4 +1,5 @@
-import type { CancelRunRequest, StartRunRequest, SteerRequest } from "./messages.js";
+import { undecodableReason } from "./lenient-payload-converter.js";
+import type { CancelRunRequest, InterruptRequest, StartRunRequest, SteerRequest } from "./messages.js";
 
 /** Why a payload is malformed, or undefined when it is well formed. Shared by update validators and signals. */
 export type PayloadProblem = string | undefined;
@@ -15,6 +16,8 @@ function isMessage(value: unknown): boolean {
 
 /** Checks a run request. */
 export function checkStartRun(request: unknown): PayloadProblem {
+  const undecodable = undecodableReason(request);
+  if (undecodable) return `startRun: ${undecodable}`;
   if (!isObject(request)) return "startRun expects an object {agent, input}";
   const { agent, input, runId, images } = request as Partial<StartRunRequest>;
   if (typeof agent !== "string" || agent === "") return "startRun: 'agent' must be a non-empty string";
@@ -36,6 +39,8 @@ export function checkStartRun(request: unknown): PayloadProblem {
 
 /** Checks a steer or follow-up. */
 export function checkSteer(request: unknown): PayloadProblem {
+  const undecodable = undecodableReason(request);
+  if (undecodable) return undecodable;
   if (!isObject(request)) return "expected an object {id, content}";
   const { id, content } = request as Partial<SteerRequest>;
   if (typeof id !== "string" || id === "") return "'id' must be a non-empty string";
@@ -46,7 +51,22 @@ export function checkSteer(request: unknown): PayloadProblem {
 /** Checks a cancel request. */
 export function checkCancel(request: unknown): PayloadProblem {
   if (request === undefined || request === null) return undefined;
+  const undecodable = undecodableReason(request);
+  if (undecodable) return undecodable;
   if (!isObject(request)) return "expected an object {runId?, reason?}";
   const { runId } = request as CancelRunRequest;
   return runId !== undefined && typeof runId !== "string" ? "'runId' must be a string" : undefined;
+}
+
+/** Checks an interrupt (its message is optional). */
+export function checkInterrupt(request: unknown): PayloadProblem {
+  if (request === undefined || request === null) return undefined;
+  const undecodable = undecodableReason(request);
+  if (undecodable) return undecodable;
+  if (!isObject(request)) return "expected an object {id?, content?}";
+  const { id, content } = request as InterruptRequest;
+  if (id !== undefined && (typeof id !== "string" || id === "")) return "'id' must be a non-empty string";
+  if (content !== undefined && (typeof content !== "string" || content.trim() === ""))
+    return "'content' must be a non-empty string";
+  return undefined;
 }

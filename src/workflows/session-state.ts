@@ -30,7 +30,8 @@ import {
   type SessionStatus,
   type StartRunRequest,
 } from "./messages.js";
-import { checkCancel, checkStartRun, checkSteer } from "./payload-checks.js";
+import { checkCancel, checkInterrupt, checkStartRun, checkSteer } from "./payload-checks.js";
+import { undecodableReason } from "./lenient-payload-converter.js";
 import type { CarriedState, QueuedRun, SessionInput } from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
 import { streamOffset } from "./stream-offset.js";
@@ -202,7 +203,7 @@ export class SessionState {
         const problem =
           request?.kind === "steer" || request?.kind === "followUp"
             ? checkSteer(request)
-            : "'kind' must be steer or followUp";
+            : (undecodableReason(request) ?? "'kind' must be steer or followUp");
         if (problem) throw new TypeError(`queueSteer: ${problem}`);
       },
     });
@@ -252,15 +253,14 @@ export class SessionState {
     setHandler(interruptUpdate, (request) => ({ interrupted: this.interrupt(request ?? {}) }), {
       validator: (request) => {
         this.rejectIfClosed();
-        if (
-          request?.content !== undefined &&
-          (typeof request.content !== "string" || request.content.trim() === "")
-        ) {
-          throw new TypeError("interrupt: 'content' must be a non-empty string");
-        }
+        rejectWith("interrupt", checkInterrupt(request));
       },
     });
-    setHandler(interruptSignal, (request) => void this.interrupt(request ?? {}));
+    setHandler(interruptSignal, (request) => {
+      const problem = checkInterrupt(request);
+      if (problem) this.reject(`interrupt signal ignored: ${problem}`);
+      else this.interrupt(request ?? {});
+    });
   }
 
   private decide(request: DecideToolCallRequest): { callId: string; decision: "allow" | "deny" } {

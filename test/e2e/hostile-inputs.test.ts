@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { temporal } from "@temporalio/proto";
+import { inject } from "vitest";
+import type { AgentClient } from "../../src/client.js";
+import { defineAgent } from "../../src/define-agent.js";
+import { defineTool } from "../../src/kernel/tools.js";
+import { fakeProvider } from "../../src/providers/fake-provider.js";
+import { conversationScript } from "../../src/testing/conversation-script.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+
+const chat = defineAgent({ name: "chat", model: "chat" });
+const refund = defineTool({
+  name: "refund",
+  description: "refunds an order",
+  schema: z.object({ order: z.number() }),
+  execute: ({ order }) => `refunded order ${order}`,
+});
+const asker = defineAgent({
+  name: "asker",
+  model: "asker",
+  tools: [refund],
+  permission: { ask: ["refund"] },
+});
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+type Payload = temporal.api.common.v1.IPayload;
+const payload = (encoding: string | undefined, data: string): Payload => ({
+  metadata: encoding === undefined ? {} : { encoding: bytes(encoding) },
+  data: bytes(data),
+});
+
+/** The payloads a person can send by mistake from the UI's form or `temporal workflow signal --input-meta`. */
+const HOSTILE: { label: string; payload: Payload; reason: RegExp }[] = [
+  { label: "malformed JSON", payload: payload("json/plain", '{"id": "x", content: oops'), reason: /JSON/ },
+  { label: "an unknown encoding", payload: payload("text/yaml", "id: x"), reason: /Unknown encoding/ },
+  { label: "no encoding", payload: payload(undefined, "{}"), reason: /no encoding/ },
+];
+
+describe("no input from outside fails a workflow task", () => {
+  let worker: RunningWorker;
+  let client: AgentClient;
+  const taskQueue = uniqueTaskQueue("hostile");
+
+  beforeAll(async () => {
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [chat, asker],
+      providers: {
+        chat: fakeProvider([textTurn("ok")], { onExhausted: "repeat-last" }),
+        asker: conversationScript([
+          toolCallTurn([{ id: "r1", name: "refund", input: { order: 7 } }]),
+          textTurn("refunded"),
+        ]),
+      },
+    });
+    client = await testClient(taskQueue);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  const rawSignal = (sessionId: string, signalName: string, input: Payload) =>
+    client.temporal.workflowService.signalWorkflowExecution({
+      namespace: inject("temporalNamespace"),
+      workflowExecution: { workflowId: sessionId },
+      signalName,
+      input: { payloads: [input] },
+      identity: "hostile-test",
+      requestId: randomUUID(),
+    });
+
+  it("undecodable signals are listed with their reason; the session keeps working", async () => {
+    const sessionId = `hostile-signals-${randomUUID()}`;
+    await client.send("chat", "hello", { sessionId });
+    const names = ["steer", "followUp", "approve", "deny", "answer", "interrupt", "cancel"];
+    for (const { payload: bad } of HOSTILE) for (const name of names) await rawSignal(sessionId, name, bad);
+    const expected = HOSTILE.length * names.length;
+    await expect
+      .poll(async () => (await client.describe(sessionId)).rejectedSignals.length, { timeout: 15_000 })
+      .toBe(Math.min(expected, 10));
+    const status = await client.describe(sessionId);
+    expect(status.rejectedSignals.every((line) => /signal ignored: undecodable payload/.test(line))).toBe(
+      true,
+    );
+    expect(status.rejectedSignals.at(-1)).toMatch(/^cancel signal ignored: .*no encoding/);
+    const next = await client.send("chat", "still there?", { sessionId });
+    expect(next.text).toBe("ok");
+    // No workflow task failed on the way.
+    const history = await client.handle(sessionId).fetchHistory();
+    const failedTasks = (history.events ?? []).filter((event) => event.workflowTaskFailedEventAttributes);
+    expect(failedTasks).toEqual([]);
+  });
+
+  it("each kind of undecodable payload is named in the rejection", async () => {
+    const sessionId = `hostile-kinds-${randomUUID()}`;
+    await client.send("chat", "hello", { sessionId });
+    for (const { payload: bad } of HOSTILE) await rawSignal(sessionId, "steer", bad);
+    await expect
+      .poll(async () => (await client.describe(sessionId)).rejectedSignals.length, { timeout: 15_000 })
+      .toBe(HOSTILE.length);
+    const { rejectedSignals } = await client.describe(sessionId);
+    HOSTILE.forEach(({ reason }, index) => expect(rejectedSignals[index]).toMatch(reason));
+  });
+
+  it("an undecodable update is rejected by its validator with the reason", async () => {
+    const sessionId = `hostile-update-${randomUUID()}`;
+    await client.send("chat", "hello", { sessionId });
+    const response = await client.temporal.workflowService.updateWorkflowExecution({
+      namespace: inject("temporalNamespace"),
+      workflowExecution: { workflowId: sessionId },
+      request: {
+        meta: { updateId: randomUUID(), identity: "hostile-test" },
+        input: { name: "queueSteer", args: { payloads: [HOSTILE[0]!.payload] } },
+      },
+      waitPolicy: { lifecycleStage: 3 }, // UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED
+    });
+    expect(response.outcome?.failure?.message).toMatch(/queueSteer: undecodable payload .*JSON/);
+    expect((await client.send("chat", "again", { sessionId })).text).toBe("ok");
+  });
+
+  it("a query with an undecodable argument answers; the session keeps working", async () => {
+    const sessionId = `hostile-query-${randomUUID()}`;
+    await client.send("chat", "hello", { sessionId });
+    const response = await client.temporal.workflowService.queryWorkflow({
+      namespace: inject("temporalNamespace"),
+      execution: { workflowId: sessionId },
+      query: { queryType: "runSummary", queryArgs: { payloads: [HOSTILE[0]!.payload] } },
+    });
+    expect(response.queryRejected ?? null).toBeNull();
+    expect((await client.send("chat", "again", { sessionId })).text).toBe("ok");
+  });
+
+  it("an undecodable approval does not decide anything; a good one still does", async () => {
+    const sessionId = `hostile-approve-${randomUUID()}`;
+    const started = await client.start("asker", "refund 7", { sessionId });
+    await expect
+      .poll(async () => (await client.describe(sessionId)).status, { timeout: 15_000 })
+      .toBe("awaiting_approval");
+    await rawSignal(sessionId, "approve", payload("json/plain", '{"callId": "r1"'));
+    await expect
+      .poll(async () => (await client.describe(sessionId)).rejectedSignals, { timeout: 15_000 })
+      .toEqual([expect.stringMatching(/^approve signal ignored: undecodable payload/)]);
+    expect((await client.describe(sessionId)).status).toBe("awaiting_approval");
+    await client.approve(sessionId, "r1");
+    const events = client.events(sessionId, started.runId, { fromOffset: started.offset });
+    for (;;) {
+      const next = await events.next();
+      if (next.done) {
+        expect(next.value.text).toBe("refunded");
+        break;
+      }
+    }
+  });
+});
