@@ -119,6 +119,27 @@ export class ApprovalBoard {
     this.remember(callId, how);
   }
 
+  /** Settles an approval only if it is still pending (a cancelled run may have settled it already). */
+  settleApprovalIfPending(callId: string, how: string): void {
+    if (this.approvals.has(callId)) this.settleApproval(callId, how);
+  }
+
+  settleQuestionIfPending(callId: string, how: string): void {
+    if (this.questions.has(callId)) this.settleQuestion(callId, how);
+  }
+
+  /**
+   * Settles everything a run was waiting on (it was cancelled): a later decision or answer is refused with `how`.
+   * Returns what was settled.
+   */
+  settleRun(runId: string, how: string): { approvals: PendingApproval[]; questions: PendingQuestion[] } {
+    const approvals = [...this.approvals.values()].filter((pending) => pending.runId === runId);
+    const questions = [...this.questions.values()].filter((pending) => pending.runId === runId);
+    for (const pending of approvals) this.settleApproval(pending.callId, how);
+    for (const pending of questions) this.settleQuestion(pending.callId, how);
+    return { approvals, questions };
+  }
+
   private remember(callId: string, how: string): void {
     this.settled.set(callId, how);
     if (this.settled.size > REMEMBERED) this.settled.delete(this.settled.keys().next().value!);

@@ -58,7 +58,10 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
       });
       host.changed();
       try {
-        await condition(() => host.board.decisionFor(call.id) !== undefined, timeoutMs);
+        await waitUnlessCancelled(
+          () => condition(() => host.board.decisionFor(call.id) !== undefined, timeoutMs),
+          () => host.board.settleApprovalIfPending(call.id, "cancelled"),
+        );
         const decided = host.board.decisionFor(call.id);
         if (decided) {
           host.board.settleApproval(
@@ -74,6 +77,19 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
       }
     },
   };
+}
+
+/**
+ * Waits; when the wait is cancelled (the run was cancelled, or ended by a `fail` timeout policy), settles what was
+ * waited on first, so nothing stays pending and a late decision is refused with the reason.
+ */
+async function waitUnlessCancelled(wait: () => Promise<boolean>, settle: () => void): Promise<void> {
+  try {
+    await wait();
+  } catch (error) {
+    settle();
+    throw error;
+  }
 }
 
 function onTimeout(host: ApprovalHost, plan: PermissionPlan | undefined, reason: string): ApprovalAnswer {
@@ -99,7 +115,10 @@ export function durableInput(host: ApprovalHost, plan: PermissionPlan | undefine
       });
       host.changed();
       try {
-        await condition(() => host.board.answerFor(callId) !== undefined, timeoutMs);
+        await waitUnlessCancelled(
+          () => condition(() => host.board.answerFor(callId) !== undefined, timeoutMs),
+          () => host.board.settleQuestionIfPending(callId, "cancelled"),
+        );
         const answered = host.board.answerFor(callId);
         if (answered) {
           host.board.settleQuestion(callId, `answered${answered.actor ? ` by ${answered.actor}` : ""}`);

@@ -317,6 +317,7 @@ export class SessionState {
     const cancelled: string[] = [];
     const current = this.current;
     if (current && (request.runId === undefined || request.runId === current.runId)) {
+      this.settleWaits(current.runId, request.reason);
       current.controller.abort(request.reason ?? "cancelled");
       current.scope.cancel();
       cancelled.push(current.runId);
@@ -329,6 +330,19 @@ export class SessionState {
       cancelled.push(queued.runId);
     }
     return cancelled;
+  }
+
+  /**
+   * A cancelled run settles what it waited on at once: its pending approvals and questions end `cancelled` (a
+   * later decision is refused with that reason) and the status leaves `awaiting_approval`. The gate reports each
+   * approval as `approval_resolved` (deny); a question, which has no such event, is reported here.
+   */
+  private settleWaits(runId: string, reason: string | undefined): void {
+    const how = reason && reason !== "cancelled" ? `cancelled: ${reason}` : "cancelled";
+    for (const question of this.board.settleRun(runId, how).questions) {
+      const message = `question '${question.callId}' was not answered: the run was ${how}`;
+      this.publish(runId, { type: "diagnostic", level: "info", code: "question_cancelled", message });
+    }
   }
 
   private publishCancelledQueuedRun(runId: string): void {
