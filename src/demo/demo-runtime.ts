@@ -7,6 +7,7 @@ import type { AgentDefinition } from "../define-agent.js";
 import { ensureTemporal, startDevServer } from "../dev-server/index.js";
 import { loadConnectionConfig } from "../runtime/connection-config.js";
 import { createWorker } from "../worker.js";
+import { withPayloadStorage } from "../storage/payload-storage.js";
 import type { DemoModel } from "./demo-model.js";
 import type { DemoOptions } from "./demo-options.js";
 
@@ -98,7 +99,12 @@ export async function startDemoRuntime(
     });
     clientConnection = await Connection.connect(options);
     const client = new AgentClient(
-      new Client({ connection: clientConnection, namespace: server.namespace }),
+      // The worker's storage settings (the environment's: large payloads in .cache/temporal/payloads by default).
+      new Client({
+        connection: clientConnection,
+        namespace: server.namespace,
+        dataConverter: withPayloadStorage(undefined, undefined),
+      }),
       { taskQueue },
     );
     const workerStopped = worker.run();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   StorageDriverClaim,
@@ -24,7 +24,8 @@ export interface FilesystemStorageDriverOptions {
  * Stores large payloads as files under one folder (`<dir>/<namespace>/sessions/<session id>/<sha256>`): the
  * embedded default, for the dev server and single-machine deployments. Every process that reads the session
  * (workers, clients, the CLI) must see the same folder. Writes go through a temporary file and a rename, so a
- * crash never leaves a partial blob under a final name; files are content-addressed, so a retry rewrites nothing.
+ * crash never leaves a partial blob under a final name; files are content-addressed, so a retry rewrites nothing
+ * (it only refreshes the file's modification time).
  */
 export class FilesystemStorageDriver implements SessionBlobDriver {
   readonly name: string;
@@ -93,7 +94,13 @@ export class FilesystemStorageDriver implements SessionBlobDriver {
 
   private async write(file: string, bytes: Uint8Array): Promise<void> {
     const existing = await stat(file).catch(() => undefined);
-    if (existing?.size === bytes.length) return;
+    if (existing?.size === bytes.length) {
+      // Stored again (a retry, or the same content in a later run): its age restarts, as an S3 overwrite's does,
+      // so age-based cleanup counts from the last time any run referred to it.
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined);
+      return;
+    }
     await mkdir(path.dirname(file), { recursive: true });
     const temporary = `${file}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`;
     try {
