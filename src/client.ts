@@ -13,6 +13,7 @@ import {
   type ExternalDeltaSource,
 } from "./runtime/run-event-stream.js";
 import { redisDeltaSource } from "./stream/redis-delta-source.js";
+import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 import { agentSession } from "./workflows/agent-session.js";
 import {
   answerQuestionUpdate,
@@ -60,6 +61,11 @@ export interface AgentClientOptions {
    * `"auto"` (default): Redis when `REDIS_URL` is set, like the worker.
    */
   deltas?: "auto" | "temporal" | { redisUrl: string } | ExternalDeltaSource;
+  /**
+   * Where large payloads are stored (`connect` only): the same setting as the workers' (default the environment's,
+   * `LITE_AGENT_STORAGE`; see docs/operations.md), or the client cannot read what they stored by reference.
+   */
+  storage?: PayloadStorageOption;
 }
 
 function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDeltaSource | undefined {
@@ -92,7 +98,8 @@ export class AgentClient {
     // The SDK's own default for large histories sets a key grpc-js ignores; this one it reads.
     const channelArgs = { "grpc.max_receive_message_length": 128 * 1024 * 1024 };
     const connection = await Connection.connect({ ...config.connectionOptions, channelArgs });
-    return new AgentClient(new Client({ connection, namespace: config.namespace }), options);
+    const dataConverter = withPayloadStorage(undefined, options.storage);
+    return new AgentClient(new Client({ connection, namespace: config.namespace, dataConverter }), options);
   }
 
   /** Closes the connection to Temporal. */

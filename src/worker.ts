@@ -4,6 +4,7 @@ import type { AgentDefinition } from "./define-agent.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
+import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 
 /** Options of `createWorker`. */
 export interface CreateWorkerOptions {
@@ -21,6 +22,12 @@ export interface CreateWorkerOptions {
    * Default: Redis when `REDIS_URL` is set.
    */
   deltas?: DeltaTransport | false;
+  /**
+   * Where payloads of 128 KiB and more go instead of the history (the SDK's external storage, claim check): an
+   * `ExternalStorage` of your own, `false` for none, or by default the environment's (`LITE_AGENT_STORAGE`, default
+   * the filesystem driver under `.cache/temporal/payloads`; see docs/operations.md). Clients need the same setting.
+   */
+  storage?: PayloadStorageOption;
   /** Extra Temporal worker options (concurrency limits, identity...). */
   workerOptions?: Partial<
     Omit<
@@ -48,6 +55,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     namespace: options.namespace ?? config.namespace,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowBundle: await loadWorkflowBundle(),
+    dataConverter: withPayloadStorage(options.workerOptions?.dataConverter, options.storage),
     activities: createActivities(registry, transport),
   });
   return closeOnShutdown(worker, transport);
