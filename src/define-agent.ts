@@ -25,9 +25,15 @@ export const DURABLE_DEFAULTS = {
     maximumIntervalMs: 8_000,
     backoffCoefficient: 2,
     timeoutMs: 10 * 60_000,
-    heartbeatTimeoutMs: 60_000,
+    // Every streamed chunk heartbeats (and a pulse covers the wait for the first): a dead worker's call is
+    // retried elsewhere after this long.
+    heartbeatTimeoutMs: 10_000,
   } satisfies ModelRetryPlan,
-  continueAsNew: { maxHistoryEvents: 10_000, maxRunsPerExecution: 200 } satisfies ContinueAsNewPlan,
+  continueAsNew: {
+    maxHistoryEvents: 10_000,
+    maxHistoryBytes: 4 * 1024 * 1024,
+    maxRunsPerExecution: 200,
+  } satisfies ContinueAsNewPlan,
 };
 
 /** An agent, defined once and run in-process (`localAgent`) or durably (register it on a worker). */

@@ -1,15 +1,12 @@
 import type { Client } from "@temporalio/client";
-import { EVENTS_TOPIC, fromWireEvent } from "../common/wire-event.js";
-import { sessionStream, type DurableEvent } from "../runtime/run-event-stream.js";
-import { DELTAS_TOPIC } from "../stream/stream-delta.js";
+import { fromWireEvent } from "../common/wire-event.js";
+import type { DurableEvent } from "../runtime/run-event-stream.js";
+import { readStreamQuery } from "../workflows/stream-messages.js";
 
-/** Give up widening the window past this many stream entries (a session's deltas can be many). */
+/** Give up widening the window past this many entries. */
 const MAX_WINDOW = 20_000;
 
-/**
- * The durable events (no deltas) of the stream between `from` and `end` (exclusive). Deltas are read too, so
- * the entry just before `end` always exists and the read ends there instead of waiting for new entries.
- */
+/** The durable events between `from` and `end` (exclusive) that are `wanted`, read by query page after page. */
 async function readRange(
   temporal: Client,
   sessionId: string,
@@ -17,26 +14,24 @@ async function readRange(
   end: number,
   wanted: (event: DurableEvent) => boolean,
 ): Promise<DurableEvent[]> {
+  const handle = temporal.workflow.getHandle(sessionId);
   const events: DurableEvent[] = [];
-  if (from >= end) return events;
-  for await (const item of sessionStream(temporal, sessionId, [EVENTS_TOPIC, DELTAS_TOPIC], from)) {
-    if (item.topic === EVENTS_TOPIC) {
-      const event: DurableEvent = {
-        ...fromWireEvent(item.entry.event),
-        offset: item.offset,
-        runId: item.entry.runId,
-      };
+  for (let next = from; next < end;) {
+    const page = await handle.query(readStreamQuery, { from: next });
+    if (page.items.length === 0) break;
+    for (const { offset, entry } of page.items) {
+      if (offset >= end) return events;
+      const event: DurableEvent = { ...fromWireEvent(entry.event), offset, runId: entry.runId };
       if (wanted(event)) events.push(event);
+      next = offset + 1;
     }
-    if (item.offset >= end - 1) break;
   }
   return events;
 }
 
 /**
  * The last `count` durable events of a session that are `wanted`, of every run, before stream offset `end` (the
- * session's `offset`). Reads back from `end - count`, widening the window while live deltas and unwanted
- * events crowd them out.
+ * session's `offset`). Reads back from `end - count`, widening the window while unwanted events crowd them out.
  */
 export async function recentEvents(
   temporal: Client,

@@ -48,10 +48,12 @@ export interface ModelRetryPlan {
   heartbeatTimeoutMs: number;
 }
 
-/** When a session continues as new (at a run boundary). */
+/** When a session continues as new (between runs, or inside a run at a turn boundary). */
 export interface ContinueAsNewPlan {
   /** Continue when the history holds more events than this (Temporal also suggests it near its limits). */
   maxHistoryEvents: number;
+  /** Continue when the history is larger than this many bytes. */
+  maxHistoryBytes?: number;
   /** Continue after this many runs in one workflow execution. */
   maxRunsPerExecution: number;
 }

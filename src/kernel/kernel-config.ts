@@ -6,6 +6,7 @@ import type { Middleware } from "./middleware.js";
 import type { ModelProvider, ToolChoice } from "./model.js";
 import type { ApprovalHandler, InputHandler } from "./permission/types.js";
 import type { AbortSignalLike, KernelPorts } from "./ports.js";
+import type { RunSnapshot, SuspendPort } from "./run-snapshot.js";
 import type { Checkpointer } from "./session-events.js";
 import type { AnyTool, Sandbox } from "./tools.js";
 
@@ -78,6 +79,10 @@ export interface RunOptions {
   history?: Message[];
   /** Images attached to the input user message. */
   images?: ImageBlock[];
+  /** Goes on with a run paused by `suspend` (its input is already in the snapshot's messages). */
+  resume?: RunSnapshot;
+  /** Lets the driver pause the run at a turn boundary (the workflow driver's continue-as-new). */
+  suspend?: SuspendPort;
 }
 
 /** The input of a run: a string becomes one user message. */

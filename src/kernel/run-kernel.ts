@@ -51,19 +51,26 @@ async function* runLoop(
 ): AsyncGenerator<AgentEvent, RunResult> {
   const run = await openRun(config, input, options);
   for (const event of run.sink.drain()) yield event;
+  const { resume, suspend } = options;
   let reason: StopReason;
   try {
-    await runLifecycle(run.config.use, "beforeAgent", run.ctx);
+    // A resumed run already ran its beforeAgent hooks where it started.
+    if (!resume) await runLifecycle(run.config.use, "beforeAgent", run.ctx);
     for (const event of run.sink.drain()) yield event;
     reason = "stop";
-    let turn = 0;
+    const firstTurn = resume?.turn ?? 0;
+    let turn = firstTurn;
     // Background joins do not consume the budget; turn numbers still stay unique (docs/decisions/0002).
-    let budgetUsed = 0;
+    let budgetUsed = resume?.budgetUsed ?? 0;
     // Steps 5–9, turn after turn, inline here: every generator level would cost every event promises.
     turns: for (;;) {
       if (run.signal.aborted) {
         reason = "aborted";
         break turns;
+      }
+      if (turn > firstTurn && suspend?.requested()) {
+        suspend.suspend({ messages: run.ctx.messages, turn, budgetUsed, usage: run.usage });
+        return { messages: run.ctx.messages, text: "", usage: run.usage, stopReason: "stop" };
       }
       if (budgetUsed >= run.config.maxTurns) {
         reason = "max_turns";
@@ -141,8 +148,10 @@ async function openRun(
   const sink = new EventSink();
   const opened = await SessionLog.open(sessionId, resolved.checkpointer, resolved.crashRecovery === "safe");
   for (const tool of opened.recovered) sink.emit({ type: "tool_recovered", ...tool });
-  const fresh = inputMessages(input, options.images);
-  const history = (options.history ?? []).filter((message) => message.role !== "system");
+  // A resumed run's input is already part of its snapshot.
+  const fresh = options.resume ? [] : inputMessages(input, options.images);
+  const prior = options.resume?.messages ?? options.history ?? [];
+  const history = prior.filter((message) => message.role !== "system");
   const messages: Message[] = [...history, ...opened.messages, ...fresh];
   await opened.log.append(...fresh.map((message) => ({ type: "user" as const, message })));
   const state = new Map<string, unknown>();
@@ -191,7 +200,7 @@ async function openRun(
     background: openBackground(resolved, sessionId, signal, sink),
     engine,
     forkId,
-    usage: ZERO_USAGE,
+    usage: options.resume?.usage ?? ZERO_USAGE,
     abortedByHook: undefined,
     snapshotBytes: 0,
     fork: undefined,

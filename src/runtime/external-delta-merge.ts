@@ -5,11 +5,20 @@ import { DeltaDeduper } from "../stream/delta-deduper.js";
 import { deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
 import type { DurableEvent, SessionStreamItem } from "./run-event-stream.js";
 
-type Merged =
-  | { kind: "event"; item: SessionStreamItem }
-  | { kind: "delta"; id: string; delta: StreamDelta }
-  | { kind: "tick" }
-  | { kind: "closed" };
+/** What a merge reads: durable events and live deltas, in the order their source gives them. */
+export type MergeInput =
+  { kind: "event"; item: SessionStreamItem } | { kind: "delta"; id: string; delta: StreamDelta };
+
+type Merged = MergeInput | { kind: "tick" } | { kind: "closed" };
+
+/** Where a merge reads from: one ordered source, or durable events and an external transport side by side. */
+export type MergeSource =
+  | { ordered: AsyncIterable<MergeInput>; stop(): Promise<void> }
+  | {
+      items: AsyncGenerator<SessionStreamItem>;
+      readDeltas: (signal: AbortSignal) => AsyncIterable<{ id: string; delta: StreamDelta }>;
+      stop(): Promise<void>;
+    };
 
 /** How long a finished model call waits for its end marker before giving up on the transport. */
 const END_MARKER_WAIT_MS = 5_000;
@@ -20,18 +29,20 @@ const END_MARKER_WAIT_MS = 5_000;
  * for the call's end marker, which the activity stores before completing, so no text follows its call.
  */
 export async function* mergeExternalDeltas(
-  events: { items: AsyncGenerator<SessionStreamItem>; stop(): Promise<void> },
-  readDeltas: (signal: AbortSignal) => AsyncIterable<{ id: string; delta: StreamDelta }>,
+  source: MergeSource,
   runId: string,
   resumed: boolean,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const channel = new Channel<Merged>();
   const controller = new AbortController();
-  const pumps = [
-    pump(events.items, (item) => ({ kind: "event", item }), channel, true),
-    // A failing delta transport loses live text, never the run: the final message events still carry it.
-    pump(readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
-  ];
+  const pumps =
+    "ordered" in source
+      ? [pump(source.ordered, (input) => input, channel, true)]
+      : [
+          pump(source.items, (item) => ({ kind: "event", item }), channel, true),
+          // A failing delta transport loses live text, never the run: the final message events still carry it.
+          pump(source.readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
+        ];
   const state = new MergeState(runId, resumed);
   try {
     let eventsEnded = false;
@@ -48,19 +59,19 @@ export async function* mergeExternalDeltas(
   } finally {
     controller.abort();
     // The events pump sits in a long poll that only ends when the connection closes.
-    await events.stop();
+    await source.stop();
     await Promise.allSettled(pumps);
   }
 }
 
 async function pump<T>(
-  source: AsyncIterable<T>,
+  input: AsyncIterable<T>,
   wrap: (value: T) => Merged,
   channel: Channel<Merged>,
   endsMerge: boolean,
 ): Promise<void> {
   try {
-    for await (const value of source) channel.push(wrap(value));
+    for await (const value of input) channel.push(wrap(value));
   } finally {
     if (endsMerge) channel.push({ kind: "closed" });
   }
@@ -83,6 +94,8 @@ class MergeState {
   /** The open call; undefined after a resume until a delta or a start says which it is. */
   private current: number | undefined;
   private open: boolean;
+  /** False after a resume until a `model_call_start` fixes which call is open. */
+  private anchored: boolean;
   private offset = 0;
   private readonly ended = new Set<number>();
   private waitingSince: number | undefined;
@@ -94,12 +107,14 @@ class MergeState {
     // A fresh reader starts before the run's first call; a resumed one may be in the middle of one.
     this.current = resumed ? undefined : 0;
     this.open = resumed;
+    this.anchored = !resumed;
   }
 
   acceptDelta(id: string, delta: StreamDelta): void {
     if (!deltaOfRun(delta, this.runId)) return;
     const call = callNumber(delta.key);
-    this.current ??= call;
+    // A resumed reader learns the open call from the deltas: the newest one (older calls' may still be readable).
+    if (!this.anchored) this.current = Math.max(this.current ?? 0, call);
     this.pendingDeltas.push({ id, call, events: this.deduper.accept(delta) });
     if (delta.end) this.ended.add(call);
   }
@@ -124,6 +139,7 @@ class MergeState {
       if (event.type === "model_call_start") {
         // After a resume the call number is unknown until the first delta names it.
         if (this.current !== undefined) this.current++;
+        this.anchored = this.current !== undefined;
         this.open = true;
       }
       if (event.type === "model_call_end") this.open = false;

@@ -1,17 +1,15 @@
-import { Client, Connection } from "@temporalio/client";
-import { defaultPayloadConverter } from "@temporalio/common";
-import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
-import { EVENTS_TOPIC, fromWireEvent, type StreamEntry } from "../common/wire-event.js";
+import type { Client } from "@temporalio/client";
+import type { EVENTS_TOPIC, StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
-import { DeltaDeduper } from "../stream/delta-deduper.js";
-import { DELTAS_TOPIC, deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
-import { mergeExternalDeltas } from "./external-delta-merge.js";
+import type { StreamDelta } from "../stream/stream-delta.js";
 import { runSummaryQuery } from "../workflows/messages.js";
+import { mergeExternalDeltas, type MergeInput, type MergeSource } from "./external-delta-merge.js";
+import { SessionStreamReader } from "./session-stream-reader.js";
 
 /** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
 export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId?: string };
 
-/** How a client reads live deltas that do not travel in the workflow stream (Redis). */
+/** How a client reads live deltas that do not come from the session itself (Redis). */
 export interface ExternalDeltaSource {
   /** Deltas of the session after `fromId` (exclusive), each with its id, as they arrive, until `signal` aborts. */
   read(
@@ -21,36 +19,14 @@ export interface ExternalDeltaSource {
   ): AsyncIterable<{ id: string; delta: StreamDelta }>;
 }
 
-/** Where to resume: the last offset seen plus one, and (Redis transport) the last delta id seen. */
+/** Where to resume: the last offset seen plus one, and the last delta id seen. */
 export interface EventStreamPosition {
   fromOffset?: number;
   fromDeltaId?: string;
 }
 
-/**
- * The pause between polls that returned. Live deltas come in batches at most 50 ms apart anyway; the pause lets one
- * poll collect what several workflow activations published, which halves the poll updates (and workflow tasks).
- */
-const POLL_COOLDOWN = "25 milliseconds";
-
-/**
- * The durable events on a connection of their own, so the pending long poll ends when the run's reader is done
- * (closing the connection is the only way to stop it).
- */
-async function dedicatedEventStream(temporal: Client, sessionId: string, fromOffset: number) {
-  if (!(temporal.connection instanceof Connection)) {
-    return {
-      items: sessionStream(temporal, sessionId, [EVENTS_TOPIC], fromOffset),
-      stop: async () => undefined,
-    };
-  }
-  const connection = await Connection.connect(temporal.connection.options);
-  const client = new Client({ connection, namespace: temporal.options.namespace });
-  return {
-    items: sessionStream(client, sessionId, [EVENTS_TOPIC], fromOffset),
-    stop: () => connection.close(),
-  };
-}
+/** One entry of the session stream, decoded. */
+export type SessionStreamItem = { topic: typeof EVENTS_TOPIC; offset: number; entry: StreamEntry };
 
 /** The outcome of a finished run from the session's summaries, as a `done` event (its messages are not kept). */
 async function finishedRun(
@@ -72,31 +48,43 @@ async function finishedRun(
   return { event: { type: "done", reason: result.stopReason, result }, result };
 }
 
-/** One entry of the session stream, decoded. */
-export type SessionStreamItem =
-  | { topic: typeof EVENTS_TOPIC; offset: number; entry: StreamEntry }
-  | { topic: typeof DELTAS_TOPIC; offset: number; delta: StreamDelta };
-
-/** Reads the session stream from an offset, following continue-as-new. */
-export async function* sessionStream(
+/**
+ * The reader's items, where entries were dropped before the reader got them (a reader that lagged far behind)
+ * with a finished run's outcome from its summary instead, so the reader still ends.
+ */
+async function* withLostEntriesSummarised(
   temporal: Client,
-  sessionId: string,
-  topics: string[],
+  reader: SessionStreamReader,
+  runId: string,
   fromOffset: number,
-): AsyncGenerator<SessionStreamItem> {
-  const stream = WorkflowStreamClient.create(temporal, sessionId);
-  for await (const item of stream.subscribe(topics, fromOffset, { pollCooldown: POLL_COOLDOWN })) {
-    const data = defaultPayloadConverter.fromPayload<unknown>(item.data);
-    if (item.topic === DELTAS_TOPIC)
-      yield { topic: DELTAS_TOPIC, offset: item.offset, delta: data as StreamDelta };
-    else yield { topic: EVENTS_TOPIC, offset: item.offset, entry: data as StreamEntry };
+): AsyncGenerator<MergeInput> {
+  let expected = fromOffset;
+  for await (const input of reader.items) {
+    if (input.kind === "event") {
+      const item = input.item;
+      if (item.offset > expected) {
+        const finished = await finishedRun(temporal, reader.sessionId, runId);
+        if (finished) {
+          const event = {
+            type: "done" as const,
+            reason: finished.result.stopReason,
+            result: finished.result,
+          };
+          yield { kind: "event", item: { ...item, entry: { runId, event } } };
+          return;
+        }
+      }
+      expected = item.offset + 1;
+    }
+    yield input;
   }
+  if (reader.failure !== undefined) throw reader.failure;
 }
 
 /**
- * The events of one run. With the Temporal-native transport, durable events and live deltas come from one
- * offset-addressed log, in order; with an external transport they are merged. Deltas are deduplicated across
- * activity retries. Returns the run's result, or undefined if the session ended first.
+ * The events of one run, read with the session's `readStream` query (nothing is added to history), merged in
+ * order with live output from the session or from an external transport, and deduplicated across activity
+ * retries. Follows continue-as-new. Returns the run's result, or undefined if the session ended first.
  */
 export async function* runEventStream(
   temporal: Client,
@@ -106,32 +94,19 @@ export async function* runEventStream(
   external?: ExternalDeltaSource,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const fromOffset = position.fromOffset ?? 0;
-  if (external) {
-    const events = await dedicatedEventStream(temporal, sessionId, fromOffset);
-    const readDeltas = (signal: AbortSignal) => external.read(sessionId, position.fromDeltaId, signal);
-    return yield* mergeExternalDeltas(events, readDeltas, runId, position.fromDeltaId !== undefined);
-  }
-  const deduper = new DeltaDeduper();
-  let expected = fromOffset;
-  for await (const item of sessionStream(temporal, sessionId, [EVENTS_TOPIC, DELTAS_TOPIC], fromOffset)) {
-    if (item.offset > expected) {
-      // Entries were truncated (the session continued as new): if the run is over, its summary is the end.
-      const finished = await finishedRun(temporal, sessionId, runId);
-      if (finished) {
-        yield { ...finished.event, offset: item.offset, runId };
-        return finished.result;
+  const reader = new SessionStreamReader(temporal, sessionId, fromOffset, !external, position.fromDeltaId);
+  const ordered = withLostEntriesSummarised(temporal, reader, runId, fromOffset);
+  const stop = () => reader.stop();
+  const source: MergeSource = external
+    ? {
+        items: eventsOnly(ordered),
+        readDeltas: (signal) => external.read(sessionId, position.fromDeltaId, signal),
+        stop,
       }
-    }
-    expected = item.offset + 1;
-    if (item.topic === DELTAS_TOPIC) {
-      if (!deltaOfRun(item.delta, runId)) continue;
-      for (const event of deduper.accept(item.delta)) yield { ...event, offset: item.offset, runId };
-      continue;
-    }
-    if (item.entry.runId !== runId) continue;
-    const event = fromWireEvent(item.entry.event);
-    yield { ...event, offset: item.offset, runId };
-    if (event.type === "done") return event.result;
-  }
-  return undefined;
+    : { ordered, stop };
+  return yield* mergeExternalDeltas(source, runId, position.fromDeltaId !== undefined);
+}
+
+async function* eventsOnly(inputs: AsyncIterable<MergeInput>): AsyncGenerator<SessionStreamItem> {
+  for await (const input of inputs) if (input.kind === "event") yield input.item;
 }

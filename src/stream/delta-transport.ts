@@ -18,12 +18,12 @@ export interface DeltaTransport {
 
 /** The Temporal-native transport: no other service. */
 export function temporalDeltaTransport(): DeltaTransport {
-  // Each batch is a signal and a workflow task, so output is gathered for a while (well inside the 100 ms bound).
-  // In the workflow stream a call's deltas already precede its model_call_end: no end marker needed.
+  // Each batch is an update and a (speculative) workflow task, so output is gathered for a while (well inside
+  // the 100 ms bound). Clients read it beside the events and wait for a call's end marker before its end.
   return {
     kind: "temporal",
     batchMs: DEFAULT_BATCH_MS,
-    endMarker: false,
+    endMarker: true,
     sink: () => temporalDeltaSink(),
     close: async () => undefined,
   };

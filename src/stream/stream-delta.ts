@@ -1,6 +1,3 @@
-/** The topic of the session stream that carries live model deltas (Temporal-native transport). */
-export const DELTAS_TOPIC = "deltas";
-
 /**
  * A piece of a model call's live output. `key` names the model call (one activity; it is `<runId>:<n>`),
  * `attempt` the activity attempt, and `at` the character offset of `text` within that attempt's output of this

@@ -1,20 +1,37 @@
-import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
-import { DEFAULT_BATCH_MS, DELTAS_TOPIC, type DeltaSink, type StreamDelta } from "./stream-delta.js";
+import { Context } from "@temporalio/activity";
+import { WorkflowUpdateFailedError } from "@temporalio/client";
+import { ApplicationFailure } from "@temporalio/common";
+import { DELTAS_STORED, publishDeltasUpdate } from "../workflows/stream-messages.js";
+import type { DeltaSink } from "./stream-delta.js";
 
 /**
- * The Temporal-native transport: deltas go into the session workflow's own stream (a signal per batch), the
- * same offset-addressed log that carries the durable events, so a client reads both in order from one place.
- * Needs no other service. Must be created inside the model activity.
+ * The Temporal-native transport: a batch goes to the session workflow as a `publishDeltas` update whose
+ * validator keeps it in the worker's memory and rejects the update, so live output writes nothing into history
+ * (docs/decisions/0005). Clients read it with the `readStream` query, next to the durable events. Needs no other
+ * service. Must be created inside the model activity.
  */
 export function temporalDeltaSink(): DeltaSink {
-  // The publisher batches and flushes each send at once; the library's own timer only backs that up.
-  const client = WorkflowStreamClient.fromWithinActivity({ batchInterval: DEFAULT_BATCH_MS });
-  const topic = client.topic<StreamDelta>(DELTAS_TOPIC);
+  const context = Context.current();
+  const workflowId = context.info.workflowExecution?.workflowId;
+  if (!workflowId) throw new Error("live output needs a model activity of a session workflow");
+  const handle = context.client.workflow.getHandle(workflowId);
   return {
     async send(deltas) {
-      for (const delta of deltas) topic.publish(delta);
-      await client.flush();
+      try {
+        await handle.executeUpdate(publishDeltasUpdate, { args: [deltas] });
+      } catch (error) {
+        if (!isStored(error)) throw error;
+      }
     },
-    close: () => client[Symbol.asyncDispose](),
+    close: async () => undefined,
   };
+}
+
+/** The rejection that means "stored". */
+function isStored(error: unknown): boolean {
+  return (
+    error instanceof WorkflowUpdateFailedError &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === DELTAS_STORED
+  );
 }

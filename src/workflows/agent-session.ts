@@ -1,24 +1,28 @@
-import { allHandlersFinished, condition, workflowInfo } from "@temporalio/workflow";
-import type { AgentPlan } from "../common/agent-plan.js";
+import { allHandlersFinished, condition, continueAsNew } from "@temporalio/workflow";
+import { historyIsLong } from "./history-budget.js";
 import { executeRun } from "./run-executor.js";
-import type { SessionInput, SessionOutcome } from "./session-input.js";
+import type { SessionInput, SessionOutcome, SuspendedRun } from "./session-input.js";
 import { SessionState } from "./session-state.js";
 
 /**
  * One workflow per session. Runs arrive by update (`startRun`, usually with update-with-start), are queued and
- * executed one at a time; steers, follow-ups and cancels arrive by signal or update. At run boundaries the session
- * continues as new when Temporal suggests it or a plan threshold is reached, carrying the folded conversation.
+ * executed one at a time; steers, follow-ups and cancels arrive by signal or update. The session continues as
+ * new when Temporal suggests it or a plan threshold is reached: between runs, and inside a long run at a turn
+ * boundary (the run goes on in the next execution with the same run id), so no history grows without bound.
  */
 export async function agentSession(input: SessionInput): Promise<SessionOutcome> {
   const session = new SessionState(input);
   session.refreshVisibility();
+  let resumed = input.carried?.activeRun;
   for (;;) {
-    await condition(() => session.queue.length > 0 || session.closed);
-    const run = session.queue.shift();
+    if (!resumed) await condition(() => session.queue.length > 0 || session.closed);
+    const run = resumed?.run ?? session.queue.shift();
     if (!run) break;
-    const plan = await executeRun(session, run);
+    const outcome = await executeRun(session, run, resumed);
+    resumed = undefined;
+    if (outcome.suspended) await continueAsNewNow(session, outcome.suspended);
     session.trimStream(run.offset);
-    if (plan && shouldContinueAsNew(session, plan)) await continueAsNew(session);
+    if (outcome.plan && historyIsLong(outcome.plan.continueAsNew, session)) await continueAsNewNow(session);
   }
   await condition(allHandlersFinished);
   return {
@@ -29,20 +33,8 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
   };
 }
 
-function shouldContinueAsNew(session: SessionState, plan: AgentPlan): boolean {
-  const info = workflowInfo();
-  return (
-    info.continueAsNewSuggested ||
-    info.historyLength > plan.continueAsNew.maxHistoryEvents ||
-    session.runsThisExecution >= plan.continueAsNew.maxRunsPerExecution
-  );
-}
-
-async function continueAsNew(session: SessionState): Promise<never> {
-  // Finished runs' entries stay behind: the new execution's input must stay far below the 2 MB payload limit.
-  // A reader that lags behind gets the run's outcome from the runSummary query instead.
-  session.trimStreamForContinueAsNew();
-  return session.stream.continueAsNew<typeof agentSession>((streamState) => [
-    { ...session.input, carried: session.carry(streamState) },
-  ]);
+async function continueAsNewNow(session: SessionState, suspended?: SuspendedRun): Promise<never> {
+  // Handlers in flight (a startRun, a decision) finish here first; they only queue or flag.
+  await condition(allHandlersFinished);
+  return continueAsNew<typeof agentSession>({ ...session.input, carried: session.carry(suspended) });
 }

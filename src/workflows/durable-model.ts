@@ -13,6 +13,8 @@ export type ModelRequestStore = Map<string, ModelRequest>;
 export interface DurableModelContext {
   plan: AgentPlan;
   runId: string;
+  /** The number of the next model call of the run (keys of live output are `<runId>:<n>`). */
+  nextCall(): number;
   currentTurn(): number;
   requests: ModelRequestStore;
   /** Pass requests inline in the activity input instead of by reference (for comparison benchmarks). */
@@ -29,11 +31,10 @@ export interface DurableModelContext {
  * the whole conversation; small ones go inline, which spares the query round trip.
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
-  let calls = 0;
   return {
     id: context.plan.model,
     async *stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
-      const requestKey = `${context.runId}:${++calls}`;
+      const requestKey = `${context.runId}:${context.nextCall()}`;
       const turn = context.currentTurn();
       const options = {
         ...modelActivityOptions(context.plan.modelRetry),

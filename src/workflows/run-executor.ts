@@ -10,7 +10,9 @@ import { runKernel } from "../kernel/run-kernel.js";
 import { durableModel } from "./durable-model.js";
 import { durableTools } from "./durable-tools.js";
 import { applicationCause } from "./failure-cause.js";
-import type { QueuedRun } from "./session-input.js";
+import type { QueuedRun, SuspendedRun } from "./session-input.js";
+import type { RunSnapshot } from "../kernel/run-snapshot.js";
+import { historyIsLong } from "./history-budget.js";
 import type { SessionState } from "./session-state.js";
 import { workflowPorts } from "./workflow-ports.js";
 import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
@@ -23,23 +25,36 @@ const { resolveAgent } = proxyLocalActivities<AgentActivities>({
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["LiteAgent.UnknownAgent"] },
 });
 
+/** How a run left this execution: finished (with the plan it ran), or paused to continue as new. */
+export interface RunOutcome {
+  plan?: AgentPlan;
+  suspended?: SuspendedRun;
+}
+
 /**
- * Executes one run: resolves the agent's plan on the worker, then drives the kernel with Temporal ports,
- * publishing every event to the session stream. Cancelling the run cancels its in-flight activities.
+ * Executes one run, or goes on with one paused by continue-as-new: resolves the agent's plan on the worker, then
+ * drives the kernel with Temporal ports, publishing every event to the session stream. Cancelling the run
+ * cancels its in-flight activities. A long run pauses at a turn boundary when the history is long.
  */
-export async function executeRun(session: SessionState, run: QueuedRun): Promise<AgentPlan | undefined> {
+export async function executeRun(
+  session: SessionState,
+  run: QueuedRun,
+  resumed?: SuspendedRun,
+): Promise<RunOutcome> {
   const controller = new AbortController();
   const scope = new CancellationScope();
-  session.current = { runId: run.runId, turn: 0, controller, scope, usage: ZERO_USAGE };
+  const usage = resumed?.snapshot.usage ?? ZERO_USAGE;
+  session.current = { runId: run.runId, turn: resumed?.snapshot.turn ?? 0, controller, scope, usage };
   try {
     session.refreshVisibility();
     const plan = await resolvePlan(session, run);
-    if (!plan) return undefined;
+    if (!plan) return {};
     session.visibility.describeAgent(plan.name, plan.model);
-    const result = await scope.run(() => driveKernel(session, run, plan));
-    session.messages = result.messages;
-    session.finishRun(run.runId, result, session.current.turn);
-    return plan;
+    const driven = await scope.run(() => driveKernel(session, run, plan, resumed));
+    if ("suspended" in driven) return { suspended: driven.suspended };
+    session.messages = driven.result.messages;
+    session.finishRun(run.runId, driven.result, session.current.turn);
+    return { plan };
   } finally {
     session.current = undefined;
     session.refreshVisibility();
@@ -60,27 +75,46 @@ async function resolvePlan(session: SessionState, run: QueuedRun): Promise<Agent
   }
 }
 
-async function driveKernel(session: SessionState, run: QueuedRun, plan: AgentPlan): Promise<RunResult> {
+type Driven = { result: RunResult } | { suspended: SuspendedRun };
+
+async function driveKernel(
+  session: SessionState,
+  run: QueuedRun,
+  plan: AgentPlan,
+  resumed: SuspendedRun | undefined,
+): Promise<Driven> {
   const active = session.current!;
-  const history = session.messages;
-  const events = runKernel(kernelConfig(session, plan, run.runId), run.input, {
+  const historyLength = resumed?.historyLength ?? session.messages.length;
+  const model = modelCalls(resumed?.modelCalls ?? 0);
+  let snapshot: RunSnapshot | undefined;
+  const events = runKernel(kernelConfig(session, plan, run.runId, model), run.input, {
     sessionId: session.sessionId,
     signal: active.controller.signal,
     steer: session.steers,
-    history,
+    history: session.messages,
     ...(run.images ? { images: run.images } : {}),
+    ...(resumed ? { resume: resumed.snapshot } : {}),
+    suspend: {
+      requested: () => historyIsLong(plan.continueAsNew),
+      suspend: (paused) => void (snapshot = paused),
+    },
   });
   const live = streamsLive(plan);
   let published: RunResult | undefined;
   for (;;) {
     const next = await events.next();
-    if (next.done) return published ? { ...next.value, stopReason: published.stopReason } : next.value;
+    if (next.done && snapshot) {
+      return { suspended: { run, snapshot, historyLength, modelCalls: model.count() } };
+    }
+    if (next.done) {
+      return { result: published ? { ...next.value, stopReason: published.stopReason } : next.value };
+    }
     const event = next.value;
     if (event.type === "turn_start") active.turn = event.turn;
     if (event.type === "model_call_end" && event.usage) active.usage = addUsage(active.usage, event.usage);
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
-    if (event.type === "done") published = publishDone(session, run.runId, event, history.length);
+    if (event.type === "done") published = publishDone(session, run.runId, event, historyLength);
     else session.publish(run.runId, event);
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   }
@@ -125,13 +159,25 @@ function approvalHost(session: SessionState, runId: string): ApprovalHost {
   };
 }
 
-function kernelConfig(session: SessionState, plan: AgentPlan, runId: string): KernelConfig {
+/** Numbers a run's model calls, going on from where the previous execution stopped. */
+function modelCalls(before: number): { next(): number; count(): number } {
+  let calls = before;
+  return { next: () => ++calls, count: () => calls };
+}
+
+function kernelConfig(
+  session: SessionState,
+  plan: AgentPlan,
+  runId: string,
+  calls: { next(): number },
+): KernelConfig {
   const host = approvalHost(session, runId);
   const config: KernelConfig = {
     ...planSettings(plan),
     model: durableModel({
       plan,
       runId,
+      nextCall: calls.next,
       currentTurn: () => session.current?.turn ?? 0,
       requests: session.requests,
       inlineRequests: session.input.inlineRequests === true,

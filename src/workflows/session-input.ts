@@ -1,4 +1,5 @@
-import type { WorkflowStreamState } from "@temporalio/workflow-streams/workflow";
+import type { RunSnapshot } from "../kernel/run-snapshot.js";
+import type { EventLogState } from "./event-log.js";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { Usage } from "../kernel/model.js";
 import type { RunSummary } from "./messages.js";
@@ -9,6 +10,16 @@ export interface QueuedRun {
   input: string | Message[];
   images?: ImageBlock[];
   offset: number;
+}
+
+/** A run paused at a turn boundary to continue as new; the next execution goes on with it first. */
+export interface SuspendedRun {
+  run: QueuedRun;
+  snapshot: RunSnapshot;
+  /** How many messages of the snapshot came before the run (the session's conversation when it started). */
+  historyLength: number;
+  /** Model calls made so far (the next one is numbered after them, so live-output keys stay unique). */
+  modelCalls: number;
 }
 
 /** What a session carries across continue-as-new: the folded conversation and everything in flight. */
@@ -23,7 +34,10 @@ export interface CarriedState {
   summaries: RunSummary[];
   /** Stream offsets where the most recent runs begin (older entries are truncated). */
   keptRunOffsets?: number[];
-  streamState?: WorkflowStreamState;
+  /** The event log's newest entries and its base offset. */
+  log?: EventLogState;
+  /** The run in progress, when the session continued as new in the middle of it. */
+  activeRun?: SuspendedRun;
 }
 
 /** The input of the session workflow. One workflow chain per session; its id is the session id. */

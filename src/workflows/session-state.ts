@@ -1,6 +1,4 @@
 import { type CancellationScope, setHandler, uuid4 } from "@temporalio/workflow";
-import { WorkflowStream, type WorkflowTopicHandle } from "@temporalio/workflow-streams/workflow";
-import { EVENTS_TOPIC, toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
@@ -32,16 +30,15 @@ import {
 } from "./messages.js";
 import { checkCancel, checkInterrupt, checkStartRun, checkSteer } from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
-import type { CarriedState, QueuedRun, SessionInput } from "./session-input.js";
+import type { CarriedState, QueuedRun, SessionInput, SuspendedRun } from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
-import { streamOffset } from "./stream-offset.js";
+import { SessionStream } from "./session-stream.js";
+import type { EventLogState } from "./event-log.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
 import type { AgentError } from "../kernel/errors.js";
 
 const KEPT_SUMMARIES = 50;
-/** The most stream state carried across continue-as-new (the whole input must stay under Temporal's 2 MB). */
-const MAX_CARRIED_STREAM_CHARS = 512 * 1024;
 /** How many runs' events stay readable in the session stream. */
 const KEPT_RUNS_IN_STREAM = 3;
 const KEPT_REJECTIONS = 10;
@@ -69,10 +66,9 @@ export class SessionState {
   readonly queue: QueuedRun[];
   readonly steers: SteerQueue;
   readonly requests = new Map<string, ModelRequest>();
-  readonly stream: WorkflowStream;
+  readonly stream: SessionStream;
   readonly board = new ApprovalBoard();
   readonly visibility: SessionVisibility;
-  private readonly events: WorkflowTopicHandle<StreamEntry>;
   current: ActiveRun | undefined;
   closed = false;
   runsCompleted: number;
@@ -96,15 +92,14 @@ export class SessionState {
     this.usage = carried?.usage ?? ZERO_USAGE;
     this.summaries = carried?.summaries ?? [];
     this.keptRunOffsets = carried?.keptRunOffsets ?? [];
-    this.stream = new WorkflowStream(carried?.streamState);
+    this.stream = new SessionStream(carried?.log, () => this.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
-    this.events = this.stream.topic<StreamEntry>(EVENTS_TOPIC);
     this.registerHandlers();
   }
 
   /** Publishes a run's event to the session stream. */
   publish(runId: string, event: AgentEvent): void {
-    this.events.publish({ runId, event: toWireEvent(event) });
+    this.stream.publish(runId, event);
   }
 
   /**
@@ -116,22 +111,17 @@ export class SessionState {
     if (this.keptRunOffsets.length <= KEPT_RUNS_IN_STREAM) return;
     this.keptRunOffsets.shift();
     const upTo = this.keptRunOffsets[0]!;
-    if (upTo > 0 && upTo <= streamOffset(this.stream)) this.stream.truncate(upTo);
+    this.stream.truncate(upTo);
   }
 
   /**
-   * Before continue-as-new: keeps only the last run's entries, so a reader still catching up finds its `done`;
-   * when even those are too large for the new execution's input, keeps nothing (the reader then gets the run's
-   * outcome from the runSummary query).
+   * The event log for the next execution: from the start of the run in progress, or of the last run, as much as
+   * fits (a reader that lags further gets the run's outcome from the runSummary query).
    */
-  trimStreamForContinueAsNew(): void {
-    const lastRun = this.keptRunOffsets.at(-1);
-    if (lastRun !== undefined && lastRun > 0) this.stream.truncate(lastRun);
-    if (JSON.stringify(this.stream.getState()).length > MAX_CARRIED_STREAM_CHARS) {
-      const end = streamOffset(this.stream);
-      if (end > 0) this.stream.truncate(end);
-    }
+  private carryLog(suspended: SuspendedRun | undefined): EventLogState {
+    const keepFrom = suspended?.run.offset ?? this.keptRunOffsets.at(-1) ?? this.stream.end;
     this.keptRunOffsets.splice(0, this.keptRunOffsets.length - 1);
+    return this.stream.carry(keepFrom);
   }
 
   /** Records a finished run. */
@@ -145,7 +135,7 @@ export class SessionState {
   }
 
   /** The state to carry into the next execution. */
-  carry(streamState: CarriedState["streamState"]): CarriedState {
+  carry(suspended?: SuspendedRun): CarriedState {
     return {
       messages: this.messages,
       queue: this.queue,
@@ -156,7 +146,8 @@ export class SessionState {
       usage: this.usage,
       summaries: this.summaries,
       keptRunOffsets: this.keptRunOffsets,
-      streamState,
+      log: this.carryLog(suspended),
+      ...(suspended ? { activeRun: suspended } : {}),
     };
   }
 
@@ -179,7 +170,7 @@ export class SessionState {
       turns: this.turns + (this.current?.turn ?? 0),
       usage: this.current ? addUsage(this.usage, this.current.usage) : this.usage,
       messageCount: this.messages.length,
-      offset: streamOffset(this.stream),
+      offset: this.stream.end,
       rejectedSignals: [...this.rejectedSignals],
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
@@ -299,7 +290,7 @@ export class SessionState {
     if (this.current?.runId === runId || this.summaries.some((summary) => summary.runId === runId)) {
       return { runId, offset: 0 };
     }
-    const offset = streamOffset(this.stream);
+    const offset = this.stream.end;
     const queued: QueuedRun = { runId, input: request.input, offset };
     if (request.images) queued.images = request.images;
     this.queue.push(queued);
@@ -358,9 +349,11 @@ export class SessionState {
   private reject(message: string): void {
     this.rejectedSignals.push(message);
     if (this.rejectedSignals.length > KEPT_REJECTIONS) this.rejectedSignals.shift();
-    this.events.publish({
-      runId: this.current?.runId ?? "",
-      event: { type: "diagnostic", level: "warning", code: "invalid_signal", message },
+    this.stream.publish(this.current?.runId ?? "", {
+      type: "diagnostic",
+      level: "warning",
+      code: "invalid_signal",
+      message,
     });
   }
 }

@@ -63,7 +63,16 @@ function shape(events: AgentEvent[]): unknown[] {
     else merged.push(event);
   }
   const shaped = merged.map((event) => {
-    const { offset: _o, runId: _r, ...rest } = event as AgentEvent & { offset?: number; runId?: string };
+    const {
+      offset: _o,
+      runId: _r,
+      deltaId: _d,
+      ...rest
+    } = event as AgentEvent & {
+      offset?: number;
+      runId?: string;
+      deltaId?: string;
+    };
     if ("durationMs" in rest) return { ...rest, durationMs: 0 };
     if (rest.type === "done")
       return { type: "done", reason: rest.reason, text: rest.result.text, usage: rest.result.usage };

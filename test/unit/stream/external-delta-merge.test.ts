@@ -61,8 +61,7 @@ describe("merging Redis deltas with the workflow's events", () => {
     ]);
     const seen: string[] = [];
     const merged = mergeExternalDeltas(
-      { items: events, stop: async () => undefined },
-      () => deltas,
+      { items: events, readDeltas: () => deltas, stop: async () => undefined },
       "r",
       false,
     );
@@ -101,8 +100,7 @@ describe("merging Redis deltas with the workflow's events", () => {
     ]);
     const seen: string[] = [];
     for await (const item of mergeExternalDeltas(
-      { items: events, stop: async () => undefined },
-      () => deltas,
+      { items: events, readDeltas: () => deltas, stop: async () => undefined },
       "r",
       false,
     )) {

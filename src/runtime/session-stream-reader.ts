@@ -1,0 +1,136 @@
+import { WorkflowNotFoundError, type Client } from "@temporalio/client";
+import { EVENTS_TOPIC } from "../common/wire-event.js";
+import { Channel } from "../kernel/channel.js";
+import type { DeltaCursor } from "../workflows/live-deltas.js";
+import { readStreamQuery, type ReadStreamResult } from "../workflows/stream-messages.js";
+import type { MergeInput } from "./external-delta-merge.js";
+
+/** The pause between reads while the session is busy, and the longest pause while nothing happens. */
+const FAST_POLL_MS = 25;
+const SLOW_POLL_MS = 200;
+/** How long a session may stay unreadable (a worker restarting, continue-as-new, a server blip) before giving up. */
+const UNREADABLE_GIVE_UP_MS = 5 * 60_000;
+const KEPT_CURSOR_KEYS = 8;
+
+/**
+ * Reads a session's events and live output with the `readStream` query, so a reader adds nothing to the session's
+ * history (docs/decisions/0005). Polls fast while entries come and slows down while nothing happens; follows the
+ * session across continue-as-new (the query always reaches the newest execution; offsets go on). The events end
+ * when the session is closed and read to its end, or when `stop` is called.
+ */
+export class SessionStreamReader {
+  /** Each read's live deltas, then its events: a call's text always comes before the call's end. */
+  readonly items = new Channel<MergeInput>();
+  private readonly controller = new AbortController();
+  private readonly cursor: DeltaCursor = {};
+  private readonly ended = new Set<string>();
+  private readonly done: Promise<void>;
+
+  constructor(
+    private readonly temporal: Client,
+    readonly sessionId: string,
+    private from: number,
+    private readonly withDeltas: boolean,
+    fromDeltaId?: string,
+  ) {
+    if (fromDeltaId) this.restoreCursor(fromDeltaId);
+    this.done = this.loop().then(
+      () => this.end(),
+      (error: unknown) => this.end(error),
+    );
+  }
+
+  /** The first failure that ended reading, if any. */
+  failure: unknown;
+
+  /** Stops reading. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    await this.done;
+  }
+
+  private async loop(): Promise<void> {
+    const handle = this.temporal.workflow.getHandle(this.sessionId);
+    let pause = FAST_POLL_MS;
+    let unreadableSince: number | undefined;
+    while (!this.controller.signal.aborted) {
+      let page: ReadStreamResult;
+      try {
+        page = await handle.query(readStreamQuery, {
+          from: this.from,
+          ...(this.withDeltas ? { deltas: this.cursor } : {}),
+        });
+        unreadableSince = undefined;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError || this.controller.signal.aborted) throw error;
+        unreadableSince ??= Date.now();
+        if (Date.now() - unreadableSince > UNREADABLE_GIVE_UP_MS) throw error;
+        await sleep(SLOW_POLL_MS, this.controller.signal);
+        continue;
+      }
+      const fresh = this.accept(page);
+      if (page.closed && this.from >= page.end && page.deltas.every((delta) => delta.end)) return;
+      pause = fresh ? FAST_POLL_MS : Math.min(SLOW_POLL_MS, Math.round(pause * 1.5));
+      await sleep(pause, this.controller.signal);
+    }
+  }
+
+  /** Queues what the page brought; returns whether it brought anything new. */
+  private accept(page: ReadStreamResult): boolean {
+    let fresh = false;
+    for (const delta of page.deltas) {
+      if (delta.text === "" && !delta.end) continue;
+      // The workflow repeats an ended call's end marker on every read; one is enough.
+      if (delta.end && delta.text === "" && this.ended.has(delta.key)) continue;
+      const seen = (this.cursor[delta.key] ??= {});
+      const end = delta.at + delta.text.length;
+      seen[delta.kind] = Math.max(seen[delta.kind] ?? 0, end);
+      if (delta.end) this.ended.add(delta.key);
+      this.items.push({ kind: "delta", id: `${delta.key}|${delta.kind}|${end}`, delta });
+      fresh = true;
+    }
+    this.forgetOldKeys();
+    for (const item of page.items) {
+      this.items.push({
+        kind: "event",
+        item: { topic: EVENTS_TOPIC, offset: item.offset, entry: item.entry },
+      });
+      this.from = item.offset + 1;
+      fresh = true;
+    }
+    return fresh;
+  }
+
+  private restoreCursor(id: string): void {
+    const [key, kind, end] = id.split("|");
+    if (key && (kind === "text" || kind === "reasoning") && Number.isFinite(Number(end))) {
+      this.cursor[key] = { [kind]: Number(end) };
+    }
+  }
+
+  private forgetOldKeys(): void {
+    const keys = Object.keys(this.cursor);
+    for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_CURSOR_KEYS))) {
+      delete this.cursor[key];
+      this.ended.delete(key);
+    }
+  }
+
+  private end(error?: unknown): void {
+    if (error !== undefined && !this.controller.signal.aborted) this.failure = error;
+    this.items.close();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

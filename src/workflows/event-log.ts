@@ -1,0 +1,92 @@
+import type { StreamEntry } from "../common/wire-event.js";
+
+/** An entry of the log with its offset. */
+export interface LoggedEntry {
+  offset: number;
+  entry: StreamEntry;
+}
+
+/** What a session carries of its event log across continue-as-new. */
+export interface EventLogState {
+  base: number;
+  entries: StreamEntry[];
+}
+
+/** One read of the log: the entries from an offset, as many as fit in the byte budget. */
+export interface EventLogPage {
+  /** The oldest offset still kept; a reader behind it has missed entries. */
+  base: number;
+  /** The next offset to be written. */
+  end: number;
+  items: LoggedEntry[];
+}
+
+/**
+ * The session's offset-addressed event log. It lives in workflow memory and is read by query, so a reader costs
+ * no history at all (docs/decisions/0005); offsets go on across continue-as-new, and the oldest entries are
+ * dropped to keep memory and the carried state bounded.
+ */
+export class EventLog {
+  private base: number;
+  private readonly entries: StreamEntry[];
+  private readonly sizes: number[];
+
+  constructor(state?: EventLogState) {
+    this.base = state?.base ?? 0;
+    this.entries = [...(state?.entries ?? [])];
+    this.sizes = this.entries.map(entrySize);
+  }
+
+  /** The next offset to be written. */
+  get end(): number {
+    return this.base + this.entries.length;
+  }
+
+  /** Appends an entry; returns its offset. */
+  append(entry: StreamEntry): number {
+    this.entries.push(entry);
+    this.sizes.push(entrySize(entry));
+    return this.end - 1;
+  }
+
+  /** The entries from `from`, at least one when there is one, then as many as fit in `maxBytes`. */
+  read(from: number, maxBytes: number): EventLogPage {
+    const items: LoggedEntry[] = [];
+    let bytes = 0;
+    for (let index = Math.max(0, from - this.base); index < this.entries.length; index++) {
+      bytes += this.sizes[index]!;
+      if (items.length > 0 && bytes > maxBytes) break;
+      items.push({ offset: this.base + index, entry: this.entries[index]! });
+    }
+    return { base: this.base, end: this.end, items };
+  }
+
+  /** Drops the entries before `upTo`. */
+  truncate(upTo: number): void {
+    const count = Math.min(upTo, this.end) - this.base;
+    if (count <= 0) return;
+    this.entries.splice(0, count);
+    this.sizes.splice(0, count);
+    this.base += count;
+  }
+
+  /** Drops the oldest entries (never those from `keepFrom` on) until the rest fit in `maxBytes`. */
+  trimTo(maxBytes: number, keepFrom = this.end): void {
+    let total = this.sizes.reduce((sum, size) => sum + size, 0);
+    let drop = 0;
+    while (drop < this.entries.length && total > maxBytes && this.base + drop < keepFrom) {
+      total -= this.sizes[drop]!;
+      drop++;
+    }
+    this.truncate(this.base + drop);
+  }
+
+  /** The kept entries, for the next execution. */
+  state(): EventLogState {
+    return { base: this.base, entries: [...this.entries] };
+  }
+}
+
+function entrySize(entry: StreamEntry): number {
+  return JSON.stringify(entry).length;
+}
