@@ -6,6 +6,7 @@ import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { SessionError, toSessionError } from "./runtime/client-errors.js";
+import { checkRunInputSize, defaultRunInputLimit } from "./runtime/run-input-limit.js";
 import {
   runEventStream,
   type DurableEvent,
@@ -62,6 +63,12 @@ export interface AgentClientOptions {
    */
   deltas?: "auto" | "temporal" | { redisUrl: string } | ExternalDeltaSource;
   /**
+   * The largest run request `start` sends (JSON bytes); a larger one fails at once with a `RunInputTooLargeError`
+   * naming the size and the limit. Default 1 MiB with payloads inline (`RUN_INPUT_LIMIT_BYTES`), 32 MiB with
+   * external payload storage (`RUN_INPUT_LIMIT_WITH_STORAGE_BYTES`).
+   */
+  maxRunInputBytes?: number;
+  /**
    * Where large payloads are stored (`connect` only): the same setting as the workers' (default the environment's,
    * `LITE_AGENT_STORAGE`; see docs/operations.md), or the client cannot read what they stored by reference.
    */
@@ -83,13 +90,16 @@ function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDel
 export class AgentClient {
   readonly taskQueue: string;
   private readonly externalDeltas: ExternalDeltaSource | undefined;
+  private readonly maxRunInputBytes: number;
 
   constructor(
     readonly temporal: Client,
-    options: Pick<AgentClientOptions, "taskQueue" | "deltas"> = {},
+    options: Pick<AgentClientOptions, "taskQueue" | "deltas" | "maxRunInputBytes"> = {},
   ) {
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.externalDeltas = deltaSource(options.deltas);
+    const externalStorage = temporal.options.loadedDataConverter.externalStorage !== undefined;
+    this.maxRunInputBytes = options.maxRunInputBytes ?? defaultRunInputLimit(externalStorage);
   }
 
   /** Connects with the environment's settings (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
@@ -115,6 +125,7 @@ export class AgentClient {
   ): Promise<StartedRun> {
     const sessionId = options.sessionId ?? `session-${randomUUID()}`;
     const runId = options.runId ?? randomUUID();
+    checkRunInputSize({ runId, agent, input, images: options.images }, this.maxRunInputBytes);
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
       workflowId: sessionId,
       taskQueue: this.taskQueue,
@@ -321,5 +332,10 @@ export class AgentClient {
 }
 
 export { SessionError } from "./runtime/client-errors.js";
+export {
+  RUN_INPUT_LIMIT_BYTES,
+  RUN_INPUT_LIMIT_WITH_STORAGE_BYTES,
+  RunInputTooLargeError,
+} from "./runtime/run-input-limit.js";
 export type { DurableEvent, EventStreamPosition, ExternalDeltaSource } from "./runtime/run-event-stream.js";
 export type { SessionStatus } from "./workflows/messages.js";

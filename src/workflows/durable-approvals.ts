@@ -11,6 +11,7 @@ import type {
 import { defaultRedactor } from "../kernel/permission/redact.js";
 import type { ToolCall } from "../kernel/tools.js";
 import type { ApprovalBoard } from "./approval-board.js";
+import { previewInput } from "./status-bounds.js";
 
 /** How long a durable approval or question waits by default. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -51,7 +52,7 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
         callId: call.id,
         runId: host.runId,
         tool: call.name,
-        input: defaultRedactor(call.input),
+        input: previewInput(defaultRedactor(call.input)),
         ...(ctx?.reason !== undefined ? { reason: ctx.reason } : {}),
         requestedAt,
         expiresAt: requestedAt + timeoutMs,

@@ -43,7 +43,7 @@ export interface PendingApproval {
   callId: string;
   runId: string;
   tool: string;
-  /** The call's input, redacted. */
+  /** The call's input, redacted; a clipped JSON string when its JSON exceeds 2,000 characters. */
   input: unknown;
   reason?: string;
   /** Workflow time, ms since the epoch. */
@@ -101,6 +101,7 @@ export interface SessionStatus {
   currentRun?: { runId: string; turn: number };
   pendingApprovals: PendingApproval[];
   pendingQuestions: PendingQuestion[];
+  /** Ids of the queued runs, in order (the first 100). */
   queuedRuns: string[];
   runsCompleted: number;
   turns: number;
@@ -108,7 +109,10 @@ export interface SessionStatus {
   messageCount: number;
   /** The next stream offset. */
   offset: number;
-  /** Signals that were ignored because their payload was malformed (newest last, at most 10). */
+  /**
+   * Signals that were ignored because their payload was malformed or undecodable, with the reason (newest last, at
+   * most 10, each at most 300 characters).
+   */
   rejectedSignals: string[];
 }
 

@@ -36,6 +36,7 @@ import { SessionStream } from "./session-stream.js";
 import type { EventLogState } from "./event-log.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
+import { MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 import type { AgentError } from "../kernel/errors.js";
 
 const KEPT_SUMMARIES = 50;
@@ -165,7 +166,7 @@ export class SessionState {
       status: this.runStatus(pendingApprovals.length, pendingQuestions.length),
       pendingApprovals,
       pendingQuestions,
-      queuedRuns: this.queue.map((run) => run.runId),
+      queuedRuns: this.queue.slice(0, MAX_LISTED_QUEUED_RUNS).map((run) => run.runId),
       runsCompleted: this.runsCompleted,
       turns: this.turns + (this.current?.turn ?? 0),
       usage: this.current ? addUsage(this.usage, this.current.usage) : this.usage,
@@ -347,6 +348,7 @@ export class SessionState {
   }
 
   private reject(message: string): void {
+    message = clip(message, MAX_REJECTION_CHARS);
     this.rejectedSignals.push(message);
     if (this.rejectedSignals.length > KEPT_REJECTIONS) this.rejectedSignals.shift();
     this.stream.publish(this.current?.runId ?? "", {

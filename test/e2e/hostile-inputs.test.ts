@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { temporal } from "@temporalio/proto";
 import { inject } from "vitest";
-import type { AgentClient } from "../../src/client.js";
+import { RUN_INPUT_LIMIT_BYTES, RunInputTooLargeError, type AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
@@ -21,6 +21,12 @@ const refund = defineTool({
 const asker = defineAgent({
   name: "asker",
   model: "asker",
+  tools: [refund],
+  permission: { ask: ["refund"] },
+});
+const bulky = defineAgent({
+  name: "bulky",
+  model: "bulky",
   tools: [refund],
   permission: { ask: ["refund"] },
 });
@@ -47,9 +53,13 @@ describe("no input from outside fails a workflow task", () => {
   beforeAll(async () => {
     worker = await startTestWorker({
       taskQueue,
-      agents: [chat, asker],
+      agents: [chat, asker, bulky],
       providers: {
         chat: fakeProvider([textTurn("ok")], { onExhausted: "repeat-last" }),
+        bulky: conversationScript([
+          toolCallTurn([{ id: "b1", name: "refund", input: { order: 1, note: "n".repeat(1_000_000) } }]),
+          textTurn("done"),
+        ]),
         asker: conversationScript([
           toolCallTurn([{ id: "r1", name: "refund", input: { order: 7 } }]),
           textTurn("refunded"),
@@ -153,5 +163,41 @@ describe("no input from outside fails a workflow task", () => {
         break;
       }
     }
+  });
+
+  it("an oversized run input is refused at once with its size and the limit; no session is created", async () => {
+    const sessionId = `oversized-${randomUUID()}`;
+    const startedAt = Date.now();
+    const error = await client
+      .start("chat", "x".repeat(3 * 1024 * 1024), { sessionId })
+      .catch((e: Error) => e);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    expect(error).toBeInstanceOf(RunInputTooLargeError);
+    expect((error as Error).message).toMatch(
+      /^run input is 3\.0 MB; the limit is 1\.0 MB \(payloads travel inline: turn on external payload storage/,
+    );
+    await expect(client.describe(sessionId)).rejects.toThrow(/not found/);
+    const images = [
+      { type: "image" as const, data: "A".repeat(RUN_INPUT_LIMIT_BYTES), mimeType: "image/png" },
+    ];
+    await expect(client.start("chat", "look", { sessionId, images })).rejects.toThrow(/the limit is 1\.0 MB/);
+  });
+
+  it("an input just under the limit runs", async () => {
+    const result = await client.send("chat", "y".repeat(RUN_INPUT_LIMIT_BYTES - 1024));
+    expect(result.text).toBe("ok");
+  });
+
+  it("the status stays small: a huge pending call input is shown as a clipped preview", async () => {
+    const sessionId = `bulky-${randomUUID()}`;
+    await client.start("bulky", "refund with a note", { sessionId });
+    await expect
+      .poll(async () => (await client.describe(sessionId)).status, { timeout: 15_000 })
+      .toBe("awaiting_approval");
+    const [pending] = (await client.describe(sessionId)).pendingApprovals;
+    expect(typeof pending!.input).toBe("string");
+    expect((pending!.input as string).length).toBeLessThanOrEqual(2_000);
+    expect(pending!.input as string).toMatch(/^\{"order":1,"note":"nnn/);
+    await client.cancel(sessionId);
   });
 });
