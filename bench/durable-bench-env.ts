@@ -13,9 +13,12 @@ export interface DurableBenchEnv {
   close(): Promise<void>;
 }
 
+/** A Temporal worker, or the per-agent workers of `createWorker`. */
+export type RunnableWorker = Pick<Worker, "run" | "shutdown" | "getState">;
+
 /** A worker running in the background; `stop()` shuts it down and waits for it. */
 export interface RunningWorker {
-  worker: Worker;
+  worker: RunnableWorker;
   stop(): Promise<void>;
 }
 
@@ -57,7 +60,7 @@ export async function openDurableBenchEnv(): Promise<DurableBenchEnv> {
 }
 
 /** Runs a created worker in the background. */
-export function runWorker(worker: Worker): RunningWorker {
+export function runWorker(worker: RunnableWorker): RunningWorker {
   const running = worker.run();
   return {
     worker,

@@ -18,7 +18,7 @@ export async function startSessionRun(
   const sessionId = `bench-session-${randomUUID()}`;
   const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
     workflowId: sessionId,
-    taskQueue: client.taskQueue,
+    taskQueue: client.taskQueueFor(agent),
     args: [{ sessionId, agent, ...(options.inlineRequests ? { inlineRequests: true } : {}) }],
     workflowIdConflictPolicy: "USE_EXISTING",
     memo: { agent },

@@ -5,6 +5,8 @@ import { historyToJSONObject } from "./runtime/history-json.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+import { agentTaskQueue, isAgentTaskQueue, waitForAgentWorker } from "./runtime/agent-task-queue.js";
+import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
 import { SessionError, toSessionError } from "./runtime/client-errors.js";
 import { checkRunInputSize, defaultRunInputLimit } from "./runtime/run-input-limit.js";
 import {
@@ -56,7 +58,18 @@ export interface SessionListing {
 export interface AgentClientOptions {
   address?: string;
   namespace?: string;
+  /** The base task queue (default `lite-agent`): an agent's sessions run on `<taskQueue>.<agent>`, like the worker's. */
   taskQueue?: string;
+  /**
+   * How long `start` waits for a worker serving the agent (polling its task queue) before it fails with a
+   * `NoWorkerError`. Default 10 s; 0 fails at once; `false` skips the check (the run then waits in the queue).
+   */
+  workerWaitMs?: number | false;
+  /**
+   * Keep the sessions' search attributes current (default true). The first start checks that the namespace has
+   * them and fails with the commands that create them; false starts sessions that upsert none.
+   */
+  searchAttributes?: boolean;
   /**
    * Where live model output comes from: the workflow stream (`"temporal"`), Redis Streams (`{ redisUrl }`), or
    * `"auto"` (default): Redis when `REDIS_URL` is set, like the worker.
@@ -91,15 +104,31 @@ export class AgentClient {
   readonly taskQueue: string;
   private readonly externalDeltas: ExternalDeltaSource | undefined;
   private readonly maxRunInputBytes: number;
+  private readonly workerWaitMs: number | false;
+  private readonly searchAttributes: boolean;
+  /** Set once the namespace's search attributes were found complete. */
+  private searchAttributesChecked: Promise<void> | undefined;
+  /** When each agent's queue was last seen polled. */
+  private readonly workersSeen = new Map<string, number>();
 
   constructor(
     readonly temporal: Client,
-    options: Pick<AgentClientOptions, "taskQueue" | "deltas" | "maxRunInputBytes"> = {},
+    options: Pick<
+      AgentClientOptions,
+      "taskQueue" | "deltas" | "workerWaitMs" | "searchAttributes" | "maxRunInputBytes"
+    > = {},
   ) {
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.externalDeltas = deltaSource(options.deltas);
     const externalStorage = temporal.options.loadedDataConverter.externalStorage !== undefined;
     this.maxRunInputBytes = options.maxRunInputBytes ?? defaultRunInputLimit(externalStorage);
+    this.workerWaitMs = options.workerWaitMs ?? 10_000;
+    this.searchAttributes = options.searchAttributes !== false;
+  }
+
+  /** The task queue of an agent's sessions. */
+  taskQueueFor(agent: string): string {
+    return agentTaskQueue(this.taskQueue, agent);
   }
 
   /** Connects with the environment's settings (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
@@ -126,10 +155,11 @@ export class AgentClient {
     const sessionId = options.sessionId ?? `session-${randomUUID()}`;
     const runId = options.runId ?? randomUUID();
     checkRunInputSize({ runId, agent, input, images: options.images }, this.maxRunInputBytes);
+    await this.checkSetup(agent);
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
       workflowId: sessionId,
-      taskQueue: this.taskQueue,
-      args: [{ sessionId, agent }],
+      taskQueue: this.taskQueueFor(agent),
+      args: [{ sessionId, agent, ...(this.searchAttributes ? {} : { searchAttributes: false }) }],
       workflowIdConflictPolicy: "USE_EXISTING",
       workflowIdReusePolicy: "REJECT_DUPLICATE",
       memo: { agent },
@@ -287,9 +317,11 @@ export class AgentClient {
 
   /** Lists sessions through the visibility store; `query` is a Temporal list filter (e.g. `AgentStatus = "awaiting_approval"`). */
   async *list(options: { query?: string } = {}): AsyncGenerator<SessionListing> {
-    const base = `WorkflowType = "agentSession" AND TaskQueue = "${this.taskQueue}"`;
+    // Each agent's sessions have their own task queue, and SQL visibility stores have no prefix match on it.
+    const base = `WorkflowType = "agentSession"`;
     const query = options.query ? `${base} AND (${options.query})` : base;
     for await (const info of this.temporal.workflow.list({ query })) {
+      if (!isAgentTaskQueue(this.taskQueue, info.taskQueue)) continue;
       yield {
         sessionId: info.workflowId,
         status: info.status.name,
@@ -302,6 +334,29 @@ export class AgentClient {
   /** The workflow handle of a session. */
   handle(sessionId: string): WorkflowHandle<typeof agentSession> {
     return this.temporal.workflow.getHandle<typeof agentSession>(sessionId);
+  }
+
+  /**
+   * Before a start: the namespace has the search attributes (checked once), and a worker serves the agent (seen
+   * within the last 30 s, else waited for up to `workerWaitMs`).
+   */
+  private async checkSetup(agent: string): Promise<void> {
+    if (this.searchAttributes) {
+      const namespace = this.temporal.options.namespace;
+      this.searchAttributesChecked ??= checkSearchAttributes(
+        this.temporal.connection.operatorService,
+        namespace,
+      );
+      await this.searchAttributesChecked.catch((error: unknown) => {
+        this.searchAttributesChecked = undefined;
+        throw error;
+      });
+    }
+    if (this.workerWaitMs === false) return;
+    const taskQueue = this.taskQueueFor(agent);
+    if (Date.now() - (this.workersSeen.get(taskQueue) ?? -Infinity) < 30_000) return;
+    await waitForAgentWorker(this.temporal, agent, taskQueue, { timeoutMs: this.workerWaitMs });
+    this.workersSeen.set(taskQueue, Date.now());
   }
 
   private async decide(
@@ -337,5 +392,7 @@ export {
   RUN_INPUT_LIMIT_WITH_STORAGE_BYTES,
   RunInputTooLargeError,
 } from "./runtime/run-input-limit.js";
+export { NoWorkerError } from "./runtime/agent-task-queue.js";
+export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";
 export type { DurableEvent, EventStreamPosition, ExternalDeltaSource } from "./runtime/run-event-stream.js";
 export type { SessionStatus } from "./workflows/messages.js";

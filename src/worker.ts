@@ -1,7 +1,10 @@
 import { NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
 import { AgentRegistry, createActivities, type ProviderMap } from "./activities/index.js";
 import type { AgentDefinition } from "./define-agent.js";
+import { agentTaskQueue } from "./runtime/agent-task-queue.js";
+import { AgentWorker } from "./runtime/agent-worker.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
@@ -12,7 +15,10 @@ export interface CreateWorkerOptions {
   agents: AgentDefinition[];
   /** Model providers by model id; `"*"` serves any model. */
   providers: ProviderMap;
-  /** Default `lite-agent`. */
+  /**
+   * The base task queue, default `lite-agent`. Each agent's sessions run on `<taskQueue>.<agent>` (workflow and
+   * activities), and this worker polls one such queue per agent, so a session never reaches a worker without its agent.
+   */
   taskQueue?: string;
   /** Default: a connection from the environment (TEMPORAL_ADDRESS, TLS, API key...). */
   connection?: NativeConnection;
@@ -22,6 +28,18 @@ export interface CreateWorkerOptions {
    * Default: Redis when `REDIS_URL` is set.
    */
   deltas?: DeltaTransport | false;
+  /**
+   * Check at start that the namespace has the sessions' search attributes (AgentName, AgentStatus, AgentTurns,
+   * AgentTokens) and fail with the commands that create them. Default true; false for sessions started with
+   * `searchAttributes: false`.
+   */
+  searchAttributes?: boolean;
+  /**
+   * Sessions kept in memory (Temporal's workflow cache), all agents together (split evenly among them). An idle
+   * session beyond this is evicted and replayed from its history when it next has work. Default 250 (≈ 1.2 MB each).
+   * `workerOptions.maxCachedWorkflows` sets the cache of each agent's worker instead.
+   */
+  maxCachedSessions?: number;
   /**
    * Where payloads of 128 KiB and more go instead of the history (the SDK's external storage, claim check): an
    * `ExternalStorage` of your own, `false` for none, or by default the environment's (`LITE_AGENT_STORAGE`, default
@@ -37,46 +55,63 @@ export interface CreateWorkerOptions {
   >;
 }
 
+/** Default of `maxCachedSessions`: 1,000 idle + 100 active sessions stay under 1 GB of worker memory. */
+export const DEFAULT_MAX_CACHED_SESSIONS = 250;
+
 /**
- * A Temporal worker that runs agent sessions: the session workflow (bundled once, cached on disk) and the
- * activities that call models and tools. `await worker.run()` until shutdown.
+ * Temporal workers that run agent sessions, one per agent on the agent's task queue: the session workflow (bundled
+ * once, cached on disk) and the activities that call models and tools. `await worker.run()` until shutdown.
  * @example
  * const worker = await createWorker({ agents: [researcher], providers: { "*": openaiProvider() } });
  * await worker.run();
  */
-export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
+export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
   const config = loadConnectionConfig({ namespace: options.namespace });
-  const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
+  const namespace = options.namespace ?? config.namespace;
   const registry = new AgentRegistry(options.agents, options.providers);
+  const agents = registry.agentNames();
+  if (agents.length === 0) throw new TypeError("createWorker: no agents to serve");
+  const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
+  if (options.searchAttributes !== false) await checkSearchAttributes(connection.operatorService, namespace);
   const transport = options.deltas === false ? undefined : (options.deltas ?? deltaTransportFromEnv());
-  const worker = await Worker.create({
-    ...options.workerOptions,
-    connection,
-    namespace: options.namespace ?? config.namespace,
-    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-    workflowBundle: await loadWorkflowBundle(),
-    dataConverter: withPayloadStorage(options.workerOptions?.dataConverter, options.storage),
-    activities: createActivities(registry, transport),
-  });
-  return closeOnShutdown(worker, transport);
+  const activities = createActivities(registry, transport);
+  const workflowBundle = await loadWorkflowBundle();
+  const dataConverter = withPayloadStorage(options.workerOptions?.dataConverter, options.storage);
+  const base = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  const workers = new Map<string, Worker>();
+  for (const agent of agents) {
+    const worker = await Worker.create({
+      ...cacheOptions(options, agents.length),
+      ...options.workerOptions,
+      connection,
+      namespace,
+      taskQueue: agentTaskQueue(base, agent),
+      workflowBundle,
+      activities,
+      dataConverter,
+    });
+    workers.set(agent, worker);
+  }
+  return new AgentWorker(workers, async () => transport?.close());
 }
 
-/** Releases the delta transport's connections when the worker stops running. */
-function closeOnShutdown(worker: Worker, transport: DeltaTransport | undefined): Worker {
-  if (!transport) return worker;
-  const run = worker.run.bind(worker);
-  worker.run = async () => {
-    try {
-      await run();
-    } finally {
-      await transport.close();
-    }
+/** Each agent's share of the session cache; no more concurrent workflow tasks than cached sessions. */
+function cacheOptions(options: CreateWorkerOptions, agents: number): Partial<WorkerOptions> {
+  const total = options.maxCachedSessions ?? DEFAULT_MAX_CACHED_SESSIONS;
+  const maxCachedWorkflows =
+    options.workerOptions?.maxCachedWorkflows ?? Math.max(2, Math.ceil(total / agents));
+  if (options.workerOptions?.tuner) return { maxCachedWorkflows };
+  return {
+    maxCachedWorkflows,
+    maxConcurrentWorkflowTaskExecutions: Math.max(2, Math.min(40, maxCachedWorkflows)),
   };
-  return worker;
 }
 
 export { AgentRegistry, type ProviderMap, type ProviderEntry } from "./activities/index.js";
 export { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+export { agentTaskQueue } from "./runtime/agent-task-queue.js";
+export { AgentWorker } from "./runtime/agent-worker.js";
+export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";
 export { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 export {
   deltaTransportFromEnv,

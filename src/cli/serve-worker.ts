@@ -4,13 +4,12 @@ import {
   NativeConnection,
   Runtime,
   type LogLevel,
-  type Worker,
 } from "@temporalio/worker";
 import { handleInterrupts } from "../demo/interrupts.js";
 import { workerLogLine } from "../demo/worker-log-line.js";
 import { errorMessage } from "../kernel/errors.js";
 import { loadConnectionConfig } from "../runtime/connection-config.js";
-import { createWorker } from "../worker.js";
+import { createWorker, type AgentWorker } from "../worker.js";
 import type { AgentSet } from "./agent-set.js";
 import { CliError } from "./cli-error.js";
 import type { CliScope } from "./cli-scope.js";
@@ -66,7 +65,7 @@ export async function serveWorker(
 ): Promise<void> {
   installQuietRuntime(scope.io.stderr);
   const connection = await connectWorker(options);
-  let worker: Worker | undefined;
+  let worker: AgentWorker | undefined;
   try {
     const { agentSet, taskQueue } = options;
     worker = await createWorker({
@@ -77,7 +76,9 @@ export async function serveWorker(
     });
     const running = worker.run();
     const names = agentSet.agents.map((agent) => agent.name).join(", ");
-    scope.io.stdout(`Worker polling task queue '${taskQueue}' with agents: ${names}\n`);
+    const queues = Object.values(worker.taskQueues).map((queue) => `'${queue}'`);
+    const polling = queues.length === 1 ? `task queue ${queues[0]}` : `task queues ${queues.join(", ")}`;
+    scope.io.stdout(`Worker polling ${polling} with agents: ${names}\n`);
     for (const line of options.readyLines ?? []) scope.io.stdout(`${line}\n`);
     scope.io.stdout(scope.style.dim("Press Ctrl-C to stop.\n"));
     const stop = () => worker?.getState() === "RUNNING" && worker.shutdown();

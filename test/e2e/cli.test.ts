@@ -309,7 +309,7 @@ describe("the lite-agent CLI", () => {
   it("worker serves the agents of a module until Ctrl-C", async () => {
     const queue = uniqueTaskQueue("cli-worker");
     const served = startCli(["worker", "--agents", fixture, "--task-queue", queue]);
-    await served.waitFor(/Worker polling task queue '[\w-]+' with agents: cli-tester/);
+    await served.waitFor(/Worker polling task queue '[\w.-]+' with agents: cli-tester/);
     const result = await cli("--task-queue", queue, "run", "cli-tester", "add 20 and 22");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("The tool said: 42.");

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Client, Connection } from "@temporalio/client";
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from "@temporalio/worker";
+import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { inject } from "vitest";
 import { AgentClient } from "../../src/client.js";
 import type { AgentDefinition } from "../../src/define-agent.js";
-import { createWorker } from "../../src/worker.js";
+import { createWorker, type AgentWorker } from "../../src/worker.js";
 import type { ProviderMap } from "../../src/activities/index.js";
 import type { DeltaTransport } from "../../src/stream/delta-transport.js";
 
@@ -29,7 +29,7 @@ export async function testClient(taskQueue: string): Promise<AgentClient> {
 
 /** A running worker; `stop()` shuts it down and waits. */
 export interface RunningWorker {
-  worker: Worker;
+  worker: AgentWorker;
   stop(): Promise<void>;
 }
 

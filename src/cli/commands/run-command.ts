@@ -24,7 +24,7 @@ async function startRun(
 ): Promise<StartedRun> {
   const client = await scope.client();
   const timer = setTimeout(() => {
-    const queue = scope.globals.taskQueue;
+    const queue = `${scope.globals.taskQueue}.${agent}`;
     scope.note(
       scope.style.yellow(
         `still waiting for the run to start: is a worker polling task queue '${queue}'? (lite-agent dev, or lite-agent worker)`,
