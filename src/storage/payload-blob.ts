@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Payload } from "@temporalio/common";
-import { temporal } from "@temporalio/proto";
+// A default import: @temporalio/proto is CommonJS without named exports that Node's ESM loader can see.
+import proto from "@temporalio/proto";
 
-const PayloadProto = temporal.api.common.v1.Payload;
+const PayloadProto = proto.temporal.api.common.v1.Payload;
 
 /** A payload as stored: its protobuf encoding (metadata and data) and the SHA-256 of those bytes. */
 export interface PayloadBlob {

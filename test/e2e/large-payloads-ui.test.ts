@@ -1,0 +1,108 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { AgentClient } from "../../src/client.js";
+import { defineAgent } from "../../src/define-agent.js";
+import { defineTool } from "../../src/kernel/tools.js";
+import { createExternalStorage } from "../../src/storage/payload-storage.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { conversationScript } from "../../src/testing/conversation-script.js";
+import { createWorker } from "../../src/worker.js";
+import { findChromium, launchBrowser, saveScreenshot, type HeadlessBrowser } from "../support/browser.js";
+
+// Worker state changes are noise here; warnings and errors still show.
+Runtime.install({ logger: new DefaultLogger("WARN") });
+
+const uiUrl = inject("temporalUiUrl");
+const namespace = inject("temporalNamespace");
+const chromiumPath = findChromium();
+
+// Like temporal-ui.test.ts: outside CI a missing browser or UI skips the suite; in CI a missing browser fails.
+const skipReason = !uiUrl
+  ? "the suite's Temporal server has no Web UI (an external TEMPORAL_ADDRESS without TEMPORAL_UI_URL)"
+  : !chromiumPath && !process.env.CI
+    ? "Debian's chromium is not installed (apt-get install -y chromium)"
+    : undefined;
+if (skipReason) console.warn(`large-payloads-ui.test.ts skipped: ${skipReason}`);
+
+const report = defineTool({
+  name: "report",
+  description: "returns a 300 KB report",
+  schema: z.object({}),
+  execute: () => "r".repeat(300_000),
+});
+const agent = defineAgent({ name: "ui-report", model: "scripted", tools: [report] });
+const script = conversationScript([
+  toolCallTurn([{ id: "r1", name: "report", input: {} }]),
+  textTurn("done"),
+]);
+
+describe.skipIf(skipReason !== undefined)(
+  "the Temporal UI shows a stored payload's size and reference",
+  () => {
+    const storage = createExternalStorage({
+      kind: "fs",
+      dir: mkdtempSync(path.join(tmpdir(), "payloads-ui-")),
+      threshold: 128 * 1024,
+    });
+    const taskQueue = `large-ui-${Math.random().toString(36).slice(2, 10)}`;
+    let stopWorker: () => Promise<void>;
+    let client: AgentClient;
+    let browser: HeadlessBrowser;
+
+    beforeAll(async () => {
+      const connection = await NativeConnection.connect({ address: inject("temporalAddress") });
+      const worker = await createWorker({
+        agents: [agent],
+        providers: { scripted: script },
+        taskQueue,
+        connection,
+        namespace,
+        storage,
+      });
+      const running = worker.run();
+      stopWorker = async () => {
+        if (worker.getState() === "RUNNING") worker.shutdown();
+        await running;
+        await connection.close();
+      };
+      client = await AgentClient.connect({
+        address: inject("temporalAddress"),
+        namespace,
+        taskQueue,
+        storage,
+      });
+      browser = await launchBrowser(chromiumPath!);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await client?.close();
+      await stopWorker?.();
+    });
+
+    it("the event says how large the payload is and that it is stored externally; expanded, it names the blob", async () => {
+      const sessionId = `ui-payload-${Math.random().toString(36).slice(2, 10)}`;
+      expect((await client.send("ui-report", "report please", { sessionId })).text).toBe("done");
+      const { runId } = await client.temporal.workflow.getHandle(sessionId).describe();
+      const page = browser.page;
+      await page.goto(
+        `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${sessionId}/${runId}/history`,
+      );
+      const stored = page.getByText(/KB payload stored externally/).first();
+      await stored.waitFor({ timeout: 20_000 });
+      expect(await stored.innerText()).toMatch(/^29\d\.\d\d KB payload stored externally$/);
+      expect(await page.locator("body").innerText()).toMatch(/External Payloads Size\s+29\d\.\d\d KB/);
+
+      await page.getByRole("row").filter({ hasText: "payload stored externally" }).first().click();
+      const reference = page.getByText('"driverName": "lite-agent-fs"').first();
+      await reference.waitFor({ timeout: 10_000 });
+      const body = await page.locator("body").innerText();
+      expect(body).toContain(`"key": "default/sessions/${sessionId}/`);
+      expect(body).toMatch(/"bytes": "300\d\d\d"/);
+      await saveScreenshot(page, "temporal-ui-external-payload");
+    }, 90_000);
+  },
+);
