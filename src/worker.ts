@@ -8,6 +8,7 @@ import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
+import { declaredSecrets } from "./common/scrub-secrets.js";
 
 /** Options of `createWorker`. */
 export interface CreateWorkerOptions {
@@ -40,6 +41,12 @@ export interface CreateWorkerOptions {
    * `workerOptions.maxCachedWorkflows` sets the cache of each agent's worker instead.
    */
   maxCachedSessions?: number;
+  /**
+   * Secret values scrubbed (replaced with `[redacted]`) from every error text, tool result and heartbeat the
+   * activities record, besides `OPENAI_API_KEY`, `TEMPORAL_API_KEY`, the keys providers were configured with,
+   * and any `Bearer <token>` or `sk-…` key.
+   */
+  secrets?: string[];
   /**
    * Where payloads of 128 KiB and more go instead of the history (the SDK's external storage, claim check): an
    * `ExternalStorage` of your own, `false` for none, or by default the environment's (`LITE_AGENT_STORAGE`, default
@@ -74,7 +81,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
   if (options.searchAttributes !== false) await checkSearchAttributes(connection.operatorService, namespace);
   const transport = options.deltas === false ? undefined : (options.deltas ?? deltaTransportFromEnv());
-  const activities = createActivities(registry, transport);
+  const activities = createActivities(registry, transport, { secrets: providerSecrets(options) });
   const workflowBundle = await loadWorkflowBundle();
   const dataConverter = withPayloadStorage(options.workerOptions?.dataConverter, options.storage);
   const base = options.taskQueue ?? DEFAULT_TASK_QUEUE;
@@ -95,6 +102,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   return new AgentWorker(workers, async () => transport?.close());
 }
 
+/** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */
+function providerSecrets(options: CreateWorkerOptions): string[] {
+  const declared = Object.values(options.providers).flatMap((entry) => declaredSecrets(entry));
+  return [...(options.secrets ?? []), ...declared];
+}
+
 /** Each agent's share of the session cache; no more concurrent workflow tasks than cached sessions. */
 function cacheOptions(options: CreateWorkerOptions, agents: number): Partial<WorkerOptions> {
   const total = options.maxCachedSessions ?? DEFAULT_MAX_CACHED_SESSIONS;
@@ -109,6 +122,7 @@ function cacheOptions(options: CreateWorkerOptions, agents: number): Partial<Wor
 
 export { AgentRegistry, type ProviderMap, type ProviderEntry } from "./activities/index.js";
 export { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+export { declareSecrets, REDACTED } from "./common/scrub-secrets.js";
 export { agentTaskQueue } from "./runtime/agent-task-queue.js";
 export { AgentWorker } from "./runtime/agent-worker.js";
 export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";

@@ -1,8 +1,9 @@
 import { ApplicationFailure } from "@temporalio/common";
-import { Context } from "@temporalio/activity";
+import { Context, log } from "@temporalio/activity";
 import { FAILURE_TYPES, type CallModelInput, type CallModelOutput } from "../common/activity-types.js";
 import { modelRequestQuery } from "../workflows/messages.js";
-import { isAbortError } from "../kernel/errors.js";
+import { errorMessage, isAbortError } from "../kernel/errors.js";
+import { SecretScrubber, declaredSecrets } from "../common/scrub-secrets.js";
 import type { ModelRequest } from "../kernel/model.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
@@ -13,45 +14,97 @@ import type { DeltaTransport } from "../stream/delta-transport.js";
 /**
  * The `callModel` activity: fetches the request from the session workflow (it is not in the activity input, so
  * history stays small), streams the provider's answer and returns the complete assistant message.
+ *
+ * Only the provider's own failures become `LiteAgent.ProviderError`s. Live output is a side channel: the
+ * publisher buffers and retries for the life of the call and never fails it; if deltas cannot be stored, the
+ * client still gets the final message once. Every chunk heartbeats (the SDK throttles what reaches the server),
+ * so a dead worker is noticed within the heartbeat timeout. Error texts are scrubbed of the worker's secrets.
  */
-export function createCallModel(registry: AgentRegistry, transport: DeltaTransport | undefined) {
+export function createCallModel(
+  registry: AgentRegistry,
+  transport: DeltaTransport | undefined,
+  scrubber = new SecretScrubber(),
+) {
   return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
-    const context = Context.current();
-    const provider = lookupProvider(registry, input.model);
-    const request = input.request ?? (await fetchRequest(input.requestKey));
-    const publisher = input.stream && transport ? openPublisher(transport, input) : undefined;
-    const stop = startHeartbeatPulse();
     try {
-      for await (const chunk of provider.stream(request, context.cancellationSignal)) {
-        if (chunk.type === "text_delta") publisher?.push("text", chunk.text);
-        else if (chunk.type === "reasoning_delta") publisher?.push("reasoning", chunk.text);
-        else if (chunk.type === "message_done") {
-          // Every delta is stored before the workflow learns the call completed, so clients see them first.
-          await publisher?.end();
-          return { message: chunk.message, usage: chunk.usage };
-        }
-      }
-      throw providerFailure(new Error("model stream ended without a message_done chunk"));
+      return await streamModel(registry, transport, scrubber, input);
     } catch (error) {
-      if (error instanceof ApplicationFailure) throw error;
-      if (isAbortError(error) && context.cancellationSignal.aborted) throw error;
-      throw providerFailure(error);
-    } finally {
-      stop();
-      await publisher?.close();
+      throw scrubber.scrubError(error);
     }
   };
 }
 
-function openPublisher(transport: DeltaTransport, input: CallModelInput): DeltaPublisher {
+async function streamModel(
+  registry: AgentRegistry,
+  transport: DeltaTransport | undefined,
+  scrubber: SecretScrubber,
+  input: CallModelInput,
+): Promise<CallModelOutput> {
+  const context = Context.current();
+  const provider = lookupProvider(registry, input.model);
+  scrubber.add(declaredSecrets(provider));
+  const request = input.request ?? (await fetchRequest(input.requestKey));
+  const publisher = input.stream && transport ? openPublisher(transport, input) : undefined;
+  const stop = startHeartbeatPulse();
+  try {
+    // The loop body cannot throw (side channels are guarded), so whatever the loop throws is the provider's.
+    for await (const chunk of provider.stream(request, context.cancellationSignal)) {
+      sideChannel(() => context.heartbeat());
+      if (chunk.type === "text_delta") sideChannel(() => publisher?.push("text", chunk.text));
+      else if (chunk.type === "reasoning_delta") sideChannel(() => publisher?.push("reasoning", chunk.text));
+      else if (chunk.type === "message_done") {
+        // Deltas are stored before the workflow learns the call completed, so clients see them first; when
+        // they cannot be stored within a short deadline the call completes anyway (the final message has all).
+        if (publisher) await endPublisher(publisher);
+        return { message: chunk.message, usage: chunk.usage };
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApplicationFailure) throw error;
+    if (isAbortError(error) && context.cancellationSignal.aborted) throw error;
+    throw providerFailure(error);
+  } finally {
+    stop();
+    await publisher?.close();
+  }
+  throw providerFailure(new Error("model stream ended without a message_done chunk"));
+}
+
+/** Runs a side-channel step; its failure is logged, never thrown into the model call. */
+function sideChannel(step: () => void): void {
+  try {
+    step();
+  } catch (error) {
+    log.warn("live output side channel failed (the model call goes on)", { error: errorMessage(error) });
+  }
+}
+
+async function endPublisher(publisher: DeltaPublisher): Promise<void> {
+  const delivered = await publisher.end().catch(() => false);
+  const stats = publisher.stats();
+  if (delivered && stats.failedSends === 0 && stats.droppedChars === 0) return;
+  log.warn("live output was not fully delivered; the client gets the final message", {
+    delivered,
+    failedSends: stats.failedSends,
+    droppedChars: stats.droppedChars,
+    lostChars: stats.lostChars,
+    lastError: stats.lastError === undefined ? undefined : errorMessage(stats.lastError),
+  });
+}
+
+function openPublisher(transport: DeltaTransport, input: CallModelInput): DeltaPublisher | undefined {
   const info = Context.current().info;
   const sessionId = info.workflowExecution?.workflowId ?? "";
-  return new DeltaPublisher(
-    transport.sink(sessionId),
-    { key: input.requestKey, attempt: info.attempt },
-    transport.batchMs,
-    transport.endMarker,
-  );
+  try {
+    return new DeltaPublisher(
+      transport.sink(sessionId),
+      { key: input.requestKey, attempt: info.attempt },
+      { batchMs: transport.batchMs, endMarker: transport.endMarker },
+    );
+  } catch (error) {
+    log.warn("live output unavailable for this model call", { error: errorMessage(error) });
+    return undefined;
+  }
 }
 
 function lookupProvider(registry: AgentRegistry, model: string) {

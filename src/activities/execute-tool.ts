@@ -5,18 +5,23 @@ import { invokeTool } from "../kernel/tool-exec.js";
 import type { AnyTool, ToolContext } from "../kernel/tools.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
+import { SecretScrubber } from "../common/scrub-secrets.js";
 
 /**
  * The `executeTool` activity: validates the input with the tool's zod schema and runs the implementation
  * registered on this worker. The tool's own errors are results for the model, not activity failures.
  */
-export function createExecuteTool(registry: AgentRegistry) {
+export function createExecuteTool(registry: AgentRegistry, scrubber = new SecretScrubber()) {
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
-    const tool = lookupTool(registry, input);
     const stop = startHeartbeatPulse();
     try {
-      const result = await invokeTool(tool, input.call, toolContext(input, tool));
-      return result.isError ? { content: result.content, isError: true } : { content: result.content };
+      const tool = lookupTool(registry, input);
+      const result = await invokeTool(tool, input.call, toolContext(input, tool, scrubber));
+      // Results and errors are recorded in history and shown as events: no secret goes with them.
+      const content = scrubber.scrub(result.content);
+      return result.isError ? { content, isError: true } : { content };
+    } catch (error) {
+      throw scrubber.scrubError(error);
     } finally {
       stop();
     }
@@ -33,7 +38,7 @@ function lookupTool(registry: AgentRegistry, input: ExecuteToolInput): AnyTool {
   }
 }
 
-function toolContext(input: ExecuteToolInput, tool: AnyTool): ToolContext {
+function toolContext(input: ExecuteToolInput, tool: AnyTool, scrubber: SecretScrubber): ToolContext {
   const context = Context.current();
   const info = context.info;
   const ctx: ToolContext = {
@@ -42,7 +47,8 @@ function toolContext(input: ExecuteToolInput, tool: AnyTool): ToolContext {
     emit: () => undefined,
     call: input.call,
     turn: input.turn,
-    heartbeat: (details) => context.heartbeat(details),
+    // A timed-out attempt's last heartbeat details go into history.
+    heartbeat: (details) => context.heartbeat(scrubber.scrubValue(details)),
   };
   if (tool.retry === "idempotent")
     ctx.idempotencyKey = `${info.workflowExecution?.workflowId ?? ""}:${info.activityId}`;

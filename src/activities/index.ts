@@ -4,14 +4,34 @@ import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { createCallModel } from "./call-model.js";
 import { createExecuteTool } from "./execute-tool.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
+import { SecretScrubber } from "../common/scrub-secrets.js";
 
 export { AgentRegistry, type ProviderEntry, type ProviderMap } from "./agent-registry.js";
 
+/** Options of {@link createActivities}. */
+export interface ActivityOptions {
+  /**
+   * Secret values scrubbed from every error text and tool result the activities return, besides
+   * `OPENAI_API_KEY`, `TEMPORAL_API_KEY` and the keys providers declare (see `declareSecrets`).
+   */
+  secrets?: Iterable<string>;
+}
+
+/** The secrets a worker scrubs by default: the API keys in its environment. */
+export function environmentSecrets(env: NodeJS.ProcessEnv = process.env): (string | undefined)[] {
+  return [env.OPENAI_API_KEY, env.TEMPORAL_API_KEY];
+}
+
 /** The activities of the session workflow, bound to what this worker can run. */
-export function createActivities(registry: AgentRegistry, transport?: DeltaTransport): AgentActivities {
+export function createActivities(
+  registry: AgentRegistry,
+  transport?: DeltaTransport,
+  options: ActivityOptions = {},
+): AgentActivities {
+  const scrubber = new SecretScrubber([...environmentSecrets(), ...(options.secrets ?? [])]);
   return {
-    callModel: createCallModel(registry, transport),
-    executeTool: createExecuteTool(registry),
+    callModel: createCallModel(registry, transport, scrubber),
+    executeTool: createExecuteTool(registry, scrubber),
     async resolveAgent(agent: string) {
       try {
         return registry.plan(agent);

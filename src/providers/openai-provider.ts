@@ -9,6 +9,7 @@ import type { AbortSignalLike } from "../kernel/ports.js";
 import { toChatCompletionParams, type MaxTokensField } from "./openai-request.js";
 import { toProviderError } from "./openai-provider-error.js";
 import { OpenAIStreamAssembler } from "./openai-stream-assembler.js";
+import { declareSecrets } from "../common/scrub-secrets.js";
 
 export { classifyProviderError, type ProviderErrorClassification } from "./openai-classify-error.js";
 
@@ -66,8 +67,10 @@ export function openaiProvider(options: OpenAIProviderOptions = {}): ModelProvid
       return streamChatCompletion(client, params, id, signal);
     },
   };
-  if (options.contextWindow === undefined) return provider;
-  return { ...provider, context: { contextWindow: options.contextWindow } };
+  // A worker running this provider scrubs its key from the error texts it records.
+  const secrets = [options.apiKey, process.env.OPENAI_API_KEY];
+  if (options.contextWindow === undefined) return declareSecrets(provider, secrets);
+  return declareSecrets({ ...provider, context: { contextWindow: options.contextWindow } }, secrets);
 }
 
 function createClient(options: OpenAIProviderOptions): OpenAI {
