@@ -5,6 +5,7 @@ import { historyToJSONObject } from "./runtime/history-json.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+import { DEFAULT_WORKFLOW_TASK_TIMEOUT } from "./common/recovery-defaults.js";
 import { agentTaskQueue, isAgentTaskQueue, waitForAgentWorker } from "./runtime/agent-task-queue.js";
 import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
 import { SessionError, toSessionError } from "./runtime/client-errors.js";
@@ -162,6 +163,8 @@ export class AgentClient {
       args: [{ sessionId, agent, ...(this.searchAttributes ? {} : { searchAttributes: false }) }],
       workflowIdConflictPolicy: "USE_EXISTING",
       workflowIdReusePolicy: "REJECT_DUPLICATE",
+      // Shorter than Temporal's 10 s, so a session answers queries soon after its worker dies mid-task.
+      workflowTaskTimeout: DEFAULT_WORKFLOW_TASK_TIMEOUT,
       memo: { agent },
     });
     try {

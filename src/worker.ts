@@ -9,6 +9,7 @@ import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 import { declaredSecrets } from "./common/scrub-secrets.js";
+import { DEFAULT_STICKY_QUEUE_TIMEOUT } from "./common/recovery-defaults.js";
 
 /** Options of `createWorker`. */
 export interface CreateWorkerOptions {
@@ -53,7 +54,10 @@ export interface CreateWorkerOptions {
    * the filesystem driver under `.cache/temporal/payloads`; see docs/operations.md). Clients need the same setting.
    */
   storage?: PayloadStorageOption;
-  /** Extra Temporal worker options (concurrency limits, identity...). */
+  /**
+   * Extra Temporal worker options (concurrency limits, identity...). `stickyQueueScheduleToStartTimeout` defaults
+   * to {@link DEFAULT_STICKY_QUEUE_TIMEOUT} here (Temporal's own default is 10 s).
+   */
   workerOptions?: Partial<
     Omit<
       WorkerOptions,
@@ -89,6 +93,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   for (const agent of agents) {
     const worker = await Worker.create({
       ...cacheOptions(options, agents.length),
+      stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_QUEUE_TIMEOUT,
       ...options.workerOptions,
       connection,
       namespace,
@@ -122,6 +127,7 @@ function cacheOptions(options: CreateWorkerOptions, agents: number): Partial<Wor
 
 export { AgentRegistry, type ProviderMap, type ProviderEntry } from "./activities/index.js";
 export { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
+export { DEFAULT_STICKY_QUEUE_TIMEOUT, DEFAULT_WORKFLOW_TASK_TIMEOUT } from "./common/recovery-defaults.js";
 export { declareSecrets, REDACTED } from "./common/scrub-secrets.js";
 export { agentTaskQueue } from "./runtime/agent-task-queue.js";
 export { AgentWorker } from "./runtime/agent-worker.js";
