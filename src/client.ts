@@ -166,6 +166,8 @@ export class AgentClient {
       // Shorter than Temporal's 10 s, so a session answers queries soon after its worker dies mid-task.
       workflowTaskTimeout: DEFAULT_WORKFLOW_TASK_TIMEOUT,
       memo: { agent },
+      // The header of the UI's workflow page; the live status and pending approvals are its Current Details.
+      staticSummary: `lite-agent session · agent ${agent} · status, pending approvals: User Metadata → Current Details`,
     });
     try {
       const request = { runId, agent, input, ...(options.images ? { images: options.images } : {}) };

@@ -7,6 +7,7 @@ export const SESSION_STATUSES: readonly SessionStatus["status"][] = [
   "running",
   "awaiting_approval",
   "awaiting_input",
+  "failed",
   "closed",
 ];
 

@@ -85,7 +85,7 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
   const run = status.currentRun ? `${status.currentRun.runId} · turn ${status.currentRun.turn}` : "none";
   const lines = [
     `Session  ${style.bold(status.sessionId)} · agent ${status.agent}`,
-    `Status   ${style.bold(status.status)}`,
+    `Status   ${style.bold(status.status)}${status.failure ? ` · ${status.failure.message}` : ""}`,
     `Run      ${run}`,
     `Queued   ${status.queuedRuns.length === 0 ? "none" : `${plural(status.queuedRuns.length, "run")}: ${status.queuedRuns.join(", ")}`}`,
     `Usage    tokens ${formatUsage(status.usage)} · ${plural(status.turns, "turn")} · ${plural(status.runsCompleted, "run")} completed · ${plural(status.messageCount, "message")}`,

@@ -5,6 +5,7 @@ const STATUS_LABEL: Record<SessionStatus["status"], string> = {
   running: "running",
   awaiting_approval: "⏸ awaiting approval",
   awaiting_input: "⏸ awaiting an answer",
+  failed: "✖ failed",
   closed: "closed",
 };
 
@@ -46,6 +47,9 @@ export function currentDetails(status: SessionStatus): string {
     `**Agent** ${status.agent} · **Status** ${STATUS_LABEL[status.status]} · ${run}`,
     `**Runs** ${status.runsCompleted} completed, ${status.queuedRuns.length} queued · **Turns** ${status.turns} · **Tokens** ${tokens}`,
   ];
+  if (status.failure) {
+    lines.push("", `**Last run failed** (run \`${status.failure.runId}\`): ${status.failure.message}`);
+  }
   if (status.pendingApprovals.length > 0) {
     lines.push("", `### Pending approvals (${status.pendingApprovals.length})`);
     for (const approval of status.pendingApprovals) lines.push(...approvalLines(status.sessionId, approval));

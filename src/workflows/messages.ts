@@ -93,12 +93,27 @@ export interface InterruptRequest {
   content?: string;
 }
 
+/** Why the session's last run failed. */
+export interface SessionFailure {
+  runId: string;
+  /** The run's fatal error (at most 1,000 characters). */
+  message: string;
+  /** The session cannot run at all (its agent is unknown to the workers): it closed. */
+  terminal?: boolean;
+}
+
 /** The session's state, for clients, the CLI and the Temporal UI. */
 export interface SessionStatus {
   sessionId: string;
   agent: string;
-  status: "idle" | "running" | "awaiting_approval" | "awaiting_input" | "closed";
+  /**
+   * Also the `AgentStatus` search attribute. `failed`: the last run ended with an error (see `failure`), until a
+   * later run ends otherwise, or for good when the session's agent is unknown (the session then closed).
+   */
+  status: "idle" | "running" | "awaiting_approval" | "awaiting_input" | "failed" | "closed";
   currentRun?: { runId: string; turn: number };
+  /** Why the last run failed, while the status is `failed`. */
+  failure?: { runId: string; message: string };
   pendingApprovals: PendingApproval[];
   pendingQuestions: PendingQuestion[];
   /** Ids of the queued runs, in order (the first 100). */
@@ -147,3 +162,34 @@ export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
 export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
 /** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */
 export const modelRequestQuery = defineQuery<ModelRequest | undefined, [string]>("modelRequest");
+
+/**
+ * What each signal, update and query does and takes, by wire name: the Temporal UI shows these next to its
+ * "Send a Signal" / update / query forms (they are served by the workflow's metadata query).
+ */
+export const HANDLER_DESCRIPTIONS = {
+  startRun:
+    "Queues a run: {agent, input, runId?, images?}. The agent must be the session's. Returns {runId, offset}.",
+  queueSteer: 'Queues a steer or follow-up: {kind: "steer" | "followUp", id, content}. Deduplicated by id.',
+  cancelRun: "Cancels the running run, or the given one: {runId?, reason?}. Returns the ids cancelled.",
+  closeSession: "Closes the session: queued runs finish, then the workflow completes. No input.",
+  steer: 'Steers the next turn: {"id": "unique", "content": "..."}. Deduplicated by id.',
+  followUp: 'Follows up when the model would stop: {"id": "unique", "content": "..."}. Deduplicated by id.',
+  cancel: 'Cancels the running run, or a queued one: {} or {"runId": "...", "reason": "..."}.',
+  decideToolCall:
+    'Decides a pending approval: {callId, decision: "allow" | "deny", actor?, reason?}. Refused when the call is unknown or settled.',
+  approve:
+    'Allows a pending tool call: {"callId": "...", "actor": "...", "reason": "..."} (see Current Details).',
+  deny: 'Denies a pending tool call: {"callId": "...", "actor": "...", "reason": "..."} (see Current Details).',
+  answerQuestion:
+    "Answers a pending question: {callId, text?, selected?, actor?}. Refused when unknown or settled.",
+  answer:
+    'Answers a pending question: {"callId": "...", "text": "..."} or {"callId": "...", "selected": ["..."]}.',
+  interruptRun:
+    "Cancels the in-flight model call and re-plans: {id?, content?}. Returns whether a call was interrupted.",
+  interrupt: 'Cancels the in-flight model call and re-plans: {} or {"content": "steer first"}.',
+  sessionStatus:
+    "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",
+  runSummary: "A finished run's outcome, by run id: {runId, stopReason, text, usage}.",
+  modelRequest: "The model request of an in-flight model call, by key (read by the callModel activity).",
+} as const;

@@ -1,4 +1,4 @@
-import { type CancellationScope, setHandler, uuid4 } from "@temporalio/workflow";
+import { type CancellationScope, patched, setHandler, uuid4 } from "@temporalio/workflow";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
@@ -24,7 +24,9 @@ import {
   type AnswerQuestionRequest,
   type DecideToolCallRequest,
   type InterruptRequest,
+  HANDLER_DESCRIPTIONS as about,
   type RunSummary,
+  type SessionFailure,
   type SessionStatus,
   type StartRunRequest,
 } from "./messages.js";
@@ -36,7 +38,7 @@ import { SessionStream } from "./session-stream.js";
 import type { EventLogState } from "./event-log.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
-import { MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
+import { MAX_FAILURE_CHARS, MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 import type { AgentError } from "../kernel/errors.js";
 
 const KEPT_SUMMARIES = 50;
@@ -79,6 +81,10 @@ export class SessionState {
   private readonly summaries: RunSummary[];
   private readonly keptRunOffsets: number[];
   private readonly rejectedSignals: string[] = [];
+  /** The last fatal error of a run (its outcome is recorded when the run finishes). */
+  private lastError: SessionFailure | undefined;
+  /** Why the last run failed; cleared by the next run that ends otherwise. `terminal`: the session cannot run. */
+  private failure: SessionFailure | undefined;
 
   constructor(readonly input: SessionInput) {
     const carried = input.carried;
@@ -100,6 +106,7 @@ export class SessionState {
 
   /** Publishes a run's event to the session stream. */
   publish(runId: string, event: AgentEvent): void {
+    if (event.type === "error" && event.fatal) this.noteFatalError(runId, event.error.message);
     this.stream.publish(runId, event);
   }
 
@@ -133,6 +140,29 @@ export class SessionState {
     this.usage = addUsage(this.usage, result.usage);
     this.summaries.push({ runId, stopReason: result.stopReason, text: result.text, usage: result.usage });
     if (this.summaries.length > KEPT_SUMMARIES) this.summaries.shift();
+    this.recordOutcome(runId, result.stopReason);
+  }
+
+  private noteFatalError(runId: string, message: string): void {
+    const failure: SessionFailure = { runId, message: clip(message, MAX_FAILURE_CHARS) };
+    // The session's agent is fixed: when no worker knows it, no run of this session can ever work.
+    if (message.startsWith(`unknown agent '${this.agent}'`)) failure.terminal = true;
+    this.lastError = failure;
+  }
+
+  /**
+   * A run that ended with an error leaves the session `failed` (with why) until a later run ends otherwise. An
+   * unknown agent ends the session: it closes, and stays `failed`.
+   */
+  private recordOutcome(runId: string, stopReason: string): void {
+    if (stopReason !== "error") {
+      this.failure = undefined;
+      return;
+    }
+    const noted = this.lastError?.runId === runId ? this.lastError : undefined;
+    this.failure = noted ?? { runId, message: "the run ended with an error" };
+    if (this.failure.terminal && patched("session-ends-on-unknown-agent")) this.closed = true;
+    else delete this.failure.terminal;
   }
 
   /** The state to carry into the next execution. */
@@ -175,19 +205,24 @@ export class SessionState {
       rejectedSignals: [...this.rejectedSignals],
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
+    if (this.failure) status.failure = { runId: this.failure.runId, message: this.failure.message };
     return status;
   }
 
   private runStatus(approvals: number, questions: number): SessionStatus["status"] {
     if (approvals > 0) return "awaiting_approval";
     if (questions > 0) return "awaiting_input";
-    return this.current ? "running" : this.closed ? "closed" : "idle";
+    if (this.current) return "running";
+    if (this.failure?.terminal) return "failed";
+    if (this.closed) return "closed";
+    return this.failure ? "failed" : "idle";
   }
 
   private registerHandlers(): void {
     this.registerHumanHandlers();
     setHandler(startRunUpdate, (request) => this.startRun(request), {
       validator: (request) => this.validateStartRun(request),
+      description: about.startRun,
     });
     setHandler(queueSteerUpdate, (request) => void this.steers.add(request.kind, request), {
       validator: (request) => {
@@ -198,24 +233,34 @@ export class SessionState {
             : (undecodableReason(request) ?? "'kind' must be steer or followUp");
         if (problem) throw new TypeError(`queueSteer: ${problem}`);
       },
+      description: about.queueSteer,
     });
-    setHandler(steerSignal, (request) => this.onSteerSignal("steer", request));
-    setHandler(followUpSignal, (request) => this.onSteerSignal("followUp", request));
+    setHandler(steerSignal, (request) => this.onSteerSignal("steer", request), { description: about.steer });
+    setHandler(followUpSignal, (request) => this.onSteerSignal("followUp", request), {
+      description: about.followUp,
+    });
     setHandler(cancelRunUpdate, (request) => ({ cancelled: this.cancel(request ?? {}) }), {
       validator: (request) => {
         const problem = checkCancel(request);
         if (problem) throw new TypeError(`cancelRun: ${problem}`);
       },
+      description: about.cancelRun,
     });
-    setHandler(cancelRunSignal, (request) => {
-      const problem = checkCancel(request);
-      if (problem) this.reject(`cancel signal ignored: ${problem}`);
-      else this.cancel(request ?? {});
+    setHandler(
+      cancelRunSignal,
+      (request) => {
+        const problem = checkCancel(request);
+        if (problem) this.reject(`cancel signal ignored: ${problem}`);
+        else this.cancel(request ?? {});
+      },
+      { description: about.cancel },
+    );
+    setHandler(closeSessionUpdate, () => this.close(), { description: about.closeSession });
+    setHandler(sessionStatusQuery, () => this.status(), { description: about.sessionStatus });
+    setHandler(runSummaryQuery, (runId) => this.summaries.find((summary) => summary.runId === runId), {
+      description: about.runSummary,
     });
-    setHandler(closeSessionUpdate, () => void (this.closed = true));
-    setHandler(sessionStatusQuery, () => this.status());
-    setHandler(runSummaryQuery, (runId) => this.summaries.find((summary) => summary.runId === runId));
-    setHandler(modelRequestQuery, (key) => this.requests.get(key));
+    setHandler(modelRequestQuery, (key) => this.requests.get(key), { description: about.modelRequest });
   }
 
   /** Approvals, answers and interrupts: an update with a validator each, and a signal for the UI and CLI. */
@@ -225,6 +270,7 @@ export class SessionState {
     };
     setHandler(decideToolCallUpdate, (request) => this.decide(request), {
       validator: (request) => rejectWith("decideToolCall", this.board.checkDecision(request)),
+      description: about.decideToolCall,
     });
     const decideBySignal = (decision: "allow" | "deny", name: string) => (request: unknown) => {
       const full = { ...(request as object), decision } as DecideToolCallRequest;
@@ -232,27 +278,37 @@ export class SessionState {
       if (problem) this.reject(`${name} signal ignored: ${problem}`);
       else this.decide(full);
     };
-    setHandler(approveSignal, decideBySignal("allow", "approve"));
-    setHandler(denySignal, decideBySignal("deny", "deny"));
+    setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
+    setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });
     setHandler(answerQuestionUpdate, (request) => this.answer(request), {
       validator: (request) => rejectWith("answerQuestion", this.board.checkAnswer(request)),
+      description: about.answerQuestion,
     });
-    setHandler(answerSignal, (request) => {
-      const problem = this.board.checkAnswer(request);
-      if (problem) this.reject(`answer signal ignored: ${problem}`);
-      else this.answer(request);
-    });
+    setHandler(
+      answerSignal,
+      (request) => {
+        const problem = this.board.checkAnswer(request);
+        if (problem) this.reject(`answer signal ignored: ${problem}`);
+        else this.answer(request);
+      },
+      { description: about.answer },
+    );
     setHandler(interruptUpdate, (request) => ({ interrupted: this.interrupt(request ?? {}) }), {
       validator: (request) => {
         this.rejectIfClosed();
         rejectWith("interrupt", checkInterrupt(request));
       },
+      description: about.interruptRun,
     });
-    setHandler(interruptSignal, (request) => {
-      const problem = checkInterrupt(request);
-      if (problem) this.reject(`interrupt signal ignored: ${problem}`);
-      else this.interrupt(request ?? {});
-    });
+    setHandler(
+      interruptSignal,
+      (request) => {
+        const problem = checkInterrupt(request);
+        if (problem) this.reject(`interrupt signal ignored: ${problem}`);
+        else this.interrupt(request ?? {});
+      },
+      { description: about.interrupt },
+    );
   }
 
   private decide(request: DecideToolCallRequest): { callId: string; decision: "allow" | "deny" } {
@@ -343,8 +399,16 @@ export class SessionState {
     this.summaries.push({ runId, stopReason: "aborted", text: "", usage: ZERO_USAGE });
   }
 
+  /** Closes the session: queued runs still finish; the status says `closed` at once when nothing runs. */
+  private close(): void {
+    this.closed = true;
+    if (patched("agent-status-closed")) this.refreshVisibility();
+  }
+
   private rejectIfClosed(): void {
-    if (this.closed) throw new TypeError(`session '${this.sessionId}' is closed`);
+    if (!this.closed) return;
+    const why = this.failure?.terminal ? `: its run failed (${this.failure.message})` : "";
+    throw new TypeError(`session '${this.sessionId}' is closed${why}`);
   }
 
   private reject(message: string): void {

@@ -1,5 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/common";
-import { setCurrentDetails, upsertMemo, upsertSearchAttributes } from "@temporalio/workflow";
+import { patched, setCurrentDetails, upsertMemo, upsertSearchAttributes } from "@temporalio/workflow";
 import type { SessionStatus } from "./messages.js";
 import { currentDetails } from "./current-details.js";
 
@@ -8,6 +8,14 @@ export const AGENT_NAME = defineSearchAttributeKey("AgentName", SearchAttributeT
 export const AGENT_STATUS = defineSearchAttributeKey("AgentStatus", SearchAttributeType.KEYWORD);
 export const AGENT_TURNS = defineSearchAttributeKey("AgentTurns", SearchAttributeType.INT);
 export const AGENT_TOKENS = defineSearchAttributeKey("AgentTokens", SearchAttributeType.INT);
+
+/**
+ * The `AgentStatus` value. Sessions recorded before `failed` existed showed `idle` there; the patch keeps their
+ * histories replaying (a search attribute upsert is a workflow command).
+ */
+function searchableStatus(status: SessionStatus["status"]): SessionStatus["status"] {
+  return status === "failed" && !patched("agent-status-failed") ? "idle" : status;
+}
 
 /**
  * What operators see of a session in the Temporal UI: search attributes (upserted only when they change, so
@@ -25,12 +33,13 @@ export class SessionVisibility {
     setCurrentDetails(currentDetails(status));
     if (!this.searchAttributes) return;
     const tokens = status.usage.inputTokens + status.usage.outputTokens;
-    const key = `${status.status}|${status.turns}|${tokens}`;
+    const agentStatus = searchableStatus(status.status);
+    const key = `${agentStatus}|${status.turns}|${tokens}`;
     if (key === this.last) return;
     this.last = key;
     upsertSearchAttributes([
       { key: AGENT_NAME, value: status.agent },
-      { key: AGENT_STATUS, value: status.status },
+      { key: AGENT_STATUS, value: agentStatus },
       { key: AGENT_TURNS, value: status.turns },
       { key: AGENT_TOKENS, value: tokens },
     ]);

@@ -7,6 +7,8 @@
 export const MAX_STATUS_INPUT_CHARS = 2_000;
 /** How many queued run ids the status lists (the first ones). */
 export const MAX_LISTED_QUEUED_RUNS = 100;
+/** The longest failure reason the status keeps. */
+export const MAX_FAILURE_CHARS = 1_000;
 /** The longest rejected-input line the status keeps. */
 export const MAX_REJECTION_CHARS = 300;
 

@@ -26,6 +26,16 @@ describe("current details", () => {
     expect(text).not.toContain("Pending");
   });
 
+  it("says why the last run failed", () => {
+    const text = currentDetails({
+      ...base,
+      status: "failed",
+      failure: { runId: "run-9", message: "unknown agent 'ghost'" },
+    });
+    expect(text).toContain("**Status** ✖ failed");
+    expect(text).toContain("**Last run failed** (run `run-9`): unknown agent 'ghost'");
+  });
+
   it("gives each pending approval the exact signal and commands that answer it", () => {
     const text = currentDetails({
       ...base,
