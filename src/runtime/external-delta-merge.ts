@@ -98,6 +98,8 @@ class MergeState {
   private anchored: boolean;
   private offset = 0;
   private readonly ended = new Set<number>();
+  /** Calls whose `model_call_end` was shown: their late deltas (an interrupted or failed call's) are dropped. */
+  private readonly finished = new Set<number>();
   private waitingSince: number | undefined;
 
   constructor(
@@ -115,8 +117,17 @@ class MergeState {
     const call = callNumber(delta.key);
     // A resumed reader learns the open call from the deltas: the newest one (older calls' may still be readable).
     if (!this.anchored) this.current = Math.max(this.current ?? 0, call);
-    this.pendingDeltas.push({ id, call, events: this.deduper.accept(delta) });
     if (delta.end) this.ended.add(call);
+    if (this.isOver(call)) return;
+    this.pendingDeltas.push({ id, call, events: this.deduper.accept(delta) });
+  }
+
+  /**
+   * Whether a call is over: its end was shown, or a later call started. A cancelled (interrupted) model activity
+   * goes on streaming until it notices, and those deltas must not show up in the next call's text.
+   */
+  private isOver(call: number): boolean {
+    return this.finished.has(call) || (this.anchored && this.current !== undefined && call < this.current);
   }
 
   /** Yields what may be shown now; returns the run's result once its `done` is released. */
@@ -142,7 +153,10 @@ class MergeState {
         this.anchored = this.current !== undefined;
         this.open = true;
       }
-      if (event.type === "model_call_end") this.open = false;
+      if (event.type === "model_call_end") {
+        this.open = false;
+        if (this.current !== undefined) this.finished.add(this.current);
+      }
       yield { ...event, offset: item.offset, runId: this.runId };
       yield* this.flushDeltas();
       if (event.type === "done") return event.result;
@@ -162,11 +176,11 @@ class MergeState {
     return true;
   }
 
-  /** Releases the deltas of the open call (and any late ones of earlier calls); later calls' deltas wait. */
+  /** Releases the deltas of the open call; later calls' deltas wait, and those of calls that are over are dropped. */
   private *flushDeltas(): Generator<DurableEvent> {
     if (!this.open || this.current === undefined) return;
     const current = this.current;
-    const ready = this.pendingDeltas.filter((delta) => delta.call <= current);
+    const ready = this.pendingDeltas.filter((delta) => delta.call <= current && !this.isOver(delta.call));
     if (ready.length === 0) return;
     this.pendingDeltas = this.pendingDeltas.filter((delta) => delta.call > current);
     for (const { id, events } of ready)
