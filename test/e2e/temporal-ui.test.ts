@@ -6,6 +6,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { HANDLER_DESCRIPTIONS } from "../../src/workflows/messages.js";
 import { findChromium, launchBrowser, saveScreenshot, type HeadlessBrowser } from "../support/browser.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
@@ -103,7 +104,10 @@ async function signalFromUi(page: Page, name: string, input: string): Promise<vo
   await page.getByRole("menuitem", { name: "Send a Signal" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByTestId("signal-select-button").click();
-  await dialog.getByRole("option", { name, exact: true }).click();
+  // Each option shows the signal's name and its description (HANDLER_DESCRIPTIONS).
+  const option = dialog.getByRole("option", { name: new RegExp(`^${name}\\b`) });
+  expect(await option.innerText()).toContain(HANDLER_DESCRIPTIONS[name as keyof typeof HANDLER_DESCRIPTIONS]);
+  await option.click();
   // fill() inserts the text at once, so the editor's bracket auto-closing cannot double a brace.
   const editor = dialog.getByRole("textbox", { name: "Data" });
   await editor.fill(input);
