@@ -1,21 +1,31 @@
 // `npm run bench [-- kernel|durable|history|stream]`: runs the benchmarks (all by default), prints one table per benchmark
-// and writes every figure to bench/results/latest.json. Benchmarks report figures; they never fail a build on timing.
+// and writes every figure to bench/results/latest.json. `npm run bench -- long` runs the long benchmarks (minutes each;
+// never part of the default set) and writes bench/results/long.json. Benchmarks report figures; they never fail a
+// build on timing.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { benchDurableOverhead, type DurableOverheadResult, type LoopTiming } from "./durable-overhead.js";
 import { openDurableBenchEnv } from "./durable-bench-env.js";
 import { benchHistorySize, type HistoryModeResult, type HistorySizeResult } from "./history-size.js";
+import { benchIdleMemory, type IdleMemoryResult } from "./idle-memory.js";
 import { benchKernelOverhead } from "./kernel-overhead.js";
 import { benchStreamLatency } from "./stream-latency.js";
 import { startTestRedis } from "../test/support/redis-server.js";
 
 const BENCHMARKS = ["kernel", "durable", "history", "stream"] as const;
+/** Long benchmarks, run only by name or with their group (`long`). Add a new long benchmark here and below. */
+const LONG_BENCHMARKS = ["idle-memory"] as const;
+type BenchmarkName = (typeof BENCHMARKS)[number] | (typeof LONG_BENCHMARKS)[number];
+const GROUPS: Record<string, readonly BenchmarkName[]> = { long: LONG_BENCHMARKS };
 const only = process.argv[2];
-if (only !== undefined && !(BENCHMARKS as readonly string[]).includes(only)) {
-  console.error(`unknown benchmark '${only}' (one of: ${BENCHMARKS.join(", ")})`);
+const known: readonly string[] = [...BENCHMARKS, ...LONG_BENCHMARKS, ...Object.keys(GROUPS)];
+if (only !== undefined && !known.includes(only)) {
+  console.error(`unknown benchmark '${only}' (one of: ${known.join(", ")})`);
   process.exit(2);
 }
-const wants = (name: (typeof BENCHMARKS)[number]) => only === undefined || only === name;
+const selected: readonly string[] = only === undefined ? BENCHMARKS : (GROUPS[only] ?? [only]);
+const wants = (name: BenchmarkName) => selected.includes(name);
+const needsServer = selected.some((name) => name !== "kernel");
 const results: Record<string, unknown> = {};
 // Wall-time figures depend on what else the machine runs; the load average is recorded next to them.
 const environment = {
@@ -38,7 +48,7 @@ if (wants("kernel")) {
   ]);
 }
 
-if (wants("durable") || wants("history") || wants("stream")) {
+if (needsServer) {
   // One Temporal server for the durable benchmarks: TEMPORAL_ADDRESS, else a dev server started here.
   const env = await openDurableBenchEnv();
   Object.assign(environment, {
@@ -75,6 +85,11 @@ if (wants("durable") || wants("history") || wants("stream")) {
         await redis?.stop();
       }
     }
+    if (wants("idle-memory")) {
+      const idle = await benchIdleMemory(env);
+      results.idleMemory = idle;
+      printIdleMemory(idle);
+    }
   } finally {
     await env.close();
   }
@@ -83,7 +98,8 @@ if (wants("durable") || wants("history") || wants("stream")) {
 environment.loadAverageAtEnd = loadavg().map(round2);
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 const report = { date: new Date().toISOString(), environment, results };
-writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify(report, null, 2) + "\n");
+const resultFile = only !== undefined && only in GROUPS ? `${only}.json` : "latest.json";
+writeFileSync(new URL(`./results/${resultFile}`, import.meta.url), JSON.stringify(report, null, 2) + "\n");
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
@@ -148,4 +164,34 @@ function printHistory(history: HistorySizeResult): void {
     };
   };
   console.table([row(history.byReference), row(history.inline)]);
+}
+
+function printIdleMemory(idle: IdleMemoryResult): void {
+  console.table(
+    idle.scenarios.map((scenario) => ({
+      [`worker memory, idle sessions + ${idle.activeSessions} active (${idle.turnsPerRun}-turn runs)`]:
+        scenario.name,
+      "cache size": scenario.maxCachedWorkflows,
+      "baseline RSS MB": scenario.baselineRssMb,
+      "RSS idle MB": scenario.idleRssMb,
+      "cached when idle": scenario.cachedSessionsWhenIdle,
+      "peak RSS MB": scenario.peakRssMb,
+      "target MB": 1024,
+      "turns/s (active)": scenario.activeTurnsPerSecond,
+      "idle creation s": scenario.idleCreationSeconds,
+    })),
+  );
+  for (const scenario of idle.scenarios) {
+    const wait = scenario.approval;
+    if (!wait) continue;
+    console.table([
+      {
+        "session waiting for an approval": scenario.name,
+        "waited s": wait.waitedSeconds,
+        "history events at start": wait.historyEventsAtStart,
+        "after the wait": wait.historyEventsAfterWait,
+        "resumed after approval": wait.resumedAfterApproval,
+      },
+    ]);
+  }
 }

@@ -50,7 +50,7 @@ async function runOnce(context: DemoContext): Promise<number> {
   const agent = demoAgent(options.sandboxDir, model.id);
   context.runtime = await startDemoRuntime(context.server, agent, model, options.taskQueue);
   say(
-    `Worker: task queue ${options.taskQueue}, agent ${DEMO_AGENT_NAME} with tools ${agent.tools?.map((tool) => tool.name).join(", ")}`,
+    `Worker: task queue ${options.taskQueue}.${DEMO_AGENT_NAME}, agent ${DEMO_AGENT_NAME} with tools ${agent.tools?.map((tool) => tool.name).join(", ")}`,
   );
   say(`Prompt: ${options.prompt}`);
   const printer = new EventPrinter({ write: io.write, color: io.color });
