@@ -70,3 +70,17 @@ export function checkInterrupt(request: unknown): PayloadProblem {
     return "'content' must be a non-empty string";
   return undefined;
 }
+
+/**
+ * Checks the session workflow's own input (someone may start one by hand, from the UI or the Temporal CLI): a
+ * session needs its id and agent; the rest is optional.
+ */
+export function checkSessionInput(input: unknown): PayloadProblem {
+  const undecodable = undecodableReason(input);
+  if (undecodable) return undecodable;
+  if (!isObject(input)) return "expected an object {sessionId, agent}";
+  if (typeof input.sessionId !== "string" || input.sessionId === "")
+    return "'sessionId' must be a non-empty string";
+  if (typeof input.agent !== "string" || input.agent === "") return "'agent' must be a non-empty string";
+  return undefined;
+}

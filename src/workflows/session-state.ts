@@ -1,4 +1,4 @@
-import { type CancellationScope, patched, setHandler, uuid4 } from "@temporalio/workflow";
+import { ApplicationFailure, type CancellationScope, patched, setHandler, uuid4 } from "@temporalio/workflow";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
@@ -30,7 +30,13 @@ import {
   type SessionStatus,
   type StartRunRequest,
 } from "./messages.js";
-import { checkCancel, checkInterrupt, checkStartRun, checkSteer } from "./payload-checks.js";
+import {
+  checkCancel,
+  checkInterrupt,
+  checkSessionInput,
+  checkStartRun,
+  checkSteer,
+} from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
 import type { CarriedState, QueuedRun, SessionInput, SuspendedRun } from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
@@ -87,6 +93,10 @@ export class SessionState {
   private failure: SessionFailure | undefined;
 
   constructor(readonly input: SessionInput) {
+    // A bad start input fails the workflow with the reason, instead of every workflow task after it.
+    const problem = checkSessionInput(input);
+    if (problem)
+      throw ApplicationFailure.nonRetryable(`session input rejected: ${problem}`, "LiteAgent.BadInput");
     const carried = input.carried;
     this.sessionId = input.sessionId;
     this.agent = input.agent;

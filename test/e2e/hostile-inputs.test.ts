@@ -200,4 +200,37 @@ describe("no input from outside fails a workflow task", () => {
     expect(pending!.input as string).toMatch(/^\{"order":1,"note":"nnn/);
     await client.cancel(sessionId);
   });
+
+  it("a session started by hand with an undecodable or malformed input fails at once with the reason", async () => {
+    const badPayload = `bad-start-${randomUUID()}`;
+    await client.temporal.workflowService.startWorkflowExecution({
+      namespace: inject("temporalNamespace"),
+      workflowId: badPayload,
+      workflowType: { name: "agentSession" },
+      taskQueue: { name: client.taskQueueFor("chat") },
+      input: { payloads: [HOSTILE[0]!.payload] },
+      identity: "hostile-test",
+      requestId: randomUUID(),
+    });
+    const failure = await client
+      .handle(badPayload)
+      .result()
+      .catch((error: Error) => error);
+    expect((failure as Error & { cause?: Error }).cause?.message).toMatch(
+      /^session input rejected: undecodable payload .*JSON/,
+    );
+    const malformed = `malformed-start-${randomUUID()}`;
+    await client.temporal.workflow.start("agentSession", {
+      workflowId: malformed,
+      taskQueue: client.taskQueueFor("chat"),
+      args: [{ agent: "chat" }],
+    });
+    const second = await client
+      .handle(malformed)
+      .result()
+      .catch((error: Error) => error);
+    expect((second as Error & { cause?: Error }).cause?.message).toBe(
+      "session input rejected: 'sessionId' must be a non-empty string",
+    );
+  });
 });
