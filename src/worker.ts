@@ -43,6 +43,11 @@ export interface CreateWorkerOptions {
    */
   maxCachedSessions?: number;
   /**
+   * Task queues this worker also polls, for tool calls only: the queues tools name with `taskQueue` (tools that
+   * need special access or hardware), when this is a worker where they should run. Polled exactly as named.
+   */
+  toolTaskQueues?: string[];
+  /**
    * Secret values scrubbed (replaced with `[redacted]`) from every error text, tool result and heartbeat the
    * activities record, besides `OPENAI_API_KEY`, `TEMPORAL_API_KEY`, the keys providers were configured with,
    * and any `Bearer <token>` or `sk-…` key.
@@ -107,6 +112,17 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       dataConverter,
     });
     workers.set(agent, worker);
+  }
+  for (const taskQueue of new Set(options.toolTaskQueues ?? [])) {
+    const worker = await Worker.create({
+      ...options.workerOptions,
+      connection,
+      namespace,
+      taskQueue,
+      activities,
+      dataConverter,
+    });
+    workers.set(`tools:${taskQueue}`, worker);
   }
   return new AgentWorker(workers, async () => transport?.close());
 }

@@ -6,12 +6,12 @@ import type { State, Worker } from "@temporalio/worker";
  */
 export class AgentWorker {
   constructor(
-    /** Each agent's worker, by agent name. */
+    /** Each agent's worker, by agent name; `tools:<queue>` for a tool queue's activity-only worker. */
     readonly workers: ReadonlyMap<string, Worker>,
     private readonly onStopped: () => Promise<void> = async () => undefined,
   ) {}
 
-  /** The task queues polled, by agent name. */
+  /** The task queues polled, by agent name (or `tools:<queue>`). */
   get taskQueues(): Record<string, string> {
     return Object.fromEntries([...this.workers].map(([agent, worker]) => [agent, worker.options.taskQueue]));
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SessionError, type AgentClient } from "../../src/client.js";
+import { AgentClient, NoWorkerError, SessionError } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";
@@ -41,7 +41,12 @@ describe("bad input gets a clear error and the session stays intact", () => {
       agents: [agentWithRemoteTool, plain],
       providers: { scripted: script, chat },
     });
-    toolWorker = await startTestWorker({ taskQueue: remoteQueue, agents: [olderDeploy], providers: {} });
+    toolWorker = await startTestWorker({
+      taskQueue: remoteQueue,
+      agents: [olderDeploy],
+      providers: {},
+      toolTaskQueues: [remoteQueue],
+    });
     client = await testClient(taskQueue);
   });
   afterAll(async () => {
@@ -49,13 +54,14 @@ describe("bad input gets a clear error and the session stays intact", () => {
     await toolWorker?.stop();
   });
 
-  it("a run for an unknown agent ends with a fatal error naming the agents the worker has", async () => {
-    const { events, result } = await collect(client.run("ghost", "hello"));
-    const error = events.find((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>;
-    expect(error.fatal).toBe(true);
-    expect(error.error.message).toContain("unknown agent 'ghost'");
-    expect(error.error.message).toContain("remote, plain");
-    expect(result.stopReason).toBe("error");
+  it("a run for an agent no worker serves is refused, naming the agent and its task queue", async () => {
+    // Each agent has its own task queue, so the run cannot reach a worker without the agent (which would fail it).
+    const impatient = new AgentClient(client.temporal, { taskQueue, workerWaitMs: 500 });
+    const error = await impatient.start("ghost", "hello").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoWorkerError);
+    expect((error as Error).message).toContain(
+      `no worker serves agent 'ghost': nothing polled its task queue '${taskQueue}.ghost'`,
+    );
   });
 
   it("a malformed run input is rejected with the reason; the session keeps working", async () => {

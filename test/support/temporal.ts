@@ -39,6 +39,7 @@ export async function startTestWorker(options: {
   agents: AgentDefinition[];
   providers: ProviderMap;
   deltas?: DeltaTransport | false;
+  toolTaskQueues?: string[];
 }): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });
