@@ -5,25 +5,38 @@
  * `npx tsx scripts/record-histories.ts`.
  */
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { AgentClient } from "../src/client.js";
 import { ensureTemporal, type TemporalEndpoint } from "../src/dev-server/index.js";
+import { temporalDeltaTransport } from "../src/stream/delta-transport.js";
+import { withPayloadStorage } from "../src/storage/payload-storage.js";
 import { createWorker } from "../src/worker.js";
+import { replayPayloadStorage } from "../test/replay/history-files.js";
 import { createRecorderKit } from "../test/replay/recorder/recorder-kit.js";
 import { recordScenario, type RecordedScenario } from "../test/replay/recorder/record-scenario.js";
-import { writeHistories } from "../test/replay/recorder/write-histories.js";
+import { writeHistories, writePayloads } from "../test/replay/recorder/write-histories.js";
 import { SCENARIOS } from "../test/replay/scenario-catalog.js";
 
 const log = (line: string) => console.log(line);
 
-/** Runs a worker for the kit's agents while `body` plays the scenarios, then shuts everything down. */
+/**
+ * Runs a worker for the kit's agents while `body` plays the scenarios, then shuts everything down. The worker
+ * (one Temporal worker per agent, on `<taskQueue>.<agent>`) and the client share one external payload storage:
+ * the filesystem driver on `payloadDir`, with the default threshold, so only payloads of 128 KiB and more (the
+ * stored-payload scenario's) leave the history, and never into the environment's storage folder.
+ */
 async function withWorker<T>(
   endpoint: TemporalEndpoint,
+  payloadDir: string,
   body: (client: AgentClient, kit: ReturnType<typeof createRecorderKit>) => Promise<T>,
 ): Promise<T> {
   const kit = createRecorderKit();
   const taskQueue = `replay-recorder-${randomUUID().slice(0, 8)}`;
+  const storage = replayPayloadStorage(payloadDir);
   const workerConnection = await NativeConnection.connect({ address: endpoint.address });
   const worker = await createWorker({
     agents: kit.agents,
@@ -31,12 +44,22 @@ async function withWorker<T>(
     taskQueue,
     connection: workerConnection,
     namespace: endpoint.namespace,
+    storage,
+    // Live output through the session (the workflow's own transport), whatever REDIS_URL says.
+    deltas: temporalDeltaTransport(),
   });
   const running = worker.run();
   const connection = await Connection.connect({ address: endpoint.address });
   try {
     return await body(
-      new AgentClient(new Client({ connection, namespace: endpoint.namespace }), { taskQueue }),
+      new AgentClient(
+        new Client({
+          connection,
+          namespace: endpoint.namespace,
+          dataConverter: withPayloadStorage(undefined, storage),
+        }),
+        { taskQueue, deltas: "temporal" },
+      ),
       kit,
     );
   } finally {
@@ -54,8 +77,10 @@ async function main(): Promise<void> {
     "note: the worker logs the provider-error scenario's failed callModel as a warning; that one is expected",
   );
   const endpoint = await ensureTemporal({ headless: true, log: (line) => console.error(line) });
+  // The blobs the recording stores; those the histories reference are copied to test/replay/payloads.
+  const payloadDir = mkdtempSync(join(tmpdir(), "replay-recorder-payloads-"));
   try {
-    const recorded = await withWorker(endpoint, async (client, kit) => {
+    const recorded = await withWorker(endpoint, payloadDir, async (client, kit) => {
       const done: RecordedScenario[] = [];
       for (const spec of SCENARIOS) {
         const started = performance.now();
@@ -65,9 +90,14 @@ async function main(): Promise<void> {
       return done;
     });
     const written = writeHistories(recorded, log);
-    log(`wrote ${written.length} histories in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+    const blobs = writePayloads(recorded, payloadDir, log);
+    log(
+      `wrote ${written.length} histories and ${blobs.length} stored payloads in ` +
+        `${((performance.now() - began) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await endpoint.stop();
+    rmSync(payloadDir, { recursive: true, force: true });
   }
 }
 

@@ -32,3 +32,87 @@ export function hasEvent(history: History, attributes: keyof HistoryEvent): bool
 export function lastEvent(history: History): HistoryEvent | undefined {
   return eventsOf(history).at(-1);
 }
+
+/** A timer the workflow started: its id and how long it was set for, in seconds. */
+export interface StartedTimer {
+  timerId: string;
+  seconds: number;
+  /** The event id of its TimerStarted event. */
+  eventId: string;
+}
+
+/** The timers the workflow started, in history order. */
+export function startedTimers(history: History): StartedTimer[] {
+  return eventsOf(history).flatMap((event) => {
+    const started = event.timerStartedEventAttributes;
+    if (!started?.timerId) return [];
+    const timeout = started.startToFireTimeout;
+    const seconds = Number(String(timeout?.seconds ?? 0)) + Number(timeout?.nanos ?? 0) / 1e9;
+    return [{ timerId: started.timerId, seconds, eventId: String(event.eventId) }];
+  });
+}
+
+/** How a timer ended: fired, cancelled by the workflow, or not at all (still running). */
+export function timerEnd(history: History, timerId: string): "fired" | "canceled" | undefined {
+  for (const event of eventsOf(history)) {
+    if (event.timerFiredEventAttributes?.timerId === timerId) return "fired";
+    if (event.timerCanceledEventAttributes?.timerId === timerId) return "canceled";
+  }
+  return undefined;
+}
+
+/** The event id of the first accepted update of a name, or undefined. */
+export function acceptedUpdateEventId(history: History, name: string): number | undefined {
+  const event = eventsOf(history).find(
+    (item) => item.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === name,
+  );
+  return event ? Number(String(event.eventId)) : undefined;
+}
+
+/** The payload type of the SDK's external storage references (ADR 0004, "What the history shows"). */
+export const STORAGE_REFERENCE_TYPE = "temporal.api.sdk.v1.ExternalStorageReference";
+
+/** A payload of a history stored outside it: the driver and key its reference names, and the payload's size. */
+export interface StoredPayloadReference {
+  /** Where the reference is (event id and attributes field). */
+  place: string;
+  driverName: string;
+  key: string;
+  sizeBytes: number;
+}
+
+function collectReferences(value: unknown, place: string, into: StoredPayloadReference[]): void {
+  if (value === null || typeof value !== "object" || value instanceof Uint8Array) return;
+  const payload = value as {
+    metadata?: Record<string, Uint8Array>;
+    data?: Uint8Array;
+    externalPayloads?: { sizeBytes?: unknown }[];
+  };
+  const type = payload.metadata?.messageType;
+  if (type && payload.data && Buffer.from(type).toString("utf8") === STORAGE_REFERENCE_TYPE) {
+    const reference = JSON.parse(Buffer.from(payload.data).toString("utf8")) as {
+      driverName?: string;
+      claimData?: { key?: string };
+    };
+    into.push({
+      place,
+      driverName: reference.driverName ?? "",
+      key: reference.claimData?.key ?? "",
+      sizeBytes: Number(String(payload.externalPayloads?.[0]?.sizeBytes ?? 0)),
+    });
+    return;
+  }
+  for (const child of Object.values(value)) collectReferences(child, place, into);
+}
+
+/** Every payload of a history that is a reference to externally stored bytes, in history order. */
+export function storedPayloadReferences(history: History): StoredPayloadReference[] {
+  const found: StoredPayloadReference[] = [];
+  for (const event of eventsOf(history)) {
+    const key = Object.keys(event).find(
+      (field) => field.endsWith("EventAttributes") && event[field as keyof HistoryEvent] != null,
+    );
+    if (key) collectReferences(event[key as keyof HistoryEvent], `${String(event.eventId)} ${key}`, found);
+  }
+  return found;
+}

@@ -1,11 +1,24 @@
+import {
+  ExternalStorage,
+  type StorageDriverClaim,
+  type StorageDriverRetrieveContext,
+} from "@temporalio/common";
 import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
 import { DeterminismViolationError } from "@temporalio/workflow";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { FilesystemStorageDriver } from "../../src/storage/filesystem-driver.js";
+import { DEFAULT_PAYLOAD_THRESHOLD } from "../../src/storage/storage-config.js";
 import { INLINE_REQUEST_LIMIT } from "../../src/workflows/durable-model.js";
 import { recordFirstModelCallAsTool } from "./alter-history.js";
-import { scheduledActivities } from "./history-events.js";
-import { historyFileName, listHistoryFolder, loadHistoryFile } from "./history-files.js";
+import { scheduledActivities, storedPayloadReferences } from "./history-events.js";
+import {
+  historyFileName,
+  listHistoryFolder,
+  listPayloadKeys,
+  loadHistoryFile,
+  PAYLOADS_DIR,
+} from "./history-files.js";
 import { SCENARIOS } from "./scenario-catalog.js";
 
 // The replays that fail on purpose make the worker log the nondeterminism; the assertions are what matter here.
@@ -18,6 +31,22 @@ Runtime.install({
 const folder = listHistoryFolder();
 const historyFiles = folder.filter((file) => file.endsWith(".json"));
 const replayed = new Set<string>();
+/** The blobs the replays read, by key: the stored payloads resolve from test/replay/payloads. */
+const retrieved = new Set<string>();
+class RecordingDriver extends FilesystemStorageDriver {
+  override async retrieve(context: StorageDriverRetrieveContext, claims: StorageDriverClaim[]) {
+    const payloads = await super.retrieve(context, claims);
+    for (const claim of claims) retrieved.add(String(claim.claimData.key));
+    return payloads;
+  }
+}
+/** The storage the histories were recorded with (the filesystem driver on test/replay/payloads). */
+const dataConverter = {
+  externalStorage: new ExternalStorage({
+    drivers: [new RecordingDriver({ dir: PAYLOADS_DIR })],
+    payloadSizeThreshold: DEFAULT_PAYLOAD_THRESHOLD,
+  }),
+};
 
 describe("replay of the recorded histories", () => {
   let workflowBundle: Awaited<ReturnType<typeof loadWorkflowBundle>>;
@@ -27,7 +56,9 @@ describe("replay of the recorded histories", () => {
 
   it.each(historyFiles)("%s replays without a determinism error", async (file) => {
     const { history, workflowId } = loadHistoryFile(file);
-    await expect(Worker.runReplayHistory({ workflowBundle }, history, workflowId)).resolves.toBeUndefined();
+    await expect(
+      Worker.runReplayHistory({ workflowBundle, dataConverter }, history, workflowId),
+    ).resolves.toBeUndefined();
     replayed.add(file);
   });
 
@@ -36,7 +67,7 @@ describe("replay of the recorded histories", () => {
     async (file) => {
       const { history, workflowId } = loadHistoryFile(file);
       const replay = Worker.runReplayHistory(
-        { workflowBundle },
+        { workflowBundle, dataConverter },
         recordFirstModelCallAsTool(history),
         workflowId,
       );
@@ -47,6 +78,20 @@ describe("replay of the recorded histories", () => {
       expect(error).toBeInstanceOf(DeterminismViolationError);
       expect((error as Error).name).toBe("DeterminismViolationError");
       expect((error as Error).message).toMatch(/nondeterminism/i);
+    },
+  );
+
+  it.each(SCENARIOS.filter((spec) => spec.storesPayloads).map((spec) => spec.name))(
+    "%s needs its stored payloads: without the storage its replay fails",
+    async (name) => {
+      const { history, workflowId } = loadHistoryFile(historyFileName(name, 0, 1));
+      const error = await Worker.runReplayHistory({ workflowBundle }, history, workflowId).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      // The workflow task fails on the reference (ExternalStorageNotConfiguredError, in the worker's log).
+      expect(error).toBeDefined();
+      expect((error as Error).name).not.toBe("DeterminismViolationError");
     },
   );
 });
@@ -74,14 +119,46 @@ describe("the histories folder", () => {
     }
   });
 
+  it("holds a blob for every stored payload, and only those, and only where the scenario stores payloads", () => {
+    const storing = new Set(
+      SCENARIOS.filter((spec) => spec.storesPayloads).flatMap((spec) =>
+        Array.from({ length: spec.executions }, (_, index) =>
+          historyFileName(spec.name, index, spec.executions),
+        ),
+      ),
+    );
+    const referenced = new Set<string>();
+    for (const file of historyFiles) {
+      const references = storedPayloadReferences(loadHistoryFile(file).history);
+      if (!storing.has(file)) expect(references, `${file} must be whole on its own`).toEqual([]);
+      for (const reference of references) {
+        expect(reference.driverName, file).toBe("lite-agent-fs");
+        referenced.add(reference.key);
+      }
+    }
+    expect(referenced.size).toBeGreaterThan(0);
+    expect(listPayloadKeys()).toEqual([...referenced].sort());
+    // The replays above read every one of them from this folder.
+    expect([...retrieved].sort()).toEqual([...referenced].sort());
+  });
+
   it("keeps callModel inputs small: a request travels inline only up to the limit", () => {
+    // How each recorded model call got its request: whole (inline), as a change of the previous one, or only
+    // by key (read by query). The histories hold each kind, so this check covers all three.
+    const kinds = { inline: 0, delta: 0, byKey: 0 };
     for (const file of historyFiles) {
       for (const event of scheduledActivities(loadHistoryFile(file).history, "callModel")) {
         const payload = event.activityTaskScheduledEventAttributes?.input?.payloads?.[0];
         const data = Buffer.from(payload?.data ?? new Uint8Array()).toString("utf8");
-        expect(JSON.parse(data) as Record<string, unknown>, file).toHaveProperty("requestKey");
+        const input = JSON.parse(data) as Record<string, unknown>;
+        expect(input, file).toHaveProperty("requestKey");
         expect(data.length, file).toBeLessThanOrEqual(INLINE_REQUEST_LIMIT + 1024);
+        kinds[input.request ? "inline" : input.delta ? "delta" : "byKey"]++;
       }
     }
+    expect(kinds.inline).toBeGreaterThan(0);
+    expect(kinds.delta).toBeGreaterThan(0);
+    // The stored-payload scenario's second request (over 300 KB) travels by key only.
+    expect(kinds.byKey).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,15 @@
-import { acceptedUpdates, eventsOf, hasEvent, lastEvent, scheduledActivities } from "./history-events.js";
+import {
+  acceptedUpdateEventId,
+  acceptedUpdates,
+  eventsOf,
+  hasEvent,
+  lastEvent,
+  scheduledActivities,
+  startedTimers,
+  storedPayloadReferences,
+  timerEnd,
+  type HistoryEvent,
+} from "./history-events.js";
 import type { History } from "./history-files.js";
 
 /** A recorded scenario: which workflow branch it exercises, and how to see it in its histories. */
@@ -11,6 +22,37 @@ export interface ScenarioSpec {
   shows: string;
   /** True when the histories (one per execution, in order) show that branch. */
   exercised(histories: History[]): boolean;
+  /**
+   * The histories hold payloads stored outside them (external storage references), whose blobs are committed in
+   * test/replay/payloads. Every other scenario's histories must be whole on their own.
+   */
+  storesPayloads?: boolean;
+}
+
+/** The default approval timeout (24 h): the timer of an approval that waits for a person. */
+const DEFAULT_APPROVAL_WAIT_S = 24 * 60 * 60;
+
+/** The payload size from which payloads are stored externally (128 KiB, ADR 0004). */
+const STORAGE_THRESHOLD_BYTES = 128 * 1024;
+
+/** The approval timer: the one timer set for `seconds`, and how it ended. */
+function approvalTimer(
+  history: History,
+  seconds: number,
+): { eventId: number; end: string | undefined } | undefined {
+  const timers = startedTimers(history).filter((timer) => timer.seconds === seconds);
+  if (timers.length !== 1) return undefined;
+  return { eventId: Number(timers[0]!.eventId), end: timerEnd(history, timers[0]!.timerId) };
+}
+
+const eventId = (event: HistoryEvent) => Number(String(event.eventId));
+
+/** The ids of the scheduled events of a type's activities whose cancellation the workflow requested. */
+function cancelRequested(history: History, type: string): HistoryEvent[] {
+  const scheduled = new Set(scheduledActivities(history, type).map((event) => String(event.eventId)));
+  return eventsOf(history).filter((event) =>
+    scheduled.has(String(event.activityTaskCancelRequestedEventAttributes?.scheduledEventId ?? "")),
+  );
 }
 
 /** Two `executeTool` activities scheduled by the same workflow task: parallel tool calls. */
@@ -62,6 +104,17 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       scheduledActivities(histories[1]!, "callModel").length >= 1,
   },
   {
+    name: "mid-run-continue-as-new",
+    executions: 2,
+    shows: "one run that continues as new between two of its turns and finishes in the next execution",
+    exercised: (histories) =>
+      histories.length === 2 &&
+      lastEvent(histories[0]!)?.workflowExecutionContinuedAsNewEventAttributes != null &&
+      count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
+      scheduledActivities(histories[1]!, "callModel").length >= 1 &&
+      scheduledActivities(histories[1]!, "executeTool").length >= 1,
+  },
+  {
     name: "provider-error",
     executions: 1,
     shows: "a model call failing with a non-retryable provider error",
@@ -78,5 +131,85 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     shows: "a session closed after a run (the workflow completes)",
     exercised: ([history]) =>
       !!history && lastEvent(history)?.workflowExecutionCompletedEventAttributes != null,
+  },
+  {
+    name: "approval-wait",
+    executions: 1,
+    shows: "a tool call that waits for approval (its timer set), is approved by update, then runs",
+    exercised: ([history]) => {
+      if (!history) return false;
+      const timer = approvalTimer(history, DEFAULT_APPROVAL_WAIT_S);
+      const decided = acceptedUpdateEventId(history, "decideToolCall");
+      const tools = scheduledActivities(history, "executeTool");
+      return (
+        timer?.end === "canceled" &&
+        decided !== undefined &&
+        decided > timer.eventId &&
+        tools.length === 1 &&
+        eventId(tools[0]!) > decided &&
+        scheduledActivities(history, "callModel").length === 2
+      );
+    },
+  },
+  {
+    name: "approval-timeout",
+    executions: 1,
+    shows: "a tool call whose approval times out (its timer fires) and is denied, then the run finishes",
+    exercised: ([history]) =>
+      !!history &&
+      approvalTimer(history, 1)?.end === "fired" &&
+      acceptedUpdateEventId(history, "decideToolCall") === undefined &&
+      scheduledActivities(history, "executeTool").length === 0 &&
+      scheduledActivities(history, "callModel").length === 2,
+  },
+  {
+    name: "interrupt",
+    executions: 1,
+    shows:
+      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run",
+    exercised: ([history]) => {
+      if (!history) return false;
+      const interrupted = acceptedUpdateEventId(history, "interruptRun");
+      const cancels = cancelRequested(history, "callModel");
+      const calls = scheduledActivities(history, "callModel");
+      return (
+        interrupted !== undefined &&
+        cancels.length === 1 &&
+        eventId(cancels[0]!) > interrupted &&
+        calls.length === 2 &&
+        eventId(calls[1]!) > eventId(cancels[0]!)
+      );
+    },
+  },
+  {
+    name: "cancel-during-approval",
+    executions: 1,
+    shows: "a run cancelled while a tool call waits for approval (the wait ends, the tool never runs)",
+    exercised: ([history]) => {
+      if (!history) return false;
+      const timer = approvalTimer(history, DEFAULT_APPROVAL_WAIT_S);
+      const cancelled = acceptedUpdateEventId(history, "cancelRun");
+      return (
+        timer?.end === "canceled" &&
+        cancelled !== undefined &&
+        cancelled > timer.eventId &&
+        acceptedUpdateEventId(history, "decideToolCall") === undefined &&
+        scheduledActivities(history, "executeTool").length === 0
+      );
+    },
+  },
+  {
+    name: "stored-payload",
+    executions: 1,
+    storesPayloads: true,
+    shows: "a tool result above the storage threshold, stored externally and referenced from the history",
+    exercised: ([history]) =>
+      !!history &&
+      storedPayloadReferences(history).some(
+        (reference) =>
+          reference.place.endsWith("activityTaskCompletedEventAttributes") &&
+          reference.driverName === "lite-agent-fs" &&
+          reference.sizeBytes >= STORAGE_THRESHOLD_BYTES,
+      ),
   },
 ];

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AgentClient } from "../../../src/client.js";
+import { storedPayloadReferences } from "../history-events.js";
 import type { History } from "../history-files.js";
 import type { ScenarioSpec } from "../scenario-catalog.js";
 import { exportChain } from "./export-history.js";
@@ -40,5 +41,12 @@ export async function recordScenario(
     throw new Error(`${spec.name}: recorded ${histories.length} executions, expected ${spec.executions}`);
   }
   if (!spec.exercised(histories)) throw new Error(`${spec.name}: the histories do not show ${spec.shows}`);
+  const references = histories.flatMap((history) => storedPayloadReferences(history));
+  if (!spec.storesPayloads && references.length > 0) {
+    throw new Error(
+      `${spec.name}: the histories reference stored payloads (${references.map((item) => item.place).join(", ")}); ` +
+        "only a scenario marked storesPayloads may",
+    );
+  }
   return { spec, sessionId, histories };
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ProviderMap } from "../../../src/activities/index.js";
 import { defineAgent, type AgentDefinition } from "../../../src/define-agent.js";
-import { ProviderError } from "../../../src/kernel/errors.js";
+import { AbortError, ProviderError } from "../../../src/kernel/errors.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/model.js";
 import { defineTool, type ToolContext } from "../../../src/kernel/tools.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { conversationScript } from "../../../src/testing/conversation-script.js";
@@ -18,7 +19,16 @@ export interface RecorderGates {
   /** `slow` entered; it returns once cancelled (`slowExited`). */
   slowEntered: Gate;
   slowExited: Gate;
+  /** The interrupt scenario's first model call started; it ends once cancelled (`modelExited`). */
+  modelEntered: Gate;
+  modelExited: Gate;
 }
+
+/** What the interrupt scenario steers in; the scripted model answers once it sees it. */
+export const INTERRUPT_MESSAGE = "new direction";
+
+/** The size of the stored-payload scenario's tool result: above the 128 KiB storage threshold, one blob. */
+export const LARGE_RESULT_CHARS = 300 * 1024;
 
 /** The agents, scripted models and gates of the recording scenarios. */
 export interface RecorderKit {
@@ -42,7 +52,8 @@ const shout = defineTool({
 });
 
 /** Resolves when the signal aborts, or after `ms`; true when it aborted. */
-function abortedWithin(signal: ToolContext["signal"], ms: number): Promise<boolean> {
+function abortedWithin(signal: ToolContext["signal"] | undefined, ms: number): Promise<boolean> {
+  if (!signal) return new Promise((resolve) => setTimeout(() => resolve(false), ms));
   if (signal.aborted) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);
@@ -72,7 +83,60 @@ function gatedTools(gates: RecorderGates) {
       return aborted ? { content: "cancelled", isError: true } : "finished without a cancel";
     },
   });
-  return { hold, slow };
+  const fetchPage = defineTool({
+    name: "fetch_page",
+    description: "Fetches a long page.",
+    schema: z.object({ url: z.string() }),
+    // Deterministic and compressible, so the committed blob costs the repository little.
+    execute: ({ url }) => largePage(url),
+  });
+  return { hold, slow, fetchPage };
+}
+
+/** A page of LARGE_RESULT_CHARS characters: numbered lines. */
+function largePage(url: string): string {
+  const lines: string[] = [`page ${url}`];
+  let length = lines[0]!.length;
+  for (let line = 1; length < LARGE_RESULT_CHARS; line++) {
+    const text = `line ${String(line).padStart(6, "0")}: the quick brown fox jumps over the lazy dog`;
+    lines.push(text);
+    length += text.length + 1;
+  }
+  return lines.join("\n").slice(0, LARGE_RESULT_CHARS);
+}
+
+/**
+ * The interrupt scenario's model: the first call runs until it is cancelled (opening `modelEntered`, then
+ * `modelExited`); once the conversation holds the interrupt's steer, it answers at once.
+ */
+function interruptibleModel(gates: RecorderGates): ModelProvider {
+  const steered = (request: ModelRequest) =>
+    request.messages.some(
+      (message) => message.role === "user" && JSON.stringify(message.content).includes(INTERRUPT_MESSAGE),
+    );
+  return {
+    id: "script-interrupt",
+    async *stream(request, signal): AsyncIterable<ModelChunk> {
+      if (steered(request)) {
+        yield* answer("Going in the new direction.");
+        return;
+      }
+      gates.modelEntered.open();
+      const aborted = await abortedWithin(signal, SLOW_TOOL_CEILING_MS);
+      gates.modelExited.open();
+      if (aborted) throw new AbortError("model call interrupted");
+      yield* answer("Finished without an interrupt.");
+    },
+  };
+}
+
+async function* answer(text: string): AsyncIterable<ModelChunk> {
+  yield { type: "text_delta", text };
+  yield {
+    type: "message_done",
+    message: { role: "assistant", content: [{ type: "text", text }] },
+    usage: { inputTokens: 1, outputTokens: 1 },
+  };
 }
 
 /** A fresh kit: agents named `replay-<scenario>`, each with its own scripted model `script-<scenario>`. */
@@ -82,8 +146,10 @@ export function createRecorderKit(): RecorderKit {
     holdRelease: new Gate(),
     slowEntered: new Gate(),
     slowExited: new Gate(),
+    modelEntered: new Gate(),
+    modelExited: new Gate(),
   };
-  const { hold, slow } = gatedTools(gates);
+  const { hold, slow, fetchPage } = gatedTools(gates);
   const agent = (name: string, rest: Omit<AgentDefinition, "name" | "model">) =>
     defineAgent({
       name: `replay-${name}`,
@@ -98,12 +164,30 @@ export function createRecorderKit(): RecorderKit {
       agent("steer-follow-up", { tools: [hold] }),
       agent("cancel", { tools: [slow], durable: { toolHeartbeatTimeoutMs: 1_000 } }),
       agent("continue-as-new", { tools: [add], durable: { continueAsNew: { maxRunsPerExecution: 2 } } }),
+      agent("mid-run-continue-as-new", {
+        tools: [add],
+        durable: { continueAsNew: { maxHistoryEvents: 60 } },
+      }),
       agent("provider-error", {}),
       agent("closed", { tools: [add] }),
+      agent("approval-wait", { tools: [add], permission: { ask: ["add"] } }),
+      agent("approval-timeout", {
+        tools: [add],
+        permission: { ask: ["add"], approvalTimeoutMs: APPROVAL_TIMEOUT_MS, onTimeout: "deny" },
+      }),
+      agent("interrupt", {}),
+      agent("cancel-during-approval", { tools: [add], permission: { ask: ["add"] } }),
+      agent("stored-payload", { tools: [fetchPage] }),
     ],
-    providers: scripts(),
+    providers: { ...scripts(), "script-interrupt": interruptibleModel(gates) },
   };
 }
+
+/** The tool call id the approval scenarios decide on. */
+export const APPROVAL_CALL_ID = "p1";
+
+/** The approval-timeout scenario's approval timeout. */
+export const APPROVAL_TIMEOUT_MS = 1_000;
 
 /** The scripted answers; a conversation script picks the answer by how many answers the session already holds. */
 function scripts(): ProviderMap {
@@ -134,10 +218,32 @@ function scripts(): ProviderMap {
       textTurn("Second run: 3."),
       textTurn("Third run, in the next execution."),
     ]),
+    "script-mid-run-continue-as-new": conversationScript([
+      ...Array.from({ length: 6 }, (_, index) =>
+        toolCallTurn([{ id: `m${index}`, name: "add", input: { a: index, b: 1 } }]),
+      ),
+      textTurn("Six sums later, done."),
+    ]),
     "script-provider-error": conversationScript([{ error: new ProviderError("bad", 400) }]),
     "script-closed": conversationScript([
       toolCallTurn([{ id: "a1", name: "add", input: { a: 4, b: 4 } }]),
       textTurn("8. Closing."),
+    ]),
+    "script-approval-wait": conversationScript([
+      toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 2, b: 2 } }]),
+      textTurn("Approved: 4."),
+    ]),
+    "script-approval-timeout": conversationScript([
+      toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 3, b: 3 } }]),
+      textTurn("Nobody approved the sum, so no answer."),
+    ]),
+    "script-cancel-during-approval": conversationScript([
+      toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 5, b: 5 } }]),
+      textTurn("Never reached: the run is cancelled while the approval waits."),
+    ]),
+    "script-stored-payload": conversationScript([
+      toolCallTurn([{ id: "f1", name: "fetch_page", input: { url: "https://example.com/long" } }]),
+      textTurn("The page is long: about 300 KB of numbered lines."),
     ]),
   };
 }

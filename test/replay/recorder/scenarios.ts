@@ -1,6 +1,6 @@
 import type { AgentClient, DurableEvent } from "../../../src/client.js";
 import type { RunResult } from "../../../src/kernel/events.js";
-import type { RecorderGates } from "./recorder-kit.js";
+import { APPROVAL_CALL_ID, INTERRUPT_MESSAGE, type RecorderGates } from "./recorder-kit.js";
 import { waitFor } from "./wait-for.js";
 
 /** What a scenario gets: the client, the session to use and the gates of the gated tools. */
@@ -76,6 +76,15 @@ const continueAsNew: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agent, "Third.", { sessionId }), "stop");
 };
 
+const midRunContinueAsNew: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(
+    client.run(agentOf("mid-run-continue-as-new"), "Add six times.", { sessionId }),
+    "stop",
+  );
+  const turns = events.filter((event) => event.type === "turn_start").length;
+  if (turns !== 7) throw new Error(`expected 7 turns across continue-as-new, saw ${turns}`);
+};
+
 const providerError: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agentOf("provider-error"), "Say something.", { sessionId }), "error");
 };
@@ -86,14 +95,102 @@ const closed: Scenario = async ({ client, sessionId }) => {
   await client.handle(sessionId).result();
 };
 
+/** Waits until the session shows the approval scenarios' tool call as pending. */
+async function waitForPendingApproval(client: AgentClient, sessionId: string): Promise<void> {
+  await waitFor(
+    async () =>
+      (await client.describe(sessionId)).pendingApprovals.some((item) => item.callId === APPROVAL_CALL_ID),
+    `approval ${APPROVAL_CALL_ID} to be pending`,
+  );
+}
+
+const approvalWait: Scenario = async ({ client, sessionId }) => {
+  const started = await client.start(agentOf("approval-wait"), "What is 2+2? (needs approval)", {
+    sessionId,
+  });
+  await waitForPendingApproval(client, sessionId);
+  await client.approve(sessionId, APPROVAL_CALL_ID, { actor: "recorder", reason: "fine" });
+  const events = await expectEnd(
+    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    "stop",
+  );
+  const result = events.find((event) => event.type === "tool_result");
+  if (!result || JSON.stringify(result).includes("denied"))
+    throw new Error("the approved add did not run: " + JSON.stringify(result));
+};
+
+const approvalTimeout: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(
+    client.run(agentOf("approval-timeout"), "What is 3+3? (nobody approves)", { sessionId }),
+    "stop",
+  );
+  const result = events.find((event) => event.type === "tool_result");
+  if (!result || !JSON.stringify(result).includes("timed out"))
+    throw new Error("the add was not denied by the approval timeout: " + JSON.stringify(result));
+};
+
+const interrupt: Scenario = async ({ client, sessionId, gates }) => {
+  const started = await client.start(agentOf("interrupt"), "Write a very long essay.", { sessionId });
+  await gates.modelEntered.opened;
+  if (!(await client.interrupt(sessionId, INTERRUPT_MESSAGE)))
+    throw new Error("the interrupt found no model call in flight");
+  const events = await expectEnd(
+    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    "stop",
+  );
+  if (!events.some((event) => event.type === "steer"))
+    throw new Error("the interrupt's message did not land as a steer");
+  // The cancelled model call has seen the cancel on the worker; its activity's end is in history.
+  await gates.modelExited.opened;
+  await waitForActivityEnd(client, sessionId);
+};
+
+const cancelDuringApproval: Scenario = async ({ client, sessionId }) => {
+  const started = await client.start(agentOf("cancel-during-approval"), "What is 5+5? (cancelled)", {
+    sessionId,
+  });
+  await waitForPendingApproval(client, sessionId);
+  await client.cancel(sessionId, { reason: "recorder cancels while the approval waits" });
+  await expectEnd(client.events(sessionId, started.runId, { fromOffset: started.offset }), "aborted");
+  const status = await client.describe(sessionId);
+  if (status.pendingApprovals.length > 0)
+    throw new Error(`approvals still pending after the cancel: ${JSON.stringify(status.pendingApprovals)}`);
+  // A late decision is refused (its validator rejects it, so nothing of it reaches the history).
+  const late = await client.approve(sessionId, APPROVAL_CALL_ID).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!late) throw new Error("a decision on the cancelled approval was accepted");
+  if (!String((late as Error).message).includes("cancelled"))
+    throw new Error(
+      `the late decision was refused without saying it was cancelled: ${(late as Error).message}`,
+    );
+};
+
+const storedPayload: Scenario = async ({ client, sessionId }) => {
+  // The event log shortens events over 64 KB, so the whole page shows in the history (by reference), not here.
+  const events = await expectEnd(
+    client.run(agentOf("stored-payload"), "Fetch the long page.", { sessionId }),
+    "stop",
+  );
+  if (!events.some((event) => event.type === "tool_result"))
+    throw new Error("the run shows no tool result for the long page");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
   "steer-follow-up": steerFollowUp,
   cancel,
   "continue-as-new": continueAsNew,
+  "mid-run-continue-as-new": midRunContinueAsNew,
   "provider-error": providerError,
   closed,
+  "approval-wait": approvalWait,
+  "approval-timeout": approvalTimeout,
+  interrupt,
+  "cancel-during-approval": cancelDuringApproval,
+  "stored-payload": storedPayload,
 };
 
 const ACTIVITY_ENDS = [

@@ -1,12 +1,16 @@
-import { readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { storedPayloadReferences } from "../history-events.js";
 import { historyToJson } from "../history-json.js";
-import { HISTORIES_DIR, historyFileName } from "../history-files.js";
+import { HISTORIES_DIR, PAYLOADS_DIR, historyFileName } from "../history-files.js";
 import { payloadPlaces } from "./history-stats.js";
 import type { RecordedScenario } from "./record-scenario.js";
 
-/** A `callModel` input above this is carrying the request inline, which the workflow must not do. */
-const SMALL_MODEL_INPUT_BYTES = 1_024;
+/**
+ * A `callModel` input above this carries a large request (or change of it) inline; the replay test allows
+ * INLINE_REQUEST_LIMIT plus 1 KiB.
+ */
+const SMALL_MODEL_INPUT_BYTES = 8 * 1_024;
 
 /** Writes (overwrites) every recorded history as canonical JSON and prints what it wrote. */
 export function writeHistories(recorded: readonly RecordedScenario[], log: (line: string) => void): string[] {
@@ -35,4 +39,29 @@ export function writeHistories(recorded: readonly RecordedScenario[], log: (line
   const stray = readdirSync(HISTORIES_DIR).filter((file) => !written.includes(file));
   if (stray.length > 0) log(`not written by this recording (kept): ${stray.join(", ")}`);
   return written;
+}
+
+/**
+ * Replaces the committed blobs (test/replay/payloads) with those the recorded histories reference, copied from
+ * the folder the recording stored them in: blobs of earlier recordings and blobs nothing in history names (a
+ * query's answer) are not kept. Fails when a referenced blob is missing.
+ */
+export function writePayloads(
+  recorded: readonly RecordedScenario[],
+  recordingDir: string,
+  log: (line: string) => void,
+): string[] {
+  rmSync(PAYLOADS_DIR, { recursive: true, force: true });
+  const keys = new Set(
+    recorded.flatMap(({ histories }) =>
+      histories.flatMap((history) => storedPayloadReferences(history).map((reference) => reference.key)),
+    ),
+  );
+  for (const key of keys) {
+    const target = join(PAYLOADS_DIR, ...key.split("/"));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(recordingDir, ...key.split("/")), target);
+    log(`wrote payloads/${key}: ${statSync(target).size} bytes`);
+  }
+  return [...keys];
 }
