@@ -7,6 +7,7 @@ import { SecretScrubber, declaredSecrets } from "../common/scrub-secrets.js";
 import type { ModelRequest } from "../kernel/model.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
+import { RequestCache } from "./request-cache.js";
 import { providerFailure } from "./provider-failure.js";
 import { DeltaPublisher } from "../stream/delta-publisher.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
@@ -43,7 +44,8 @@ async function streamModel(
   const context = Context.current();
   const provider = lookupProvider(registry, input.model);
   scrubber.add(declaredSecrets(provider));
-  const request = input.request ?? (await fetchRequest(input.requestKey));
+  const request = input.request ?? requests.resolve(input) ?? (await fetchRequest(input.requestKey));
+  requests.remember(input, request);
   const publisher = input.stream && transport ? openPublisher(transport, input) : undefined;
   const stop = startHeartbeatPulse();
   try {
@@ -118,6 +120,9 @@ function lookupProvider(registry: AgentRegistry, model: string) {
 }
 
 /** Reads the in-flight request from the workflow that scheduled this activity. */
+/** The latest request of each run this worker served: the next call of the run travels as a change of it. */
+const requests = new RequestCache();
+
 async function fetchRequest(key: string): Promise<ModelRequest> {
   const context = Context.current();
   const workflowId = context.info.workflowExecution?.workflowId;

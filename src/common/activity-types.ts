@@ -1,5 +1,5 @@
 import type { AgentPlan } from "./agent-plan.js";
-import type { AssistantMessage } from "../kernel/messages.js";
+import type { AssistantMessage, Message } from "../kernel/messages.js";
 import type { ModelRequest, Usage } from "../kernel/model.js";
 import type { ToolCall } from "../kernel/tools.js";
 
@@ -13,8 +13,23 @@ export interface CallModelInput {
   requestKey: string;
   /** The request itself, when the plan passes requests inline. */
   request?: ModelRequest;
+  /**
+   * The request as a change of an earlier one of the run: its first `base.count` messages are those of request
+   * `base.key`, then `appended`; its other fields are the earlier request's, with `changed` set and `unset` removed.
+   * A worker that still has the earlier request builds this one from it; any other reads the whole request by
+   * query. Keeps each call's input (and history) small, however long the conversation or the system prompt.
+   */
+  delta?: ModelRequestDelta;
   /** Publish text and reasoning live through the worker's stream transport (passthrough codecs). */
   stream?: boolean;
+}
+
+/** A model request as the change of an earlier request of the same run (see `CallModelInput.delta`). */
+export interface ModelRequestDelta {
+  base: { key: string; count: number };
+  appended: Message[];
+  changed: Partial<Omit<ModelRequest, "messages">>;
+  unset?: string[];
 }
 
 /** Output of the `callModel` activity: the complete assistant message, which the workflow records and replays. */

@@ -25,6 +25,11 @@ export type WireEvent =
 export interface StreamEntry {
   runId: string;
   event: WireEvent;
+  /**
+   * On `model_call_start` and `model_call_end` of durable runs: the number of the model call in its run (live
+   * output is keyed `<runId>:<n>`), so readers pair a call's output with its events without counting them.
+   */
+  modelCall?: number;
 }
 
 /** The topic of the session stream that carries durable events. */

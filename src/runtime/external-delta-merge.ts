@@ -44,6 +44,14 @@ export async function* mergeExternalDeltas(
           pump(source.readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
         ];
   const state = new MergeState(runId, resumed);
+  // One pending tick at most: a model_call_end waiting for its end marker looks again every 100 ms.
+  let tick: ReturnType<typeof setTimeout> | undefined;
+  const scheduleTick = () => {
+    tick ??= setTimeout(() => {
+      tick = undefined;
+      channel.push({ kind: "tick" });
+    }, 100);
+  };
   try {
     let eventsEnded = false;
     for await (const message of channel) {
@@ -51,12 +59,13 @@ export async function* mergeExternalDeltas(
       if (message.kind === "closed") eventsEnded = true;
       if (message.kind === "delta") state.acceptDelta(message.id, message.delta);
       if (message.kind === "event") state.held.push(message.item);
-      const result = yield* state.release(() => setTimeout(() => channel.push({ kind: "tick" }), 100));
+      const result = yield* state.release(scheduleTick);
       if (result) return result;
       if (eventsEnded && state.held.length === 0) break;
     }
     return undefined;
   } finally {
+    if (tick) clearTimeout(tick);
     controller.abort();
     // The events pump sits in a long poll that only ends when the connection closes.
     await source.stop();
@@ -141,6 +150,8 @@ class MergeState {
       }
       this.offset = item.offset;
       const event = fromWireEvent(item.entry.event);
+      if (event.type === "model_call_end" && item.entry.modelCall !== undefined)
+        this.current = item.entry.modelCall;
       if (event.type === "model_call_end" && event.error === undefined && !this.endArrived()) {
         scheduleTick();
         return undefined;
@@ -148,8 +159,10 @@ class MergeState {
       this.held.shift();
       yield* this.flushDeltas();
       if (event.type === "model_call_start") {
-        // After a resume the call number is unknown until the first delta names it.
-        if (this.current !== undefined) this.current++;
+        // Durable sessions name the call; otherwise the k-th start opens call k (unknown after a resume until a
+        // delta names it).
+        if (item.entry.modelCall !== undefined) this.current = item.entry.modelCall;
+        else if (this.current !== undefined) this.current++;
         this.anchored = this.current !== undefined;
         this.open = true;
       }

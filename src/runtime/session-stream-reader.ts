@@ -11,6 +11,8 @@ const SLOW_POLL_MS = 200;
 /** How long a session may stay unreadable (a worker restarting, continue-as-new, a server blip) before giving up. */
 const UNREADABLE_GIVE_UP_MS = 5 * 60_000;
 const KEPT_CURSOR_KEYS = 8;
+/** How long one read may take before it is asked again. */
+const QUERY_DEADLINE_MS = 2_000;
 
 /**
  * Reads a session's events and live output with the `readStream` query, so a reader adds nothing to the session's
@@ -56,10 +58,13 @@ export class SessionStreamReader {
     while (!this.controller.signal.aborted) {
       let page: ReadStreamResult;
       try {
-        page = await handle.query(readStreamQuery, {
-          from: this.from,
-          ...(this.withDeltas ? { deltas: this.cursor } : {}),
-        });
+        // A query that meets a continue-as-new (or a dying worker) may never be answered: ask again instead.
+        page = await this.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
+          handle.query(readStreamQuery, {
+            from: this.from,
+            ...(this.withDeltas ? { deltas: this.cursor } : {}),
+          }),
+        );
         unreadableSince = undefined;
       } catch (error) {
         if (error instanceof WorkflowNotFoundError || this.controller.signal.aborted) throw error;

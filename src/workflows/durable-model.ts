@@ -1,5 +1,6 @@
 import { CancellationScope, proxyActivities } from "@temporalio/workflow";
-import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentActivities, CallModelInput, ModelRequestDelta } from "../common/activity-types.js";
+import type { Message } from "../kernel/messages.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
 import type { AbortSignalLike } from "../kernel/ports.js";
@@ -31,6 +32,7 @@ export interface DurableModelContext {
  * the whole conversation; small ones go inline, which spares the query round trip.
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
+  let previous: SentRequest | undefined;
   return {
     id: context.plan.model,
     async *stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
@@ -42,6 +44,9 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       };
       const { callModel } = proxyActivities<AgentActivities>(options);
       context.requests.set(requestKey, request);
+      const base = previous;
+      const travel = requestInput(request, base, context.inlineRequests === true);
+      previous = { key: requestKey, request, large: !("request" in travel) };
       // An interrupt aborts this call's signal: cancelling the scope cancels only this activity.
       const scope = new CancellationScope();
       const cancel = () => scope.cancel();
@@ -56,7 +61,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
             turn,
             requestKey,
             stream: context.streamLive,
-            ...(context.inlineRequests || isSmall(request) ? { request } : {}),
+            ...travel,
           }),
         );
       } catch (error) {
@@ -77,8 +82,57 @@ export function durableModel(context: DurableModelContext): ModelProvider {
  */
 export const INLINE_REQUEST_LIMIT = 16 * 1024;
 
-function isSmall(request: ModelRequest): boolean {
-  return JSON.stringify(request).length <= INLINE_REQUEST_LIMIT;
+/** A request the run sent, and whether it was too large to travel inline. */
+interface SentRequest {
+  key: string;
+  request: ModelRequest;
+  large: boolean;
+}
+
+/**
+ * How the request travels: inline while the conversation is small (no query round trip), then as the change of the
+ * run's previous request (which the worker that served it still has; any other reads the whole request by query),
+ * and by reference alone when it shares too little with the previous one. Once a conversation was too large, it
+ * is not measured again (measuring it costs as much as sending it).
+ */
+function requestInput(
+  request: ModelRequest,
+  previous: SentRequest | undefined,
+  inline: boolean,
+): Pick<CallModelInput, "request" | "delta"> {
+  if (inline) return { request };
+  if (!previous?.large && JSON.stringify(request).length <= INLINE_REQUEST_LIMIT) return { request };
+  const count = previous ? sharedPrefix(previous.request.messages, request.messages) : 0;
+  // Worth it only when most of the previous conversation is kept (a codec that re-renders it shares nothing).
+  if (previous && count > 0 && count >= previous.request.messages.length / 2) {
+    const appended = request.messages.slice(count);
+    return {
+      delta: { base: { key: previous.key, count }, appended, ...fieldChanges(previous.request, request) },
+    };
+  }
+  return {};
+}
+
+/** The fields (other than messages) that differ from the earlier request, by identity, and those it lost. */
+function fieldChanges(
+  before: ModelRequest,
+  after: ModelRequest,
+): Pick<ModelRequestDelta, "changed" | "unset"> {
+  const changed: Record<string, unknown> = {};
+  const unset: string[] = [];
+  for (const [field, value] of Object.entries(after)) {
+    if (field !== "messages" && before[field as keyof ModelRequest] !== value) changed[field] = value;
+  }
+  for (const field of Object.keys(before)) if (!(field in after)) unset.push(field);
+  return unset.length > 0 ? { changed, unset } : { changed };
+}
+
+/** How many leading messages two requests share (the kernel keeps unchanged messages as the same objects). */
+function sharedPrefix(before: Message[], after: Message[]): number {
+  const length = Math.min(before.length, after.length);
+  let index = 0;
+  while (index < length && before[index] === after[index]) index++;
+  return index;
 }
 
 /** The reasoning and text of a recorded message, as the chunks a live stream would have carried. */

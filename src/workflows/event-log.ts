@@ -30,11 +30,13 @@ export class EventLog {
   private base: number;
   private readonly entries: StreamEntry[];
   private readonly sizes: number[];
+  private bytes: number;
 
   constructor(state?: EventLogState) {
     this.base = state?.base ?? 0;
     this.entries = [...(state?.entries ?? [])];
     this.sizes = this.entries.map(entrySize);
+    this.bytes = this.sizes.reduce((sum, size) => sum + size, 0);
   }
 
   /** The next offset to be written. */
@@ -44,8 +46,10 @@ export class EventLog {
 
   /** Appends an entry; returns its offset. */
   append(entry: StreamEntry): number {
+    const size = entrySize(entry);
     this.entries.push(entry);
-    this.sizes.push(entrySize(entry));
+    this.sizes.push(size);
+    this.bytes += size;
     return this.end - 1;
   }
 
@@ -66,13 +70,13 @@ export class EventLog {
     const count = Math.min(upTo, this.end) - this.base;
     if (count <= 0) return;
     this.entries.splice(0, count);
-    this.sizes.splice(0, count);
+    for (const size of this.sizes.splice(0, count)) this.bytes -= size;
     this.base += count;
   }
 
   /** Drops the oldest entries (never those from `keepFrom` on) until the rest fit in `maxBytes`. */
   trimTo(maxBytes: number, keepFrom = this.end): void {
-    let total = this.sizes.reduce((sum, size) => sum + size, 0);
+    let total = this.bytes;
     let drop = 0;
     while (drop < this.entries.length && total > maxBytes && this.base + drop < keepFrom) {
       total -= this.sizes[drop]!;

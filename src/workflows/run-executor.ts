@@ -115,7 +115,7 @@ async function driveKernel(
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
     if (event.type === "done") published = publishDone(session, run.runId, event, historyLength);
-    else session.publish(run.runId, event);
+    else session.publish(run.runId, event, modelCallOf(event, model.count()));
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   }
 }
@@ -157,6 +157,16 @@ function approvalHost(session: SessionState, runId: string): ApprovalHost {
       active.scope.cancel();
     },
   };
+}
+
+/**
+ * The number of the model call a `model_call_start` opens (the next one) or a `model_call_end` closes (the last
+ * one): readers pair a call's live output with its events by it.
+ */
+function modelCallOf(event: AgentEvent, calls: number): number | undefined {
+  if (event.type === "model_call_start") return calls + 1;
+  if (event.type === "model_call_end") return calls;
+  return undefined;
 }
 
 /** Numbers a run's model calls, going on from where the previous execution stopped. */

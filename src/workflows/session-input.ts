@@ -2,7 +2,7 @@ import type { RunSnapshot } from "../kernel/run-snapshot.js";
 import type { EventLogState } from "./event-log.js";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { Usage } from "../kernel/model.js";
-import type { RunSummary } from "./messages.js";
+import type { RunSummary, SessionFailure } from "./messages.js";
 
 /** A run waiting its turn in the session. */
 export interface QueuedRun {
@@ -38,6 +38,8 @@ export interface CarriedState {
   log?: EventLogState;
   /** The run in progress, when the session continued as new in the middle of it. */
   activeRun?: SuspendedRun;
+  /** Why the last run failed, while the session shows `failed`. */
+  failure?: SessionFailure;
 }
 
 /** The input of the session workflow. One workflow chain per session; its id is the session id. */

@@ -109,15 +109,16 @@ export class SessionState {
     this.usage = carried?.usage ?? ZERO_USAGE;
     this.summaries = carried?.summaries ?? [];
     this.keptRunOffsets = carried?.keptRunOffsets ?? [];
+    this.failure = carried?.failure;
     this.stream = new SessionStream(carried?.log, () => this.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.registerHandlers();
   }
 
   /** Publishes a run's event to the session stream. */
-  publish(runId: string, event: AgentEvent): void {
+  publish(runId: string, event: AgentEvent, modelCall?: number): void {
     if (event.type === "error" && event.fatal) this.noteFatalError(runId, event.error.message);
-    this.stream.publish(runId, event);
+    this.stream.publish(runId, event, modelCall);
   }
 
   /**
@@ -189,6 +190,7 @@ export class SessionState {
       keptRunOffsets: this.keptRunOffsets,
       log: this.carryLog(suspended),
       ...(suspended ? { activeRun: suspended } : {}),
+      ...(this.failure ? { failure: this.failure } : {}),
     };
   }
 

@@ -47,8 +47,9 @@ export class SessionStream {
   }
 
   /** Appends a run's event (bounded in size: the whole event stays in history and the run's result). */
-  publish(runId: string, event: AgentEvent): void {
+  publish(runId: string, event: AgentEvent, modelCall?: number): void {
     const entry: StreamEntry = { runId, event: boundedEvent(toWireEvent(event)) };
+    if (modelCall !== undefined) entry.modelCall = modelCall;
     this.log.append(entry);
     this.log.trimTo(MAX_KEPT_BYTES);
   }

@@ -170,6 +170,12 @@ describe("durable tool loop", () => {
     const large = await inputs("verbose");
     expect(large).toHaveLength(3);
     for (const input of large) expect(input).not.toHaveProperty("request");
+    // The first call goes by reference; the next ones as small changes of the previous request (same system prompt).
+    expect(large[0]).not.toHaveProperty("delta");
+    for (const input of large.slice(1)) {
+      expect(input).toHaveProperty("delta");
+      expect(JSON.stringify(input).length).toBeLessThan(4_000);
+    }
     const small = await inputs("calculator");
     for (const input of small) expect(input).toHaveProperty("request");
   });

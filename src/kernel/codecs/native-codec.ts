@@ -28,10 +28,18 @@ export function nativeCodec(): ToolCallCodec {
   };
 }
 
+/** Stripped copies, one per message: a message stays the same object from turn to turn (requests share them). */
+const stripped = new WeakMap<Message, Message>();
+
 function withoutReasoning(message: Message): Message {
   if (message.role !== "assistant" || typeof message.content === "string") return message;
   if (!message.content.some((block) => block.type === "reasoning")) return message;
-  return { ...message, content: message.content.filter((block) => block.type !== "reasoning") };
+  let copy = stripped.get(message);
+  if (!copy) {
+    copy = { ...message, content: message.content.filter((block) => block.type !== "reasoning") };
+    stripped.set(message, copy);
+  }
+  return copy;
 }
 
 function decodeNative(message: AssistantMessage): DecodedResponse {

@@ -1,0 +1,131 @@
+import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { AgentClient, type DurableEvent } from "../../src/client.js";
+import { defineAgent } from "../../src/define-agent.js";
+import { defineTool } from "../../src/kernel/tools.js";
+import { fakeProvider } from "../../src/providers/fake-provider.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { createWorker } from "../../src/worker.js";
+
+// Every warning of the worker, core included (where the SDK warns about payload sizes), kept to check.
+const workerLog: string[] = [];
+Runtime.install({
+  logger: new DefaultLogger("WARN", (entry) => {
+    workerLog.push(`${entry.level} ${entry.message}`);
+    console.error(`[worker ${entry.level}] ${entry.message}`);
+  }),
+  telemetryOptions: {
+    logging: { forward: {}, filter: makeTelemetryFilterString({ core: "WARN", other: "WARN" }) },
+  },
+});
+
+const TURNS = 2_000;
+const PAGE = "p".repeat(2_048);
+
+const page = defineTool({
+  name: "page",
+  description: "returns the next 2 KB page",
+  schema: z.object({ n: z.number() }),
+  execute: ({ n }) => `${n}:${PAGE}`,
+});
+
+/** Calls `page` until the conversation holds TURNS - 1 results, then answers; decided by the request alone. */
+const reader = () =>
+  fakeProvider(
+    [
+      (request) => {
+        const results = request.messages.filter(
+          (message) =>
+            Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
+        ).length;
+        if (results >= TURNS - 1) return textTurn(`read ${results} pages`);
+        return toolCallTurn([{ id: `p-${results}`, name: "page", input: { n: results } }]);
+      },
+    ],
+    { onExhausted: "repeat-last" },
+  );
+
+const longReader = defineAgent({
+  name: "long-reader",
+  model: "scripted",
+  tools: [page],
+  maxTurns: TURNS + 10,
+  // Small executions, so the run continues as new several times on its way.
+  durable: { continueAsNew: { maxHistoryEvents: 2_000 } },
+});
+
+describe("a run of thousands of turns", () => {
+  const taskQueue = `long-${Math.random().toString(36).slice(2, 10)}`;
+  let stopWorker: () => Promise<void>;
+  let client: AgentClient;
+
+  beforeAll(async () => {
+    const connection = await NativeConnection.connect({ address: inject("temporalAddress") });
+    const worker = await createWorker({
+      agents: [longReader],
+      providers: { scripted: reader() },
+      taskQueue,
+      connection,
+      namespace: inject("temporalNamespace"),
+    });
+    const running = worker.run();
+    stopWorker = async () => {
+      if (worker.getState() === "RUNNING") worker.shutdown();
+      await running;
+      await connection.close();
+    };
+    client = await AgentClient.connect({
+      address: inject("temporalAddress"),
+      namespace: inject("temporalNamespace"),
+      taskQueue,
+    });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await stopWorker?.();
+  });
+
+  it(
+    `${TURNS} turns of 2 KB tool results complete in one run across continue-as-new; the client sees every event once, in order`,
+    async () => {
+      const sessionId = `long-${Math.random().toString(36).slice(2, 10)}`;
+      const events: DurableEvent[] = [];
+      const run = client.run("long-reader", "read every page", { sessionId });
+      let result;
+      for (;;) {
+        const next = await run.next();
+        if (next.done) {
+          result = next.value;
+          break;
+        }
+        events.push(next.value);
+      }
+      expect(result.stopReason).toBe("stop");
+      expect(result.text).toBe(`read ${TURNS - 1} pages`);
+
+      // Every event once, in order: offsets without gaps or repeats, turns numbered 1..TURNS.
+      const offsets = events.map((event) => event.offset);
+      for (let index = 1; index < offsets.length; index++)
+        expect(offsets[index]).toBe(offsets[index - 1]! + 1);
+      const turns = events.filter((event) => event.type === "turn_start").map((event) => event.turn);
+      expect(turns).toEqual(Array.from({ length: TURNS }, (_, index) => index + 1));
+      expect(events.filter((event) => event.type === "tool_result")).toHaveLength(TURNS - 1);
+      expect(events.filter((event) => event.type === "done")).toHaveLength(1);
+
+      // The run went on in several executions, each with a bounded history.
+      const executions: number[] = [];
+      for await (const info of client.temporal.workflow.list({ query: `WorkflowId = "${sessionId}"` })) {
+        executions.push(info.historyLength ?? 0);
+      }
+      expect(executions.length).toBeGreaterThan(3);
+      for (const length of executions) expect(length).toBeLessThan(3_000);
+
+      const status = await client.describe(sessionId);
+      expect(status.turns).toBe(TURNS);
+      expect(status.runsCompleted).toBe(1);
+      expect(workerLog.filter((line) => /TMPRL1103|payload/i.test(line))).toEqual([]);
+    },
+    15 * 60_000,
+  );
+});
