@@ -18,6 +18,7 @@ const LONG_BENCHMARKS = ["idle-memory"] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number] | (typeof LONG_BENCHMARKS)[number];
 const GROUPS: Record<string, readonly BenchmarkName[]> = { long: LONG_BENCHMARKS };
 const only = process.argv[2];
+if (only === "chaos") process.exit(await (await import("./chaos.js")).runChaosBench()); // own server
 const known: readonly string[] = [...BENCHMARKS, ...LONG_BENCHMARKS, ...Object.keys(GROUPS)];
 if (only !== undefined && !known.includes(only)) {
   console.error(`unknown benchmark '${only}' (one of: ${known.join(", ")})`);

@@ -1,0 +1,31 @@
+// A worker process of the chaos benchmark (bench/chaos.ts kills it with SIGKILL at any moment).
+// Env: TEMPORAL_ADDRESS, TASK_QUEUE (the base queue), LEDGER (the file the tool and the model append to),
+// WORKER_NAME, HEARTBEAT_TIMEOUT_MS (optional: the agent's model and tool heartbeat timeouts; default the durable
+// defaults). Prints "worker ready" once polling.
+import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
+import { createWorker } from "../../src/worker.js";
+import { chaosAgent, chaosModel } from "./agent.js";
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`chaos worker: ${name} is not set`);
+  return value;
+};
+const context = { ledger: env("LEDGER"), worker: env("WORKER_NAME") };
+const heartbeat = process.env.HEARTBEAT_TIMEOUT_MS ? Number(process.env.HEARTBEAT_TIMEOUT_MS) : undefined;
+const model = chaosModel(context);
+
+Runtime.install({ logger: new DefaultLogger("ERROR") });
+const connection = await NativeConnection.connect({ address: env("TEMPORAL_ADDRESS") });
+const worker = await createWorker({
+  agents: [chaosAgent(context, heartbeat)],
+  providers: { [model.id]: model },
+  taskQueue: env("TASK_QUEUE"),
+  connection,
+  namespace: "default",
+  storage: false,
+});
+const running = worker.run();
+console.log("worker ready");
+await running;
+await connection.close();
