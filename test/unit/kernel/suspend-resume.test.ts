@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "../../../src/agent.js";
+import { nativeCodec } from "../../../src/kernel/codecs/index.js";
+import type { AgentEvent } from "../../../src/kernel/events.js";
+import type { RunSnapshot } from "../../../src/kernel/run-snapshot.js";
+import { defineTool } from "../../../src/kernel/tools.js";
+import { fakeProvider } from "../../../src/providers/fake-provider.js";
+import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
+import { collect } from "../../support/collect.js";
+
+const count = defineTool({
+  name: "count",
+  description: "counts",
+  schema: z.object({ n: z.number() }),
+  execute: ({ n }) => `counted ${n}`,
+});
+
+/** Five tool turns, then an answer; each turn decided by how many results the request holds. */
+const script = () =>
+  fakeProvider(
+    [
+      (request) => {
+        const results = request.messages.filter(
+          (message) =>
+            Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
+        ).length;
+        if (results >= 5) return textTurn(`done after ${results}`);
+        return toolCallTurn([{ id: `c${results}`, name: "count", input: { n: results } }]);
+      },
+    ],
+    { onExhausted: "repeat-last" },
+  );
+
+const timeless = (events: AgentEvent[]) =>
+  events.map((event) => ("durationMs" in event ? { ...event, durationMs: 0 } : event));
+
+describe("suspending a run at a turn boundary and resuming it elsewhere", () => {
+  it("the events of the two halves are the events of one uninterrupted run, and the result is the same", async () => {
+    const whole = await collect(
+      createAgent({ model: script(), codec: nativeCodec(), tools: [count] }).run("go"),
+    );
+
+    let snapshot: RunSnapshot | undefined;
+    let asked = 0;
+    const first = await collect(
+      createAgent({ model: script(), codec: nativeCodec(), tools: [count] }).run("go", {
+        suspend: { requested: () => ++asked >= 3, suspend: (paused) => void (snapshot = paused) },
+      }),
+    );
+    expect(snapshot).toBeDefined();
+    expect(snapshot!.turn).toBe(3);
+    expect(snapshot!.budgetUsed).toBe(3);
+    expect(first.events.some((event) => event.type === "done")).toBe(false);
+    // Round trip through JSON, as continue-as-new does.
+    const carried = JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
+    const second = await collect(
+      createAgent({ model: script(), codec: nativeCodec(), tools: [count] }).run("go", { resume: carried }),
+    );
+    expect(timeless([...first.events, ...second.events])).toEqual(timeless(whole.events));
+    expect(second.result.text).toBe("done after 5");
+    expect(second.result.messages).toEqual(whole.result.messages);
+  });
+
+  it("is never asked before the first turn of an execution, so every execution makes progress", async () => {
+    let asked = 0;
+    const { events } = await collect(
+      createAgent({ model: script(), codec: nativeCodec(), tools: [count] }).run("go", {
+        suspend: { requested: () => (asked++, true), suspend: () => undefined },
+      }),
+    );
+    expect(events.filter((event) => event.type === "turn_start")).toHaveLength(1);
+    expect(asked).toBe(1);
+  });
+
+  it("a resumed run keeps counting turns against maxTurns", async () => {
+    let snapshot: RunSnapshot | undefined;
+    await collect(
+      createAgent({ model: script(), codec: nativeCodec(), tools: [count], maxTurns: 4 }).run("go", {
+        suspend: { requested: () => true, suspend: (paused) => void (snapshot = paused) },
+      }),
+    );
+    const resumed = await collect(
+      createAgent({ model: script(), codec: nativeCodec(), tools: [count], maxTurns: 4 }).run("go", {
+        resume: snapshot!,
+      }),
+    );
+    expect(resumed.events.filter((event) => event.type === "turn_start").map((e) => e.turn)).toEqual([
+      2, 3, 4,
+    ]);
+    expect(resumed.result.stopReason).toBe("max_turns");
+  });
+});
