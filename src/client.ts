@@ -72,8 +72,8 @@ export interface AgentClientOptions {
    */
   searchAttributes?: boolean;
   /**
-   * Where live model output comes from: the workflow stream (`"temporal"`), Redis Streams (`{ redisUrl }`), or
-   * `"auto"` (default): Redis when `REDIS_URL` is set, like the worker.
+   * Where live model output comes from: the session itself (`"temporal"`, read with the `readStream` query),
+   * Redis Streams (`{ redisUrl }`), or `"auto"` (default): Redis when `REDIS_URL` is set, like the worker.
    */
   deltas?: "auto" | "temporal" | { redisUrl: string } | ExternalDeltaSource;
   /**
@@ -163,7 +163,7 @@ export class AgentClient {
       args: [{ sessionId, agent, ...(this.searchAttributes ? {} : { searchAttributes: false }) }],
       workflowIdConflictPolicy: "USE_EXISTING",
       workflowIdReusePolicy: "REJECT_DUPLICATE",
-      // Shorter than Temporal's 10 s, so a session answers queries soon after its worker dies mid-task.
+      // Explicit (Temporal's default): a replay of a whole execution on a cold worker must fit in it.
       workflowTaskTimeout: DEFAULT_WORKFLOW_TASK_TIMEOUT,
       memo: { agent },
       // The header of the UI's workflow page; the live status and pending approvals are its Current Details.

@@ -26,7 +26,7 @@ export interface CreateWorkerOptions {
   connection?: NativeConnection;
   namespace?: string;
   /**
-   * How live model output is published: the workflow stream (default), Redis Streams, or not at all.
+   * How live model output is published: the session itself (default), Redis Streams, or not at all.
    * Default: Redis when `REDIS_URL` is set.
    */
   deltas?: DeltaTransport | false;

@@ -3,7 +3,7 @@ import { redisDeltaSink } from "./redis-delta-sink.js";
 import { DEFAULT_BATCH_MS, type DeltaSink } from "./stream-delta.js";
 import { temporalDeltaSink } from "./temporal-delta-sink.js";
 
-/** How a worker publishes live model output: into the workflow stream, or into Redis Streams. */
+/** How a worker publishes live model output: into the session (rejected `publishDeltas` updates, no history), or into Redis Streams. */
 export interface DeltaTransport {
   readonly kind: "temporal" | "redis";
   /** How long a publisher gathers output before sending it. */

@@ -21,7 +21,7 @@ export interface DeltaSink {
   close(): Promise<void>;
 }
 
-/** How often a publisher sends what it has gathered into the workflow stream, at most (each batch is a signal). */
+/** How often a publisher sends what it has gathered to the session, at most (each batch is an update and a workflow task). */
 export const DEFAULT_BATCH_MS = 50;
 
 /** True when a delta belongs to the run (its model-call key starts with the run id). */
