@@ -25,7 +25,10 @@ export function replayPayloadStorage(dir: string = PAYLOADS_DIR): ExternalStorag
   return storage;
 }
 
-/** The keys of every blob in the payloads folder, sorted (`/`-separated, as in the histories' references). */
+/**
+ * The keys of every blob in the payloads folder, sorted (`/`-separated, as in the histories' references). Dot
+ * files (the folder's `.gitattributes`) are not blobs.
+ */
 export function listPayloadKeys(dir: string = PAYLOADS_DIR): string[] {
   let entries;
   try {
@@ -35,7 +38,7 @@ export function listPayloadKeys(dir: string = PAYLOADS_DIR): string[] {
     throw error;
   }
   return entries
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"))
     .sort();
 }

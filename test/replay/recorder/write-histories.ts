@@ -29,6 +29,11 @@ export function writeHistories(recorded: readonly RecordedScenario[], log: (line
           `    ${place.place}: ${place.count} payloads, ${place.totalBytes} bytes (largest ${place.maxBytes})`,
         );
       }
+      for (const reference of storedPayloadReferences(history)) {
+        log(
+          `    stored externally at event ${reference.place}: ${reference.sizeBytes} bytes (${reference.key})`,
+        );
+      }
       const model = payloadPlaces(history).find(
         (place) => place.place === "activityTaskScheduled(callModel) input",
       );
@@ -51,7 +56,11 @@ export function writePayloads(
   recordingDir: string,
   log: (line: string) => void,
 ): string[] {
-  rmSync(PAYLOADS_DIR, { recursive: true, force: true });
+  mkdirSync(PAYLOADS_DIR, { recursive: true });
+  for (const entry of readdirSync(PAYLOADS_DIR, { withFileTypes: true })) {
+    // Keeps the folder's .gitattributes (blobs are binary: no line-ending conversion).
+    if (!entry.name.startsWith(".")) rmSync(join(PAYLOADS_DIR, entry.name), { recursive: true, force: true });
+  }
   const keys = new Set(
     recorded.flatMap(({ histories }) =>
       histories.flatMap((history) => storedPayloadReferences(history).map((reference) => reference.key)),
