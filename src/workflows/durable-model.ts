@@ -27,9 +27,11 @@ export interface DurableModelContext {
 /**
  * A ModelProvider whose every call is one `callModel` activity. The activity returns the complete assistant
  * message, which history records; the chunks the kernel sees are replayed from it, so a replay sees the same.
- * A request larger than INLINE_REQUEST_LIMIT goes by reference: the workflow serves it through the
- * `modelRequest` query while the call is in flight, so each model call adds only its answer to the history, not
- * the whole conversation; small ones go inline, which spares the query round trip.
+ * Small requests go inline (no query round trip); a larger one goes as the change of the run's previous request
+ * (what the turn added: typically the last answer and its tool results), or by reference alone (the workflow
+ * serves it through the `modelRequest` query while the call is in flight). Either way a model call adds to the
+ * history what its turn added, never the whole conversation again; a large tool result is written twice (as the
+ * tool's result and in the next call's change), and above the storage threshold both copies are claim checks.
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
   let previous: SentRequest | undefined;
@@ -78,7 +80,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
 
 /**
  * Requests up to this size travel inline (no query round trip); larger ones by reference, so a long conversation
- * adds at most this much per model call to the history.
+ * adds at most this much per model call to the history, besides what the turn itself added.
  */
 export const INLINE_REQUEST_LIMIT = 16 * 1024;
 
