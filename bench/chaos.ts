@@ -133,6 +133,8 @@ interface RecoveryFigures {
   p99: number;
   max: number;
   byCategory: Record<string, { count: number; p50: number; p99: number; max: number }>;
+  /** The slowest recoveries (kill time in ISO, the killed worker, the session, what it was doing, seconds). */
+  slowest: { killedAt: string; worker: string; sessionId: string; category: string; seconds: number }[];
 }
 
 /** Runs the benchmark, prints the table, writes bench/results/chaos.json; returns the exit code (always 0). */
@@ -366,7 +368,8 @@ export async function runChaosBench(): Promise<number> {
   stopping = true;
   await supervising;
   killAllOnExit();
-  await client.close().catch(() => undefined);
+  // The client stays open: readers of runs abandoned at the deadline may still be retrying, and a retry on a closed
+  // channel throws from a timer (uncaught). The caller exits right after.
   await server?.stop();
   workerLog.end();
   clearInterval(loadTimer);
@@ -563,6 +566,16 @@ function analyse(input: AnalysisInput): ChaosResult {
       p99: round1(percentile(all, 99)),
       max: round1(Math.max(...all)),
       byCategory,
+      slowest: [...samples]
+        .sort((a, b) => b.seconds - a.seconds)
+        .slice(0, 10)
+        .map((sample) => ({
+          killedAt: new Date(kills[sample.kill]!.at).toISOString(),
+          worker: kills[sample.kill]!.worker,
+          sessionId: sample.sessionId,
+          category: sample.category,
+          seconds: round1(sample.seconds),
+        })),
     },
     longestStall,
     loadAverage: { start: input.loadStart, end: loadavg().map(round2), meanOneMinute: round2(meanLoad) },

@@ -16,7 +16,7 @@ const heartbeat = process.env.HEARTBEAT_TIMEOUT_MS ? Number(process.env.HEARTBEA
 const model = chaosModel(context);
 
 Runtime.install({ logger: new DefaultLogger("ERROR") });
-const connection = await NativeConnection.connect({ address: env("TEMPORAL_ADDRESS") });
+const connection = await connectWithRetry(env("TEMPORAL_ADDRESS"));
 const worker = await createWorker({
   agents: [chaosAgent(context, heartbeat)],
   providers: { [model.id]: model },
@@ -29,3 +29,16 @@ const running = worker.run();
 console.log("worker ready");
 await running;
 await connection.close();
+
+/** A worker started while the benchmark has the server down waits for it (up to a minute) instead of exiting. */
+async function connectWithRetry(address: string): Promise<NativeConnection> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await NativeConnection.connect({ address });
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
