@@ -2,19 +2,20 @@
 // and writes every figure to bench/results/latest.json. `npm run bench -- long` runs the long benchmarks (minutes each;
 // never part of the default set) and writes bench/results/long.json. Benchmarks report figures; they never fail a
 // build on timing.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { benchDurableOverhead, type DurableOverheadResult, type LoopTiming } from "./durable-overhead.js";
 import { openDurableBenchEnv } from "./durable-bench-env.js";
 import { benchHistorySize, type HistoryModeResult, type HistorySizeResult } from "./history-size.js";
 import { benchIdleMemory, type IdleMemoryResult } from "./idle-memory.js";
 import { benchKernelOverhead } from "./kernel-overhead.js";
+import { benchLongRunHistory, type LongRunHistoryResult } from "./long-run-history.js";
 import { benchStreamLatency } from "./stream-latency.js";
 import { startTestRedis } from "../test/support/redis-server.js";
 
 const BENCHMARKS = ["kernel", "durable", "history", "stream"] as const;
 /** Long benchmarks, run only by name or with their group (`long`). Add a new long benchmark here and below. */
-const LONG_BENCHMARKS = ["idle-memory"] as const;
+const LONG_BENCHMARKS = ["idle-memory", "long-run-history"] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number] | (typeof LONG_BENCHMARKS)[number];
 const GROUPS: Record<string, readonly BenchmarkName[]> = { long: LONG_BENCHMARKS };
 const only = process.argv[2];
@@ -80,6 +81,7 @@ if (needsServer) {
             "p99 ms": row.p99Ms,
             "target p99 ms": row.transport === "redis" ? 20 : 150,
             "history bytes / 1,000 tokens": row.historyBytesPer1000Tokens,
+            "history events (streamed / silent run)": `${row.historyEvents.streamed} / ${row.historyEvents.silent}`,
           })),
         );
       } finally {
@@ -91,6 +93,11 @@ if (needsServer) {
       results.idleMemory = idle;
       printIdleMemory(idle);
     }
+    if (wants("long-run-history")) {
+      const longRun = await benchLongRunHistory(env);
+      results.longRunHistory = longRun;
+      printLongRunHistory(longRun);
+    }
   } finally {
     await env.close();
   }
@@ -99,8 +106,25 @@ if (needsServer) {
 environment.loadAverageAtEnd = loadavg().map(round2);
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 const report = { date: new Date().toISOString(), environment, results };
-const resultFile = only !== undefined && only in GROUPS ? `${only}.json` : "latest.json";
-writeFileSync(new URL(`./results/${resultFile}`, import.meta.url), JSON.stringify(report, null, 2) + "\n");
+// A long benchmark run by name goes to long.json too, next to the group's other results (kept with their own date).
+const longOnly = selected.every((name) => (LONG_BENCHMARKS as readonly string[]).includes(name));
+const resultFile =
+  only !== undefined && only in GROUPS ? `${only}.json` : longOnly ? "long.json" : "latest.json";
+const resultUrl = new URL(`./results/${resultFile}`, import.meta.url);
+if (longOnly && !(only !== undefined && only in GROUPS) && existsSync(resultUrl)) {
+  type EarlierRun = { date: string; environment: unknown; results: string[] };
+  const previous = JSON.parse(readFileSync(resultUrl, "utf8")) as typeof report & { earlier?: EarlierRun[] };
+  const kept = Object.fromEntries(Object.entries(previous.results).filter(([name]) => !(name in results)));
+  const earlier = (previous.earlier ?? [])
+    .map((run) => ({ ...run, results: run.results.filter((name) => name in kept) }))
+    .filter((run) => run.results.length > 0);
+  const covered = new Set(earlier.flatMap((run) => run.results));
+  const fromPrevious = Object.keys(kept).filter((name) => !covered.has(name));
+  if (fromPrevious.length > 0)
+    earlier.push({ date: previous.date, environment: previous.environment, results: fromPrevious });
+  if (earlier.length > 0) Object.assign(report, { results: { ...kept, ...results }, earlier });
+}
+writeFileSync(resultUrl, JSON.stringify(report, null, 2) + "\n");
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
@@ -117,6 +141,7 @@ function printDurable(durable: DurableOverheadResult): void {
       "× minimal": ratio,
       "CPU ms/turn": timing.cpuMsPerTurnMedian,
       "events/turn": timing.history.eventsPerTurn,
+      "history B/turn": timing.history.bytesPerTurn,
       "wf tasks/turn": timing.history.workflowTasksPerTurn,
       "wf task wait ms/turn": perTurn(time.workflowTaskQueueMs),
       "wf task run ms/turn": perTurn(time.workflowTaskRunMs),
@@ -195,4 +220,28 @@ function printIdleMemory(idle: IdleMemoryResult): void {
       },
     ]);
   }
+}
+
+function printLongRunHistory(longRun: LongRunHistoryResult): void {
+  const row = (run: LongRunHistoryResult["following"]) => ({
+    [`history of one ${longRun.turns}-turn run (${longRun.toolResultBytes} B tool results)`]: run.following
+      ? "a client following"
+      : "nobody following",
+    ...Object.fromEntries(run.samples.map((sample) => [`B/turn at ${sample.turn}`, sample.bytesPerTurn])),
+    [`ratio ${run.samples.at(-1)!.turn}/10`]: run.ratioLastOverTurn10,
+    "B/turn overall": run.bytesPerTurnOverall,
+    executions: run.executions.length,
+    "B/execution": run.bytesPerFullExecution,
+    "ms/turn": run.msPerTurn,
+  });
+  console.table([row(longRun.notFollowing), row(longRun.following)]);
+  console.table([
+    Object.fromEntries([
+      ["history per turn, following / nobody following", "ratio (target ≤ 1.2)"],
+      ...longRun.followingOverNotFollowing.map((entry) => [
+        entry.turn === "overall" ? "overall" : `turn ${entry.turn}`,
+        entry.ratio,
+      ]),
+    ]),
+  ]);
 }

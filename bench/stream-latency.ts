@@ -9,7 +9,7 @@ import {
 } from "../src/stream/delta-transport.js";
 import { createWorker } from "../src/worker.js";
 import { runWorker, type DurableBenchEnv } from "./durable-bench-env.js";
-import { eventBytes } from "./history-profile.js";
+import { eventBytes, eventTypeName, type HistoryEvent } from "./history-profile.js";
 
 /** Latency and history cost of live streaming, for one transport. */
 export interface StreamLatencyResult {
@@ -18,8 +18,18 @@ export interface StreamLatencyResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
-  /** History bytes the streaming adds per 1,000 streamed tokens (one token per chunk). */
+  /**
+   * History bytes the streaming adds per 1,000 streamed tokens (one token per chunk): the streamed run's history
+   * less that of the same run answered at once without streaming.
+   */
   historyBytesPer1000Tokens: number;
+  /** History events of the streamed run and of the same run without streaming (the difference is streaming's). */
+  historyEvents: { streamed: number; silent: number };
+  /**
+   * Signal and update events of the streamed run and of the silent one: live output sent as signals or accepted
+   * updates would show as more in the streamed run (both have the accepted `startRun` update).
+   */
+  signalAndUpdateEvents: { streamed: number; silent: number };
 }
 
 const CHUNKS = 400;
@@ -61,9 +71,16 @@ function silentModel(id: string): ModelProvider {
   };
 }
 
-async function historyBytes(client: AgentClient, sessionId: string): Promise<number> {
-  const history = await client.handle(sessionId).fetchHistory();
-  return (history.events ?? []).reduce((sum, event) => sum + eventBytes(event), 0);
+async function sessionHistory(client: AgentClient, sessionId: string): Promise<HistoryEvent[]> {
+  return (await client.handle(sessionId).fetchHistory()).events ?? [];
+}
+
+function signalsAndUpdates(events: HistoryEvent[]): number {
+  return events.filter((event) => /^WORKFLOW_EXECUTION_(SIGNALED|UPDATE_)/.test(eventTypeName(event))).length;
+}
+
+function historyBytes(events: HistoryEvent[]): number {
+  return events.reduce((sum, event) => sum + eventBytes(event), 0);
 }
 
 /** One streamed run: per-token latency from the provider's chunk to the client's text_delta, and history bytes. */
@@ -74,7 +91,7 @@ async function measure(
   name: string,
   transport: DeltaTransport,
   deltas: ClientDeltas,
-): Promise<{ latencies: number[]; bytes: number; silentBytes: number }> {
+): Promise<{ latencies: number[]; streamed: HistoryEvent[]; silent: HistoryEvent[] }> {
   const taskQueue = `bench-stream-${name}-${Date.now()}`;
   const agents = [
     defineAgent({ name: "streamer", model: "stamping" }),
@@ -108,8 +125,8 @@ async function measure(
     for await (const _event of client.events(silent.sessionId, silent.runId, { fromOffset: silent.offset }));
     return {
       latencies,
-      bytes: await historyBytes(client, started.sessionId),
-      silentBytes: await historyBytes(client, silent.sessionId),
+      streamed: await sessionHistory(client, started.sessionId),
+      silent: await sessionHistory(client, silent.sessionId),
     };
   } finally {
     await connection.close();
@@ -132,17 +149,19 @@ export async function benchStreamLatency(
   if (redisUrl) transports.push(["redis", () => redisDeltaTransport(redisUrl), { redisUrl }]);
   const results: StreamLatencyResult[] = [];
   for (const [name, transport, deltas] of transports) {
-    const { latencies, bytes, silentBytes } = await measure(env, name, transport(), deltas);
+    const { latencies, streamed, silent } = await measure(env, name, transport(), deltas);
     const sorted = [...latencies].sort((a, b) => a - b);
     // The silent session is the same run without streaming: the difference is what streaming costs.
-    const perRunSilent = silentBytes;
+    const bytes = historyBytes(streamed) - historyBytes(silent);
     results.push({
       transport: name,
       chunks: latencies.length,
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
       maxMs: percentile(sorted, 100),
-      historyBytesPer1000Tokens: Math.round(((bytes - perRunSilent) / CHUNKS) * 1000),
+      historyBytesPer1000Tokens: Math.round((bytes / CHUNKS) * 1000),
+      historyEvents: { streamed: streamed.length, silent: silent.length },
+      signalAndUpdateEvents: { streamed: signalsAndUpdates(streamed), silent: signalsAndUpdates(silent) },
     });
   }
   return results;
