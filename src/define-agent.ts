@@ -20,7 +20,7 @@ export const DURABLE_DEFAULTS = {
   toolTimeoutMs: 5 * 60_000,
   toolHeartbeatTimeoutMs: 10_000,
   modelRetry: {
-    maximumAttempts: 3,
+    maximumAttempts: 8,
     initialIntervalMs: 250,
     maximumIntervalMs: 8_000,
     backoffCoefficient: 2,

@@ -119,11 +119,34 @@ function lookupProvider(registry: AgentRegistry, model: string) {
   }
 }
 
-/** Reads the in-flight request from the workflow that scheduled this activity. */
 /** The latest request of each run this worker served: the next call of the run travels as a change of it. */
 const requests = new RequestCache();
 
+/** How long the activity keeps asking for its request while the session cannot answer (its worker died). */
+const REQUEST_QUERY_PATIENCE_MS = 60_000;
+const REQUEST_QUERY_DEADLINE_MS = 5_000;
+
+/**
+ * Reads the in-flight request from the workflow that scheduled this activity. A session whose workflow task is
+ * held by a dead worker (or a server that is restarting) cannot answer for a while: that is asked again, with
+ * heartbeats, instead of failing an attempt of the model call.
+ */
 async function fetchRequest(key: string): Promise<ModelRequest> {
+  const context = Context.current();
+  const started = Date.now();
+  for (let pause = 250; ; pause = Math.min(pause * 2, 4_000)) {
+    try {
+      return await queryRequest(key);
+    } catch (error) {
+      if (error instanceof ApplicationFailure || Date.now() - started > REQUEST_QUERY_PATIENCE_MS)
+        throw error;
+      context.heartbeat();
+      await context.sleep(pause);
+    }
+  }
+}
+
+async function queryRequest(key: string): Promise<ModelRequest> {
   const context = Context.current();
   const workflowId = context.info.workflowExecution?.workflowId;
   if (!workflowId)
@@ -131,7 +154,10 @@ async function fetchRequest(key: string): Promise<ModelRequest> {
       "callModel must run inside a session workflow",
       FAILURE_TYPES.requestUnavailable,
     );
-  const request = await context.client.workflow.getHandle(workflowId).query(modelRequestQuery, key);
+  const handle = context.client.workflow.getHandle(workflowId);
+  const request = await context.client.connection.withDeadline(Date.now() + REQUEST_QUERY_DEADLINE_MS, () =>
+    handle.query(modelRequestQuery, key),
+  );
   // Absent only if the workflow moved on (the call was cancelled); a retry will not bring it back.
   if (!request)
     throw ApplicationFailure.nonRetryable(

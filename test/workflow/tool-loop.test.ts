@@ -145,7 +145,7 @@ describe("durable tool loop", () => {
     expect(byType("callModel")).toHaveLength(3);
     expect(byType("executeTool")).toHaveLength(3);
     for (const tool of byType("executeTool")) expect(tool.retryPolicy?.maximumAttempts).toBe(1);
-    for (const model of byType("callModel")) expect(model.retryPolicy?.maximumAttempts).toBe(3);
+    for (const model of byType("callModel")) expect(model.retryPolicy?.maximumAttempts).toBe(8);
   });
 
   it("passes a large request by reference (the activity reads it with a query) and a small one inline", async () => {
