@@ -6,6 +6,7 @@ import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js
 import type { AbortSignalLike } from "../kernel/ports.js";
 import { modelActivityOptions } from "./activity-options.js";
 import { modelFailureToError } from "./failure-cause.js";
+import { wakeUpWhileStreaming } from "./wake-up-timer.js";
 
 /** Where the workflow keeps the requests of in-flight model calls, served to the activity by query. */
 export type ModelRequestStore = Map<string, ModelRequest>;
@@ -22,6 +23,8 @@ export interface DurableModelContext {
   inlineRequests?: boolean;
   /** The activity publishes text live (passthrough codecs); the workflow then does not publish text deltas. */
   streamLive: boolean;
+  /** Keep a wake-up timer running while a streaming call is in flight (see wake-up-timer.ts). */
+  wakeUps?: boolean;
 }
 
 /**
@@ -53,6 +56,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       const scope = new CancellationScope();
       const cancel = () => scope.cancel();
       signal?.addEventListener("abort", cancel, { once: true });
+      const stopWakeUps = context.streamLive && context.wakeUps ? wakeUpWhileStreaming() : () => undefined;
       let output;
       try {
         output = await scope.run(() =>
@@ -69,6 +73,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       } catch (error) {
         throw modelFailureToError(error);
       } finally {
+        stopWakeUps();
         signal?.removeEventListener("abort", cancel);
         context.requests.delete(requestKey);
       }

@@ -192,6 +192,7 @@ function kernelConfig(
       requests: session.requests,
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
+      wakeUps: session.wakeUpWhileStreaming,
     }),
     tools: durableTools(plan, runId),
     use: planPermission(plan.permission, durableApprover(host, plan.permission), false),

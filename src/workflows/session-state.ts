@@ -77,6 +77,8 @@ export class SessionState {
   readonly requests = new Map<string, ModelRequest>();
   readonly stream: SessionStream;
   readonly board = new ApprovalBoard();
+  /** Decided once per execution, at its start, so histories from before the change replay unchanged. */
+  readonly wakeUpWhileStreaming = patched("wake-up-while-streaming");
   readonly visibility: SessionVisibility;
   current: ActiveRun | undefined;
   closed = false;
