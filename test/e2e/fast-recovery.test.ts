@@ -155,10 +155,11 @@ it("kill -9 of the worker in a model call and in a tool call: another worker tak
   // Correctness bounds, generous on a loaded machine; the figures above are the measurement.
   expect(modelRecoveryMs).toBeLessThan(heartbeatMs + 5_000);
   expect(toolRecoveryMs).toBeLessThan(toolHeartbeatMs + 5_000);
-  // A query waits for a workflow task the dead worker held (the workflow task timeout, 5 s), then the sticky
-  // queue timeout (1 s); Temporal's defaults made it 10 s and more.
-  expect(describeAfterModelKillMs).toBeLessThan(heartbeatMs);
-  expect(describeAfterToolKillMs).toBeLessThan(heartbeatMs);
+  // A query waits for a workflow task the dead worker held (at most the workflow task timeout, 10 s: kept at
+  // Temporal's default so a cold replay of a whole execution fits), then the sticky queue timeout (1 s); usually
+  // no task is in flight and it answers in 1–2 s.
+  expect(describeAfterModelKillMs).toBeLessThan(10_000 + 3_000);
+  expect(describeAfterToolKillMs).toBeLessThan(10_000 + 3_000);
 }, 180_000);
 
 /** A model that streams `pieces` one every `delayMs`; later calls (a retried attempt) stream without pauses. */
