@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Client, Connection, WithStartWorkflowOperation, type WorkflowHandle } from "@temporalio/client";
 import type { RunResult } from "./kernel/events.js";
 import { historyToJSONObject } from "./runtime/history-json.js";
+import { queryWithRetry } from "./runtime/query-with-retry.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
@@ -314,7 +315,7 @@ export class AgentClient {
   /** The session's status: current run and turn, queue, usage, stream offset. */
   async describe(sessionId: string): Promise<SessionStatus> {
     try {
-      return await this.handle(sessionId).query(sessionStatusQuery);
+      return await queryWithRetry(() => this.handle(sessionId).query(sessionStatusQuery));
     } catch (error) {
       throw toSessionError(error, sessionId, "describe");
     }
