@@ -3,6 +3,7 @@ import { Client, Connection, WithStartWorkflowOperation, type WorkflowHandle } f
 import type { RunResult } from "./kernel/events.js";
 import { historyToJSONObject } from "./runtime/history-json.js";
 import { queryWithRetry } from "./runtime/query-with-retry.js";
+import { updateWithRetry } from "./runtime/update-with-retry.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
@@ -262,9 +263,11 @@ export class AgentClient {
   ): Promise<void> {
     const body = typeof answer === "string" ? { text: answer } : answer;
     try {
-      await this.handle(sessionId).executeUpdate(answerQuestionUpdate, {
-        args: [{ callId, ...body, ...options }],
-      });
+      await updateWithRetry(() =>
+        this.handle(sessionId).executeUpdate(answerQuestionUpdate, {
+          args: [{ callId, ...body, ...options }],
+        }),
+      );
     } catch (error) {
       throw toSessionError(error, sessionId, "answer");
     }
@@ -277,7 +280,11 @@ export class AgentClient {
   async interrupt(sessionId: string, message?: string): Promise<boolean> {
     try {
       const request = message === undefined ? { id: randomUUID() } : { id: randomUUID(), content: message };
-      return (await this.handle(sessionId).executeUpdate(interruptUpdate, { args: [request] })).interrupted;
+      return (
+        await updateWithRetry(() =>
+          this.handle(sessionId).executeUpdate(interruptUpdate, { args: [request] }),
+        )
+      ).interrupted;
     } catch (error) {
       throw toSessionError(error, sessionId, "interrupt");
     }
@@ -296,7 +303,9 @@ export class AgentClient {
   /** Cancels the running run (or the given run, running or queued); returns the ids cancelled. */
   async cancel(sessionId: string, options: { runId?: string; reason?: string } = {}): Promise<string[]> {
     try {
-      const { cancelled } = await this.handle(sessionId).executeUpdate(cancelRunUpdate, { args: [options] });
+      const { cancelled } = await updateWithRetry(() =>
+        this.handle(sessionId).executeUpdate(cancelRunUpdate, { args: [options] }),
+      );
       return cancelled;
     } catch (error) {
       throw toSessionError(error, sessionId, "cancel");
@@ -306,7 +315,7 @@ export class AgentClient {
   /** Closes a session: queued runs still finish, then the workflow completes; no new runs or steers are accepted. */
   async closeSession(sessionId: string): Promise<void> {
     try {
-      await this.handle(sessionId).executeUpdate(closeSessionUpdate, { args: [] });
+      await updateWithRetry(() => this.handle(sessionId).executeUpdate(closeSessionUpdate, { args: [] }));
     } catch (error) {
       throw toSessionError(error, sessionId, "close");
     }
@@ -370,7 +379,9 @@ export class AgentClient {
     request: { callId: string; decision: "allow" | "deny"; actor?: string; reason?: string },
   ): Promise<void> {
     try {
-      await this.handle(sessionId).executeUpdate(decideToolCallUpdate, { args: [request] });
+      await updateWithRetry(() =>
+        this.handle(sessionId).executeUpdate(decideToolCallUpdate, { args: [request] }),
+      );
     } catch (error) {
       throw toSessionError(error, sessionId, request.decision === "allow" ? "approve" : "deny");
     }
@@ -385,7 +396,9 @@ export class AgentClient {
     if (typeof content === "string" && content.trim() === "")
       throw new AgentError(`${kind}: the message is empty`);
     try {
-      await this.handle(sessionId).executeUpdate(queueSteerUpdate, { args: [{ id, kind, content }] });
+      await updateWithRetry(() =>
+        this.handle(sessionId).executeUpdate(queueSteerUpdate, { args: [{ id, kind, content }] }),
+      );
     } catch (error) {
       throw toSessionError(error, sessionId, kind);
     }
