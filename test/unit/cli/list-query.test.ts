@@ -35,7 +35,8 @@ describe("listQuery", () => {
     expect(caught).toBeInstanceOf(CliError);
     expect(caught).toMatchObject({
       exitCode: 2,
-      message: "unknown status 'waiting'; one of: idle, running, awaiting_approval, awaiting_input, failed, closed",
+      message:
+        "unknown status 'waiting'; one of: idle, running, awaiting_approval, awaiting_input, failed, closed",
     });
   });
 });
