@@ -1,6 +1,7 @@
 import type {
   AgentPlan,
   CodecName,
+  CompactionPlan,
   ContinueAsNewPlan,
   DurableToolPlan,
   ModelRetryPlan,
@@ -10,6 +11,9 @@ import type { CreateAgentConfig } from "./agent.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
 import { planPermission } from "./common/plan-permission.js";
+import { checkCompactionPlan } from "./common/check-compaction-plan.js";
+import { planCompactor } from "./common/plan-compactor.js";
+import { compaction } from "./kernel/compaction/compaction-middleware.js";
 import { OPTIONAL_PLAN_FIELDS, planSettings } from "./common/plan-settings.js";
 import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
 import type { ModelProvider, ToolChoice } from "./kernel/model.js";
@@ -57,6 +61,13 @@ export interface AgentDefinition {
   permission?: PermissionPlan;
   /** The ContextEngine (compaction levels by window use); off unless given. */
   context?: { windowTokens?: number };
+  /**
+   * Compaction of the conversation the session keeps (off unless given): `{ strategy: "default" }` (model-free
+   * passes) or `{ strategy: "llm", summaryModel? }` (a model summarises older turns), above `tokenThreshold`.
+   * In-process runs add the `compaction` middleware; durable runs also archive what each compaction removes
+   * (`client.transcript()`).
+   */
+  compaction?: CompactionPlan;
   /** Durable-only settings. */
   durable?: {
     toolTimeoutMs?: number;
@@ -83,6 +94,10 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
       throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
     names.add(tool.name);
   }
+  if (definition.compaction !== undefined) {
+    const problem = checkCompactionPlan(definition.compaction);
+    if (problem) throw new TypeError(`agent '${definition.name}': 'compaction' ${problem}`);
+  }
   return definition;
 }
 
@@ -100,7 +115,7 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     modelRetry: { ...DURABLE_DEFAULTS.modelRetry, ...durable.modelRetry },
     continueAsNew: { ...DURABLE_DEFAULTS.continueAsNew, ...durable.continueAsNew },
   };
-  const optional = [...OPTIONAL_PLAN_FIELDS, "permission"] as const;
+  const optional = [...OPTIONAL_PLAN_FIELDS, "permission", "compaction"] as const;
   for (const key of optional)
     if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
   return plan;
@@ -130,7 +145,8 @@ export interface LocalAgentOptions {
 
 /**
  * The in-process configuration of a definition: pass it to `createAgent`. The definition's permission rules
- * become the `permission` middleware, as in durable runs.
+ * become the `permission` middleware and its compaction the `compaction` middleware inside it, as in durable runs
+ * (summaries of the `llm` strategy come from `model`, asked for `summaryModel`; nothing is archived in-process).
  */
 export function localAgentConfig(
   definition: AgentDefinition,
@@ -142,7 +158,13 @@ export function localAgentConfig(
     ...planSettings(plan),
     model,
     tools: definition.tools ?? [],
-    use: [...planPermission(plan.permission, options.approval), ...(options.use ?? [])],
+    use: [
+      ...planPermission(plan.permission, options.approval),
+      ...(plan.compaction
+        ? [compaction(planCompactor(plan.compaction, { provider: model, model: plan.model }))]
+        : []),
+      ...(options.use ?? []),
+    ],
   };
   if (options.approval) config.approval = options.approval;
   if (options.input) config.input = options.input;

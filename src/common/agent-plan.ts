@@ -59,6 +59,34 @@ export interface ContinueAsNewPlan {
 }
 
 /**
+ * How the session's carried conversation is compacted (durable and in-process runs alike): before a model call,
+ * once the conversation's estimated tokens exceed `tokenThreshold`, the compactor replaces the conversation, and
+ * the compacted form is what the session keeps and carries across continue-as-new. Durable runs archive the
+ * messages a compaction removes first (see `client.transcript()`).
+ */
+export interface CompactionPlan {
+  /**
+   * `default`: the model-free passes (snip middle turns, blank old tool-result bodies). `llm`: older turns are
+   * replaced by a summary that a model writes (an activity in durable runs), the newest `keepRecentTurns` kept.
+   */
+  strategy: "default" | "llm";
+  /** Compact only while the estimated tokens (characters / 4) are above this. Default 120,000. */
+  tokenThreshold?: number;
+  /** `llm`: the newest turns kept verbatim. Default 3. */
+  keepRecentTurns?: number;
+  /** `llm`: the model id of the summary call; default the agent's model. */
+  summaryModel?: string;
+  /** `llm`: the summary call's system prompt; default `DEFAULT_SUMMARY_PROMPT`. */
+  summaryPrompt?: string;
+  /** `llm`: consecutive summary failures after which a run stops asking (per run and execution). Default 2. */
+  maxFailures?: number;
+  /** `default`: snip middle turns only beyond this many messages. Default 50. */
+  maxMessages?: number;
+  /** `default`: how many of the newest tool results keep their body. Default 3. */
+  keepRecentToolResults?: number;
+}
+
+/**
  * The serialisable description of an agent: it is the workflow's input for a run and shows in the Temporal UI.
  * Implementations (tool functions, providers) are registered on the worker under the same names.
  */
@@ -81,6 +109,8 @@ export interface AgentPlan {
   permission?: PermissionPlan;
   /** The ContextEngine's settings; off unless present. */
   context?: { windowTokens?: number };
+  /** Compaction of the carried conversation; off unless present. */
+  compaction?: CompactionPlan;
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
 }
