@@ -94,9 +94,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
   if (options.searchAttributes !== false) await checkSearchAttributes(connection.operatorService, namespace);
   const transport = options.deltas === false ? undefined : (options.deltas ?? deltaTransportFromEnv());
-  const activities = createActivities(registry, transport, { secrets: providerSecrets(options) });
-  const workflowBundle = await loadWorkflowBundle();
   const dataConverter = withPayloadStorage(options.workerOptions?.dataConverter, options.storage);
+  const activities = createActivities(registry, transport, {
+    secrets: providerSecrets(options),
+    ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
+  });
+  const workflowBundle = await loadWorkflowBundle();
   const base = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   const workers = new Map<string, Worker>();
   for (const agent of agents) {

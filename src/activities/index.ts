@@ -1,6 +1,8 @@
 import { ApplicationFailure } from "@temporalio/common";
 import { FAILURE_TYPES, type AgentActivities } from "../common/activity-types.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
+import type { ExternalStorage } from "@temporalio/common";
+import { createArchiveTranscript } from "./archive-transcript.js";
 import { createCallModel } from "./call-model.js";
 import { createExecuteTool } from "./execute-tool.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
@@ -15,6 +17,8 @@ export interface ActivityOptions {
    * `OPENAI_API_KEY`, `TEMPORAL_API_KEY` and the keys providers declare (see `declareSecrets`).
    */
   secrets?: Iterable<string>;
+  /** The worker's payload storage: where `archiveTranscript` writes the transcripts compaction removes. */
+  storage?: ExternalStorage;
 }
 
 /** The secrets a worker scrubs by default: the API keys in its environment. */
@@ -32,6 +36,7 @@ export function createActivities(
   return {
     callModel: createCallModel(registry, transport, scrubber),
     executeTool: createExecuteTool(registry, scrubber),
+    archiveTranscript: createArchiveTranscript(options.storage),
     async resolveAgent(agent: string) {
       try {
         return registry.plan(agent);

@@ -2,6 +2,7 @@ import type { AgentPlan } from "./agent-plan.js";
 import type { AssistantMessage, Message } from "../kernel/messages.js";
 import type { ModelRequest, Usage } from "../kernel/model.js";
 import type { ToolCall } from "../kernel/tools.js";
+import type { TranscriptSegmentRef } from "./transcript-ledger.js";
 
 /** Input of the `callModel` activity. */
 export interface CallModelInput {
@@ -53,11 +54,21 @@ export interface ExecuteToolOutput {
   isError?: boolean;
 }
 
+/** Input of the `archiveTranscript` activity: the messages a compaction is about to remove, in order. */
+export interface ArchiveTranscriptInput {
+  sessionId: string;
+  /** The number of this segment in the session (0 for the first compaction). */
+  segment: number;
+  messages: Message[];
+}
+
 /** The activities the session workflow calls. */
 export interface AgentActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
   executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput>;
   resolveAgent(agent: string): Promise<AgentPlan>;
+  /** Writes a transcript segment through the worker's payload storage; a reference without `key` when it has none. */
+  archiveTranscript(input: ArchiveTranscriptInput): Promise<TranscriptSegmentRef>;
 }
 
 /** ApplicationFailure types the activities raise; the workflow maps them back. */

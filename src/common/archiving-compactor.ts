@@ -6,8 +6,8 @@ import type { TranscriptLedger, TranscriptSegmentRef } from "./transcript-ledger
 export interface TranscriptArchiver {
   /** Stores the messages gained since the last compaction (the segment numbered `segment`); returns where. */
   archive(messages: Message[], segment: number): Promise<TranscriptSegmentRef>;
-  /** The compaction stands: `compacted` is the conversation from now on. */
-  compacted(compacted: Message[], segment: TranscriptSegmentRef): void;
+  /** The compaction stands: `compacted` replaces `before` as the conversation from now on. */
+  compacted(compacted: Message[], segment: TranscriptSegmentRef, before: Message[]): void;
   /** Archiving failed: the conversation stays as it was this turn (the next turn tries again). */
   failed(error: unknown): void;
 }
@@ -38,7 +38,7 @@ export function archivingCompactor(
         return { messages };
       }
       ledger.compacted(segment, result.messages.length);
-      archiver.compacted(result.messages, segment);
+      archiver.compacted(result.messages, segment, messages);
       return result;
     },
   };

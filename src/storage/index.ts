@@ -21,3 +21,4 @@ export {
   storageConfigFromEnv,
   type PayloadStorageConfig,
 } from "./storage-config.js";
+export { readTranscriptSegment, storeTranscriptSegment, type TranscriptBlob } from "./transcript-blob.js";

@@ -25,6 +25,8 @@ export interface DurableModelContext {
   streamLive: boolean;
   /** Keep a wake-up timer running while a streaming call is in flight (see wake-up-timer.ts). */
   wakeUps?: boolean;
+  /** What the calls are for, at the head of each activity's summary in the UI (e.g. `compaction summary`). */
+  purpose?: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       const turn = context.currentTurn();
       const options = {
         ...modelActivityOptions(context.plan.modelRetry),
-        summary: `model ${context.plan.model} · turn ${turn}`,
+        summary: `${context.purpose ? `${context.purpose} · ` : ""}model ${context.plan.model} · turn ${turn}`,
       };
       const { callModel } = proxyActivities<AgentActivities>(options);
       context.requests.set(requestKey, request);

@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { ModelRequest, Usage } from "../kernel/model.js";
+import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
 
 // Wire names are persisted in histories: never rename one without patched() and a new replay history.
 
@@ -131,6 +132,26 @@ export interface SessionStatus {
   rejectedSignals: string[];
 }
 
+/** Asks for a page of the session's transcript: the unarchived messages from `from` (default 0) on. */
+export interface TranscriptPageRequest {
+  from?: number;
+}
+
+/**
+ * A page of the session's transcript: every archived segment (small references; read them through the payload
+ * storage), then the current conversation's messages that are not archived (`tail`, messages `from` to `end` of
+ * `total`; at most about 1 MB a page). `compactions` changes when the session compacts: a reader that sees it
+ * change between pages starts over.
+ */
+export interface TranscriptPage {
+  segments: TranscriptSegmentRef[];
+  compactions: number;
+  tail: Message[];
+  from: number;
+  end: number;
+  total: number;
+}
+
 /** The outcome of a run, as the session remembers it. */
 export interface RunSummary {
   runId: string;
@@ -162,6 +183,9 @@ export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
 export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
 /** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */
 export const modelRequestQuery = defineQuery<ModelRequest | undefined, [string]>("modelRequest");
+export const sessionTranscriptQuery = defineQuery<TranscriptPage, [TranscriptPageRequest?]>(
+  "sessionTranscript",
+);
 
 /**
  * What each signal, update and query does and takes, by wire name: the Temporal UI shows these next to its
@@ -191,5 +215,7 @@ export const HANDLER_DESCRIPTIONS = {
   sessionStatus:
     "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",
   runSummary: "A finished run's outcome, by run id: {runId, stopReason, text, usage}.",
+  sessionTranscript:
+    "The transcript: archived segment references, then unarchived messages from {from?} (paged, about 1 MB).",
   modelRequest: "The model request of an in-flight model call, by key (read by the callModel activity).",
 } as const;

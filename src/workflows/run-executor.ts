@@ -7,6 +7,7 @@ import type { RunResult } from "../kernel/events.js";
 import type { KernelConfig } from "../kernel/kernel-config.js";
 import { ZERO_USAGE, addUsage } from "../kernel/model.js";
 import { runKernel } from "../kernel/run-kernel.js";
+import { durableCompaction } from "./durable-compaction.js";
 import { durableModel } from "./durable-model.js";
 import { durableTools } from "./durable-tools.js";
 import { applicationCause } from "./failure-cause.js";
@@ -84,7 +85,13 @@ async function driveKernel(
   resumed: SuspendedRun | undefined,
 ): Promise<Driven> {
   const active = session.current!;
+  // The kernel drops system messages from a run's history; the session does too, so positions in the
+  // conversation (where the run's messages begin, how much is archived) mean the same on both sides.
+  if (!resumed && session.durableCompaction)
+    session.messages = session.transcript.withoutSystemMessages(session.messages);
   const historyLength = resumed?.historyLength ?? session.messages.length;
+  active.addedFrom = historyLength;
+  active.live = resumed?.snapshot.messages ?? session.messages;
   const model = modelCalls(resumed?.modelCalls ?? 0);
   let snapshot: RunSnapshot | undefined;
   const events = runKernel(kernelConfig(session, plan, run.runId, model), run.input, {
@@ -104,7 +111,14 @@ async function driveKernel(
   for (;;) {
     const next = await events.next();
     if (next.done && snapshot) {
-      return { suspended: { run, snapshot, historyLength, modelCalls: model.count() } };
+      return {
+        suspended: {
+          run,
+          snapshot,
+          historyLength: active.addedFrom ?? historyLength,
+          modelCalls: model.count(),
+        },
+      };
     }
     if (next.done) {
       return { result: published ? { ...next.value, stopReason: published.stopReason } : next.value };
@@ -114,22 +128,27 @@ async function driveKernel(
     if (event.type === "model_call_end" && event.usage) active.usage = addUsage(active.usage, event.usage);
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
-    if (event.type === "done") published = publishDone(session, run.runId, event, historyLength);
+    if (event.type === "done")
+      published = publishDone(session, run.runId, event, active.addedFrom ?? historyLength);
     else session.publish(run.runId, event, modelCallOf(event, model.count()));
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   }
 }
 
-/** The run's end: a fatal error set by the session (approval timeout with `fail`) turns an abort into an error. */
+/**
+ * The run's end: a fatal error set by the session (approval timeout with `fail`) turns an abort into an error.
+ * The conversation before this run is the session's, so `done` carries only the run's own messages: from
+ * `addedFrom`, where the run began, or after a compaction, the first of the run's messages the compaction kept
+ * (those it compacted away are in the transcript, `client.transcript()`; the summary is never in `done`).
+ */
 function publishDone(
   session: SessionState,
   runId: string,
   event: Extract<AgentEvent, { type: "done" }>,
-  historyLength: number,
+  addedFrom: number,
 ): RunResult {
   const fatal = session.current?.fatal;
-  // The conversation before this run is the session's; the event carries only what this run added.
-  let result: RunResult = { ...event.result, messages: event.result.messages.slice(historyLength) };
+  let result: RunResult = { ...event.result, messages: event.result.messages.slice(addedFrom) };
   if (fatal) {
     session.publish(runId, { type: "error", error: fatal, fatal: true });
     result = { ...result, stopReason: "error" };
@@ -179,7 +198,7 @@ function kernelConfig(
   session: SessionState,
   plan: AgentPlan,
   runId: string,
-  calls: { next(): number },
+  calls: { next(): number; count(): number },
 ): KernelConfig {
   const host = approvalHost(session, runId);
   const config: KernelConfig = {
@@ -195,7 +214,10 @@ function kernelConfig(
       wakeUps: session.wakeUpWhileStreaming,
     }),
     tools: durableTools(plan, runId),
-    use: planPermission(plan.permission, durableApprover(host, plan.permission), false),
+    use: [
+      ...planPermission(plan.permission, durableApprover(host, plan.permission), false),
+      ...durableCompaction({ session, plan, runId, modelCalls: calls.count }),
+    ],
     input: durableInput(host, plan.permission),
     // Background work in durable runs belongs in child workflows; tools run as activities and get no registry.
     background: false,

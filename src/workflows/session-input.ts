@@ -3,6 +3,7 @@ import type { EventLogState } from "./event-log.js";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { Usage } from "../kernel/model.js";
 import type { RunSummary, SessionFailure } from "./messages.js";
+import type { TranscriptState } from "../common/transcript-ledger.js";
 
 /** A run waiting its turn in the session. */
 export interface QueuedRun {
@@ -16,7 +17,10 @@ export interface QueuedRun {
 export interface SuspendedRun {
   run: QueuedRun;
   snapshot: RunSnapshot;
-  /** How many messages of the snapshot came before the run (the session's conversation when it started). */
+  /**
+   * Where the run's own messages begin in the snapshot: the session's conversation when it started, or after the
+   * run's last compaction, the length of the compacted form.
+   */
   historyLength: number;
   /** Model calls made so far (the next one is numbered after them, so live-output keys stay unique). */
   modelCalls: number;
@@ -40,6 +44,8 @@ export interface CarriedState {
   activeRun?: SuspendedRun;
   /** Why the last run failed, while the session shows `failed`. */
   failure?: SessionFailure;
+  /** The transcript archive's references and how much of `messages` (or the active run's) they cover. */
+  transcript?: TranscriptState;
 }
 
 /** The input of the session workflow. One workflow chain per session; its id is the session id. */

@@ -16,6 +16,7 @@ import {
   followUpSignal,
   modelRequestQuery,
   queueSteerUpdate,
+  sessionTranscriptQuery,
   runSummaryQuery,
   sessionStatusQuery,
   startRunUpdate,
@@ -29,7 +30,10 @@ import {
   type SessionFailure,
   type SessionStatus,
   type StartRunRequest,
+  type TranscriptPageRequest,
 } from "./messages.js";
+import { TranscriptLedger } from "../common/transcript-ledger.js";
+import { transcriptPage } from "./transcript-page.js";
 import {
   checkCancel,
   checkInterrupt,
@@ -62,6 +66,13 @@ export interface ActiveRun {
   fatal?: AgentError;
   /** Tokens used so far by the run in progress. */
   usage: Usage;
+  /** The run's conversation as the kernel holds it (set before each model call), for the transcript query. */
+  live?: Message[];
+  /**
+   * Where the run's own messages begin in its conversation: the session's length when it started, or the length
+   * of the compacted form after its last compaction (the `done` event carries the messages from here on).
+   */
+  addedFrom?: number;
 }
 
 /**
@@ -79,6 +90,13 @@ export class SessionState {
   readonly board = new ApprovalBoard();
   /** Decided once per execution, at its start, so histories from before the change replay unchanged. */
   readonly wakeUpWhileStreaming = patched("wake-up-while-streaming");
+  /**
+   * Compaction of the carried conversation, its transcript archive and the transcript query's live view. Decided
+   * once per execution, at its start (a later first call could land at a different point of an old history).
+   */
+  readonly durableCompaction = patched("durable-compaction");
+  /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
+  readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
   current: ActiveRun | undefined;
   closed = false;
@@ -112,6 +130,7 @@ export class SessionState {
     this.summaries = carried?.summaries ?? [];
     this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     this.failure = carried?.failure;
+    this.transcript = new TranscriptLedger(carried?.transcript);
     this.stream = new SessionStream(carried?.log, () => this.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.registerHandlers();
@@ -193,6 +212,7 @@ export class SessionState {
       log: this.carryLog(suspended),
       ...(suspended ? { activeRun: suspended } : {}),
       ...(this.failure ? { failure: this.failure } : {}),
+      ...(this.transcript.compactions > 0 ? { transcript: this.transcript.state() } : {}),
     };
   }
 
@@ -274,6 +294,9 @@ export class SessionState {
     setHandler(runSummaryQuery, (runId) => this.summaries.find((summary) => summary.runId === runId), {
       description: about.runSummary,
     });
+    setHandler(sessionTranscriptQuery, (request) => this.transcriptPageOf(request), {
+      description: about.sessionTranscript,
+    });
     setHandler(modelRequestQuery, (key) => this.requests.get(key), { description: about.modelRequest });
   }
 
@@ -323,6 +346,13 @@ export class SessionState {
       },
       { description: about.interrupt },
     );
+  }
+
+  /** A page of the transcript; the run in progress shows its conversation as the kernel holds it. */
+  private transcriptPageOf(request: TranscriptPageRequest | undefined) {
+    const from = typeof request === "object" && request !== null ? request.from : undefined;
+    const conversation = this.current?.live ?? this.messages;
+    return transcriptPage(this.transcript, conversation, typeof from === "number" ? from : 0);
   }
 
   private decide(request: DecideToolCallRequest): { callId: string; decision: "allow" | "deny" } {

@@ -1,0 +1,63 @@
+import {
+  StorageDriverClaim,
+  defaultPayloadConverter,
+  type ExternalStorage,
+  type StorageDriver,
+} from "@temporalio/common";
+import type { Message } from "../kernel/messages.js";
+import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
+
+/** What one transcript blob holds. */
+export interface TranscriptBlob {
+  sessionId: string;
+  segment: number;
+  messages: Message[];
+}
+
+/**
+ * Writes a transcript segment as one JSON payload through the storage's driver, as a payload of the session's
+ * workflow: its key is `<namespace>/sessions/<session id>/<sha256>`, so `deleteSessionBlobs` removes it with the
+ * session's other payloads, and a retried write (same bytes) writes the same key.
+ */
+export async function storeTranscriptSegment(
+  storage: ExternalStorage,
+  namespace: string,
+  blob: TranscriptBlob,
+): Promise<TranscriptSegmentRef> {
+  const payload = defaultPayloadConverter.toPayload(blob);
+  const target = { kind: "workflow" as const, namespace, id: blob.sessionId };
+  const driver = pickDriver(storage, payload, target);
+  const [claim] = await driver.store({ target }, [payload]);
+  const key = claim?.claimData.key;
+  if (!key)
+    throw new Error(`storage driver '${driver.name}' returned no key for transcript segment ${blob.segment}`);
+  return { driver: driver.name, key, count: blob.messages.length, bytes: payload.data?.length ?? 0 };
+}
+
+/** Reads the messages of an archived segment; throws when its driver is not configured here or the blob is gone. */
+export async function readTranscriptSegment(
+  storage: ExternalStorage,
+  ref: TranscriptSegmentRef & { key: string },
+): Promise<Message[]> {
+  const driver = ref.driver ? storage.getDriver(ref.driver) : storage.drivers[0];
+  if (!driver)
+    throw new Error(
+      `transcript segment '${ref.key}' is in storage driver '${ref.driver}', which this process does not have`,
+    );
+  const [payload] = await driver.retrieve({}, [new StorageDriverClaim({ key: ref.key })]);
+  const blob = payload ? defaultPayloadConverter.fromPayload<TranscriptBlob>(payload) : undefined;
+  if (!blob || !Array.isArray(blob.messages)) throw new Error(`transcript segment '${ref.key}' is malformed`);
+  return blob.messages;
+}
+
+/** The driver the storage's selector picks for the payload, or its first when the selector would keep it inline. */
+function pickDriver(
+  storage: ExternalStorage,
+  payload: Parameters<ExternalStorage["driverSelector"]>[1],
+  target: { kind: "workflow"; namespace: string; id: string },
+): StorageDriver {
+  const selected = storage.drivers.length > 1 ? storage.driverSelector({ target }, payload) : null;
+  const driver = selected ?? storage.drivers[0];
+  if (!driver) throw new Error("the payload storage has no driver");
+  return driver;
+}
