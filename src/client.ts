@@ -3,6 +3,7 @@ import { Client, Connection, WithStartWorkflowOperation, type WorkflowHandle } f
 import type { RunResult } from "./kernel/events.js";
 import { historyToJSONObject } from "./runtime/history-json.js";
 import { queryWithRetry } from "./runtime/query-with-retry.js";
+import { readTranscript } from "./runtime/read-transcript.js";
 import { updateWithRetry } from "./runtime/update-with-retry.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
@@ -327,6 +328,22 @@ export class AgentClient {
       return await queryWithRetry(() => this.handle(sessionId).query(sessionStatusQuery));
     } catch (error) {
       throw toSessionError(error, sessionId, "describe");
+    }
+  }
+
+  /**
+   * The session's whole transcript, however often it compacted: the segments its workers archived before each
+   * compaction (read through this client's payload storage, which must be the workers'), then the messages of the
+   * current conversation not archived yet. Every message once, in order; summaries are not part of it.
+   */
+  async transcript(sessionId: string): Promise<Message[]> {
+    try {
+      return await readTranscript(
+        this.handle(sessionId),
+        this.temporal.options.loadedDataConverter.externalStorage,
+      );
+    } catch (error) {
+      throw toSessionError(error, sessionId, "transcript");
     }
   }
 

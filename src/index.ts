@@ -44,5 +44,8 @@ export {
   type AgentDefinition,
 } from "./define-agent.js";
 export type * from "./common/agent-plan.js";
+export { planCompactor, DEFAULT_COMPACTION_THRESHOLD, type SummarySource } from "./common/plan-compactor.js";
+export { checkCompactionPlan } from "./common/check-compaction-plan.js";
+export type { TranscriptSegmentRef } from "./common/transcript-ledger.js";
 
 export * from "./testing.js";

@@ -11,6 +11,7 @@ import { registerListCommand } from "./commands/list-command.js";
 import { registerReplayCommand } from "./commands/replay-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { registerShowCommand } from "./commands/show-command.js";
+import { registerTranscriptCommand } from "./commands/transcript-command.js";
 import { registerSteerCommand } from "./commands/steer-command.js";
 import { registerWatchCommand } from "./commands/watch-command.js";
 import { registerWorkerCommand } from "./commands/worker-command.js";
@@ -32,7 +33,7 @@ const GROUPS: [string, Register[]][] = [
       registerCancelCommand,
     ],
   ],
-  ["Sessions:", [registerListCommand, registerShowCommand, registerCloseCommand]],
+  ["Sessions:", [registerListCommand, registerShowCommand, registerTranscriptCommand, registerCloseCommand]],
   ["Histories:", [registerHistoryCommand, registerReplayCommand]],
 ];
 
