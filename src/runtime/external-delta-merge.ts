@@ -43,7 +43,11 @@ export async function* mergeExternalDeltas(
           // A failing delta transport loses live text, never the run: the final message events still carry it.
           pump(source.readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
         ];
-  const state = new MergeState(runId, resumed);
+  // One read of the ordered source brings a call's live output before its events: the end marker, stored before
+  // the activity completed, is in the same read as the call's model_call_end, or will never come (the call is older
+  // than what the workflow keeps, or the worker that kept it died), so waiting for it would only stall a reader
+  // that is behind (5 s a call). Only a separate transport's deltas can come after the event.
+  const state = new MergeState(runId, resumed, !("ordered" in source));
   // One pending tick at most: a model_call_end waiting for its end marker looks again every 100 ms.
   let tick: ReturnType<typeof setTimeout> | undefined;
   const scheduleTick = () => {
@@ -114,6 +118,7 @@ class MergeState {
   constructor(
     private readonly runId: string,
     resumed: boolean,
+    private readonly markersMayLag: boolean,
   ) {
     // A fresh reader starts before the run's first call; a resumed one may be in the middle of one.
     this.current = resumed ? undefined : 0;
@@ -177,9 +182,12 @@ class MergeState {
     return undefined;
   }
 
-  /** True once the open call's end marker arrived, or after waiting long enough (a transport that lost it). */
+  /**
+   * True once the open call's end marker arrived, or after waiting long enough (a transport that lost it); at once
+   * when markers cannot come after the event (one ordered source).
+   */
   private endArrived(): boolean {
-    if (this.current === undefined || this.ended.has(this.current)) {
+    if (!this.markersMayLag || this.current === undefined || this.ended.has(this.current)) {
       this.waitingSince = undefined;
       return true;
     }
