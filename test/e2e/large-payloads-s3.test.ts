@@ -1,27 +1,18 @@
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime } from "@temporalio/worker";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { AgentClient } from "../../src/client.js";
+import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { deleteSessionBlobs } from "../../src/storage/delete-session-blobs.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { createWorker } from "../../src/worker.js";
 import { startMotoServer, type MotoServer } from "../support/moto-server.js";
+import { connectTestClient, startTestWorker } from "../support/test-worker.js";
+import { captureWorkerLog } from "../support/worker-log.js";
 
-// Core's warnings (the payload-size one among them) go to this list as well as to stderr.
-const workerLog: string[] = [];
-Runtime.install({
-  logger: new DefaultLogger("WARN", (entry) => {
-    workerLog.push(`${entry.level} ${entry.message}`);
-    console.error(`[worker ${entry.level}] ${entry.message}`);
-  }),
-  telemetryOptions: {
-    logging: { forward: {}, filter: makeTelemetryFilterString({ core: "WARN", other: "WARN" }) },
-  },
-});
+// Every warning of the worker, core included (where the SDK warns about payload sizes), kept to check.
+const workerLog = captureWorkerLog();
 
 const MB = 1024 * 1024;
 const BUCKET = "agent-payloads";
@@ -72,25 +63,9 @@ beforeAll(async () => {
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   // Neither side is given a storage option: both read LITE_AGENT_STORAGE=s3 and the bucket from the environment.
   const taskQueue = `large-s3-${Math.random().toString(36).slice(2, 10)}`;
-  const connection = await NativeConnection.connect({ address: inject("temporalAddress") });
-  const worker = await createWorker({
-    agents: [agent],
-    providers: { scripted: provider },
-    taskQueue,
-    connection,
-    namespace: inject("temporalNamespace"),
-  });
-  const running = worker.run();
-  stopWorker = async () => {
-    if (worker.getState() === "RUNNING") worker.shutdown();
-    await running;
-    await connection.close();
-  };
-  client = await AgentClient.connect({
-    address: inject("temporalAddress"),
-    namespace: inject("temporalNamespace"),
-    taskQueue,
-  });
+  const worker = await startTestWorker({ agents: [agent], providers: { scripted: provider }, taskQueue });
+  stopWorker = worker.stop;
+  client = await connectTestClient(taskQueue);
 }, 360_000);
 
 afterAll(async () => {

@@ -1,20 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { AgentClient } from "../../src/client.js";
+import { type AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { createExternalStorage } from "../../src/storage/payload-storage.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
-import { createWorker } from "../../src/worker.js";
+import { startTestWorker, connectTestClient } from "../support/temporal.js";
 import { findChromium, launchBrowser, saveScreenshot, type HeadlessBrowser } from "../support/browser.js";
-
-// Worker state changes are noise here; warnings and errors still show.
-Runtime.install({ logger: new DefaultLogger("WARN") });
 
 const uiUrl = inject("temporalUiUrl");
 const namespace = inject("temporalNamespace");
@@ -54,27 +50,14 @@ describe.skipIf(skipReason !== undefined)(
     let browser: HeadlessBrowser;
 
     beforeAll(async () => {
-      const connection = await NativeConnection.connect({ address: inject("temporalAddress") });
-      const worker = await createWorker({
+      const worker = await startTestWorker({
         agents: [agent],
         providers: { scripted: script },
         taskQueue,
-        connection,
-        namespace,
         storage,
       });
-      const running = worker.run();
-      stopWorker = async () => {
-        if (worker.getState() === "RUNNING") worker.shutdown();
-        await running;
-        await connection.close();
-      };
-      client = await AgentClient.connect({
-        address: inject("temporalAddress"),
-        namespace,
-        taskQueue,
-        storage,
-      });
+      stopWorker = worker.stop;
+      client = await connectTestClient(taskQueue, storage);
       browser = await launchBrowser(chromiumPath!);
     });
     afterAll(async () => {

@@ -2,10 +2,9 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
-import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { AgentClient } from "../../src/client.js";
+import { type AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";
@@ -13,19 +12,11 @@ import { replaySessionHistory } from "../../src/runtime/replay-history.js";
 import { deleteSessionBlobs } from "../../src/storage/delete-session-blobs.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
-import { createWorker } from "../../src/worker.js";
+import { connectTestClient, startTestWorker } from "../support/test-worker.js";
+import { captureWorkerLog } from "../support/worker-log.js";
 
-// Every log line of the worker (core included: that is where the SDK warns about payload sizes), kept to check.
-const workerLog: string[] = [];
-Runtime.install({
-  logger: new DefaultLogger("WARN", (entry) => {
-    workerLog.push(`${entry.level} ${entry.message} ${JSON.stringify(entry.meta ?? {})}`);
-    console.error(`[worker ${entry.level}] ${entry.message}`);
-  }),
-  telemetryOptions: {
-    logging: { forward: {}, filter: makeTelemetryFilterString({ core: "WARN", other: "WARN" }) },
-  },
-});
+// Every warning of the worker, core included (where the SDK warns about payload sizes), kept to check.
+const workerLog = captureWorkerLog({ withMeta: true });
 
 const MB = 1024 * 1024;
 const PAYLOAD_WARNING = /payload|blob|size|limit|exceed/i;
@@ -66,24 +57,13 @@ function uniqueQueue(prefix: string): string {
   return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-async function startWorker(taskQueue: string, megabytes: number, storage?: false) {
-  const connection = await NativeConnection.connect({ address: inject("temporalAddress") });
-  const worker = await createWorker({
+function startWorker(taskQueue: string, megabytes: number, storage?: false) {
+  return startTestWorker({
     agents: [bulky],
     providers: { scripted: sizeReporter(megabytes) },
     taskQueue,
-    connection,
-    namespace: inject("temporalNamespace"),
-    ...(storage === false ? { storage: false as const } : {}),
+    storage,
   });
-  const running = worker.run();
-  return {
-    async stop() {
-      if (worker.getState() === "RUNNING") worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
 }
 
 async function collectRun(events: AsyncGenerator<AgentEvent, unknown>): Promise<AgentEvent[]> {
@@ -106,11 +86,7 @@ describe("large payloads travel by reference (external storage, filesystem drive
     delete process.env.LITE_AGENT_STORAGE;
     process.env.LITE_AGENT_STORAGE_DIR = storageDir;
     worker = await startWorker(taskQueue, 5);
-    client = await AgentClient.connect({
-      address: inject("temporalAddress"),
-      namespace: inject("temporalNamespace"),
-      taskQueue,
-    });
+    client = await connectTestClient(taskQueue);
   });
   afterAll(async () => {
     await client?.close();
@@ -166,12 +142,7 @@ describe("large payloads travel by reference (external storage, filesystem drive
   it("control: without storage the same worker log shows the SDK's payload-size warning (so its absence above means something)", async () => {
     const queue = uniqueQueue("inline");
     const inline = await startWorker(queue, 0.7, false);
-    const inlineClient = await AgentClient.connect({
-      address: inject("temporalAddress"),
-      namespace: inject("temporalNamespace"),
-      taskQueue: queue,
-      storage: false,
-    });
+    const inlineClient = await connectTestClient(queue, false);
     try {
       const before = workerLog.length;
       const result = await inlineClient.send("bulky", "read the big report", {

@@ -1,24 +1,15 @@
-import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentClient, type DurableEvent } from "../../src/client.js";
+import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { createWorker } from "../../src/worker.js";
+import { connectTestClient, startTestWorker } from "../support/test-worker.js";
+import { captureWorkerLog } from "../support/worker-log.js";
 
 // Every warning of the worker, core included (where the SDK warns about payload sizes), kept to check.
-const workerLog: string[] = [];
-Runtime.install({
-  logger: new DefaultLogger("WARN", (entry) => {
-    workerLog.push(`${entry.level} ${entry.message}`);
-    console.error(`[worker ${entry.level}] ${entry.message}`);
-  }),
-  telemetryOptions: {
-    logging: { forward: {}, filter: makeTelemetryFilterString({ core: "WARN", other: "WARN" }) },
-  },
-});
+const workerLog = captureWorkerLog();
 
 const TURNS = 2_000;
 const PAGE = "p".repeat(2_048);
@@ -61,25 +52,13 @@ describe("a run of thousands of turns", () => {
   let client: AgentClient;
 
   beforeAll(async () => {
-    const connection = await NativeConnection.connect({ address: inject("temporalAddress") });
-    const worker = await createWorker({
+    const worker = await startTestWorker({
       agents: [longReader],
       providers: { scripted: reader() },
       taskQueue,
-      connection,
-      namespace: inject("temporalNamespace"),
     });
-    const running = worker.run();
-    stopWorker = async () => {
-      if (worker.getState() === "RUNNING") worker.shutdown();
-      await running;
-      await connection.close();
-    };
-    client = await AgentClient.connect({
-      address: inject("temporalAddress"),
-      namespace: inject("temporalNamespace"),
-      taskQueue,
-    });
+    stopWorker = worker.stop;
+    client = await connectTestClient(taskQueue);
   });
   afterAll(async () => {
     await client?.close();
