@@ -65,6 +65,16 @@ function hasParallelTools(history: History): boolean {
   return [...byTask.values()].some((count) => count >= 2);
 }
 
+/** The request keys of the `callModel` activities a history scheduled. */
+function modelCallKeys(history: History): string[] {
+  return scheduledActivities(history, "callModel").map((event) => {
+    const data = event.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
+    return data
+      ? String((JSON.parse(Buffer.from(data).toString("utf8")) as { requestKey?: string }).requestKey)
+      : "";
+  });
+}
+
 const count = (items: string[], name: string) => items.filter((item) => item === name).length;
 
 /** The scenarios the recorder runs, one per branch of the session workflow. */
@@ -211,5 +221,18 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
           reference.driverName === "lite-agent-fs" &&
           reference.sizeBytes >= STORAGE_THRESHOLD_BYTES,
       ),
+  },
+  {
+    name: "compaction",
+    executions: 2,
+    shows:
+      "an llm compaction (a summary callModel and an archiveTranscript activity) in a run that then continues as new mid-run",
+    exercised: (histories) =>
+      histories.length === 2 &&
+      lastEvent(histories[0]!)?.workflowExecutionContinuedAsNewEventAttributes != null &&
+      modelCallKeys(histories[0]!).some((key) => key.includes("/summary:")) &&
+      scheduledActivities(histories[0]!, "archiveTranscript").length === 1 &&
+      count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
+      scheduledActivities(histories[1]!, "executeTool").length >= 1,
   },
 ];

@@ -38,7 +38,10 @@ export async function recordScenario(
   );
   const histories = await exportChain(client.temporal, sessionId);
   if (histories.length !== spec.executions) {
-    throw new Error(`${spec.name}: recorded ${histories.length} executions, expected ${spec.executions}`);
+    const sizes = histories.map((history) => history.events?.length ?? 0).join(", ");
+    throw new Error(
+      `${spec.name}: recorded ${histories.length} executions (${sizes} events), expected ${spec.executions}`,
+    );
   }
   if (!spec.exercised(histories)) throw new Error(`${spec.name}: the histories do not show ${spec.shows}`);
   const references = histories.flatMap((history) => storedPayloadReferences(history));

@@ -4,6 +4,9 @@ import { defineAgent, type AgentDefinition } from "../../../src/define-agent.js"
 import { AbortError, ProviderError } from "../../../src/kernel/errors.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/model.js";
 import { defineTool, type ToolContext } from "../../../src/kernel/tools.js";
+import { DEFAULT_SUMMARY_PROMPT } from "../../../src/kernel/compaction/llm-compactor.js";
+import type { Message } from "../../../src/kernel/messages.js";
+import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { conversationScript } from "../../../src/testing/conversation-script.js";
 import { Gate } from "./gate.js";
@@ -166,7 +169,8 @@ export function createRecorderKit(): RecorderKit {
       agent("continue-as-new", { tools: [add], durable: { continueAsNew: { maxRunsPerExecution: 2 } } }),
       agent("mid-run-continue-as-new", {
         tools: [add],
-        durable: { continueAsNew: { maxHistoryEvents: 60 } },
+        // One continue-as-new in the middle of the run (each execution also records its patch markers).
+        durable: { continueAsNew: { maxHistoryEvents: 66 } },
       }),
       agent("provider-error", {}),
       agent("closed", { tools: [add] }),
@@ -178,9 +182,55 @@ export function createRecorderKit(): RecorderKit {
       agent("interrupt", {}),
       agent("cancel-during-approval", { tools: [add], permission: { ask: ["add"] } }),
       agent("stored-payload", { tools: [fetchPage] }),
+      agent("compaction", {
+        tools: [add],
+        compaction: {
+          strategy: "llm",
+          tokenThreshold: 10,
+          keepRecentTurns: 1,
+          summaryModel: "script-summary",
+        },
+        durable: { continueAsNew: { maxHistoryEvents: COMPACTION_HISTORY_EVENTS } },
+      }),
     ],
-    providers: { ...scripts(), "script-interrupt": interruptibleModel(gates) },
+    providers: {
+      ...scripts(),
+      "script-interrupt": interruptibleModel(gates),
+      "script-compaction": compactionModel(),
+      "script-summary": compactionModel(),
+    },
   };
+}
+
+/** The compaction scenario's history budget: its third run continues as new after a few turns. */
+const COMPACTION_HISTORY_EVENTS = 70;
+
+/** The compaction scenario's third prompt: the model adds until the run holds this many sums. */
+export const COMPACTION_SUMS = 4;
+
+/**
+ * The compaction scenario's model (and summary model), answering from the request alone, since compaction changes
+ * what a counting script would count: a summary for the summary prompt, text for a short prompt, and sums
+ * until the run's turn holds COMPACTION_SUMS results.
+ */
+function compactionModel() {
+  const sumsAfterPrompt = (messages: Message[]) => {
+    const prompt = messages.findLastIndex((message) => typeof message.content === "string");
+    return messages.slice(prompt + 1).filter((message) => message.role === "user").length;
+  };
+  return fakeProvider(
+    [
+      (request) => {
+        if (request.system === DEFAULT_SUMMARY_PROMPT) return textTurn("Two short runs: nothing to keep.");
+        const last = request.messages.findLast((message) => typeof message.content === "string");
+        if (!String(last?.content).startsWith("Add")) return textTurn("Noted.");
+        const sums = sumsAfterPrompt(request.messages);
+        if (sums >= COMPACTION_SUMS) return textTurn(`${COMPACTION_SUMS} sums done.`);
+        return toolCallTurn([{ id: `k${sums}`, name: "add", input: { a: sums, b: 1 } }]);
+      },
+    ],
+    { onExhausted: "repeat-last" },
+  );
 }
 
 /** The tool call id the approval scenarios decide on. */

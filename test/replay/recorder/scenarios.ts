@@ -1,6 +1,6 @@
 import type { AgentClient, DurableEvent } from "../../../src/client.js";
 import type { RunResult } from "../../../src/kernel/events.js";
-import { APPROVAL_CALL_ID, INTERRUPT_MESSAGE, type RecorderGates } from "./recorder-kit.js";
+import { APPROVAL_CALL_ID, COMPACTION_SUMS, INTERRUPT_MESSAGE, type RecorderGates } from "./recorder-kit.js";
 import { waitFor } from "./wait-for.js";
 
 /** What a scenario gets: the client, the session to use and the gates of the gated tools. */
@@ -177,6 +177,15 @@ const storedPayload: Scenario = async ({ client, sessionId }) => {
     throw new Error("the run shows no tool result for the long page");
 };
 
+const compaction: Scenario = async ({ client, sessionId }) => {
+  const agent = agentOf("compaction");
+  await expectEnd(client.run(agent, "First.", { sessionId }), "stop");
+  await expectEnd(client.run(agent, "Second.", { sessionId }), "stop");
+  const events = await expectEnd(client.run(agent, `Add ${COMPACTION_SUMS} times.`, { sessionId }), "stop");
+  if (!events.some((event) => event.type === "compaction"))
+    throw new Error("the third run shows no compaction");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -191,6 +200,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   interrupt,
   "cancel-during-approval": cancelDuringApproval,
   "stored-payload": storedPayload,
+  compaction,
 };
 
 const ACTIVITY_ENDS = [
