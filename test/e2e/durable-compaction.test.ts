@@ -4,6 +4,9 @@ import path from "node:path";
 import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
+import { PassThrough } from "node:stream";
+import type { CliIo } from "../../src/cli/cli-io.js";
+import { runCli } from "../../src/cli/run-cli.js";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
 import type { CompactionPlan } from "../../src/common/agent-plan.js";
 import type { CallModelInput } from "../../src/common/activity-types.js";
@@ -282,4 +285,53 @@ describe("durable compaction of what the session carries", () => {
       expect(String(request.messages[0]?.content)).toContain("Summarize the conversation above.");
     }
   }, 120_000);
+
+  it("lite-agent transcript prints the whole conversation (as text, or the same messages as JSON), summaries left out", async () => {
+    const session = await played("compact-llm");
+    const saved = process.env.LITE_AGENT_STORAGE_DIR;
+    process.env.LITE_AGENT_STORAGE_DIR = storageDir; // the CLI takes the environment's storage, as the worker's
+    try {
+      const cli = (...argv: string[]) =>
+        runTranscriptCli([
+          "--address",
+          inject("temporalAddress"),
+          "--namespace",
+          inject("temporalNamespace"),
+          "--task-queue",
+          taskQueue,
+          "transcript",
+          ...argv,
+        ]);
+      const text = await cli(session.sessionId);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain("User: read pages 1-5");
+      expect(text.stdout).toContain("[result of p-1] 1:ppp");
+      expect(text.stdout).toContain("Assistant: read pages 15-18");
+      expect(text.stdout).not.toContain(SUMMARY);
+      expect(text.stderr).toContain(`${baseline.transcript.length} messages in session ${session.sessionId}`);
+      const json = await cli(session.sessionId, "--json");
+      expect(JSON.parse(json.stdout)).toEqual(baseline.transcript);
+    } finally {
+      if (saved === undefined) delete process.env.LITE_AGENT_STORAGE_DIR;
+      else process.env.LITE_AGENT_STORAGE_DIR = saved;
+    }
+  }, 120_000);
 });
+
+/** Runs the CLI in-process on buffers. */
+async function runTranscriptCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    stdin: new PassThrough(),
+    promptOutput: new PassThrough(),
+    interactive: false,
+    color: false,
+    env: {},
+    cwd: process.cwd(),
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
