@@ -13,7 +13,7 @@ import type { CallModelInput } from "../../src/common/activity-types.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { DEFAULT_SUMMARY_PROMPT, SUMMARY_HEADER } from "../../src/kernel/compaction/llm-compactor.js";
 import type { RunResult } from "../../src/kernel/events.js";
-import type { Message } from "../../src/kernel/messages.js";
+import { messageText, type Message } from "../../src/kernel/messages.js";
 import type { ModelRequest } from "../../src/kernel/model.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
@@ -34,10 +34,15 @@ const page = defineTool({
   execute: ({ n }) => `${n}:${PAGE}`,
 });
 
-/** The run's prompt (`read pages <a>-<b>`): the newest user text that is not compaction output. */
+/**
+ * The run's prompt (`read pages <a>-<b>`): the newest user text that asks it, the prompt itself or a summary that
+ * names it (a summary may replace the run's own prompt when one run is long).
+ */
 function pagesAsked(messages: Message[]): [number, number] {
   for (let index = messages.length - 1; index >= 0; index--) {
-    const match = /^read pages (\d+)-(\d+)$/.exec(String(messages[index]!.content));
+    const message = messages[index]!;
+    if (message.role !== "user" || typeof message.content !== "string") continue;
+    const match = /(?:^|asked: )read pages (\d+)-(\d+)$/.exec(message.content);
     if (match) return [Number(match[1]), Number(match[2])];
   }
   throw new Error("no 'read pages' prompt in the request");
@@ -66,6 +71,17 @@ const reader = () =>
     { onExhausted: "repeat-last" },
   );
 
+/** The page numbers of the tool calls in some messages. */
+function pagesIn(messages: Message[]): number[] {
+  return messages.flatMap((message) =>
+    typeof message.content === "string"
+      ? []
+      : message.content.flatMap((block) =>
+          block.type === "tool_call" ? [(block.input as { n: number }).n] : [],
+        ),
+  );
+}
+
 /** The summary model: records what it was asked. */
 const summaryRequests: ModelRequest[] = [];
 const summarizer = () =>
@@ -73,7 +89,10 @@ const summarizer = () =>
     [
       (request: ModelRequest) => {
         summaryRequests.push(request);
-        return textTurn(SUMMARY);
+        // Like a real summary, it keeps the open task: the newest prompt of the transcript (or of a summary in it).
+        const transcript = String(request.messages[0]?.content ?? "");
+        const asked = [...transcript.matchAll(/(?:User: |asked: )(read pages \d+-\d+)/g)].at(-1)?.[1];
+        return textTurn(`${SUMMARY}; asked: ${asked ?? "nothing"}`);
       },
     ],
     { onExhausted: "repeat-last" },
@@ -259,8 +278,14 @@ describe("durable compaction of what the session carries", () => {
       // The summary never reaches the client's stream, nor a run's result.
       expect(JSON.stringify(session.events)).not.toContain(SUMMARY);
       expect(JSON.stringify(session.results)).not.toContain(SUMMARY);
-      // Each run's done still begins with its own prompt (compaction kept the run's turn).
-      expect(session.results.map((result) => result.messages[0]?.content)).toEqual(PROMPTS);
+      // Each run's done carries its own messages from the first one its last compaction kept (a long run's prompt
+      // may be in a summary): they end with its answer, and every page they show is one the run asked for.
+      for (const [index, result] of session.results.entries()) {
+        const answer = result.messages.at(-1)!;
+        expect([answer.role, messageText(answer)]).toEqual(["assistant", PROMPTS[index]]);
+        const [first, last] = PROMPTS[index]!.match(/\d+/g)!.map(Number);
+        for (const n of pagesIn(result.messages)) expect(n >= first! && n <= last!).toBe(true);
+      }
     },
     120_000,
   );

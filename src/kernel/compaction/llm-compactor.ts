@@ -37,7 +37,8 @@ export interface LlmCompactorOptions {
 
 /**
  * A compactor that runs `base` and then, when the conversation is still above `tokenThreshold`, replaces all but
- * the newest `keepRecentTurns` turns with one user message `[Summary of earlier conversation]\n<summary>`,
+ * the newest `keepRecentTurns` turns with one user message `[Summary of earlier conversation]\n<summary>`
+ * (the newest turn counts one unit per model call, so a long run of tool calls is summarised too),
  * written by one `provider.stream` call (`kind: "auto"`). Caller `instructions` are appended to the summary
  * prompt. A circuit breaker stops calling the model after `maxFailures` consecutive failures; from then on only
  * `base` runs. A failed summary returns the `base` result; an abort is rethrown.
@@ -57,7 +58,7 @@ export function llmCompactor(options: LlmCompactorOptions): Compactor {
         before,
         after: estimateTokens(baseResult.messages),
       };
-      const turns = splitTurns(baseResult.messages);
+      const turns = compactionUnits(baseResult.messages);
       // Summarising a single older turn saves little; the breaker keeps a failing model out of every turn.
       if (
         failures >= maxFailures ||
@@ -82,6 +83,33 @@ export function llmCompactor(options: LlmCompactorOptions): Compactor {
       }
     },
   };
+}
+
+/**
+ * What a summary may replace and what is kept, unit by unit: whole turns, except the newest, which is split after
+ * each of its model calls (an assistant message with the tool results that answer it), so that one long run of
+ * tool calls can be summarised too. A unit never separates a tool call from its result, and the kept units start
+ * with an assistant message, which may follow the summary's user message.
+ */
+function compactionUnits(messages: readonly Message[]): Message[][] {
+  const turns = splitTurns(messages);
+  const newest = turns.pop();
+  return newest ? [...turns, ...splitExchanges(newest)] : turns;
+}
+
+/** Splits a turn before each assistant message but its first: `[prompt, a1, r1], [a2, r2], …`. */
+function splitExchanges(turn: readonly Message[]): Message[][] {
+  const units: Message[][] = [];
+  let current: Message[] = [];
+  for (const message of turn) {
+    if (message.role === "assistant" && current.some((earlier) => earlier.role === "assistant")) {
+      units.push(current);
+      current = [];
+    }
+    current.push(message);
+  }
+  if (current.length > 0) units.push(current);
+  return units;
 }
 
 /** Asks the model for a summary of `older`; throws when the stream gives no `message_done` or an empty text. */

@@ -186,7 +186,9 @@ export function createRecorderKit(): RecorderKit {
         tools: [add],
         compaction: {
           strategy: "llm",
-          tokenThreshold: 10,
+          // Above it only when the third run starts (the first two answers are long): one compaction, after which
+          // the third run's sums stay far below it.
+          tokenThreshold: 200,
           keepRecentTurns: 1,
           summaryModel: "script-summary",
         },
@@ -223,7 +225,7 @@ function compactionModel() {
       (request) => {
         if (request.system === DEFAULT_SUMMARY_PROMPT) return textTurn("Two short runs: nothing to keep.");
         const last = request.messages.findLast((message) => typeof message.content === "string");
-        if (!String(last?.content).startsWith("Add")) return textTurn("Noted.");
+        if (!String(last?.content).startsWith("Add")) return textTurn(`Noted. ${"n".repeat(600)}`);
         const sums = sumsAfterPrompt(request.messages);
         if (sums >= COMPACTION_SUMS) return textTurn(`${COMPACTION_SUMS} sums done.`);
         return toolCallTurn([{ id: `k${sums}`, name: "add", input: { a: sums, b: 1 } }]);

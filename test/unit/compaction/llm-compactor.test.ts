@@ -4,7 +4,7 @@ import type { Compactor } from "../../../src/kernel/compaction/types.js";
 import { AbortError, ProviderError } from "../../../src/kernel/errors.js";
 import type { Message } from "../../../src/kernel/messages.js";
 import { ZERO_USAGE } from "../../../src/kernel/model.js";
-import { ABORTED, prompt, scriptedProvider, toolTurn } from "./fixtures.js";
+import { ABORTED, callOf, prompt, resultOf, scriptedProvider, toolTurn } from "./fixtures.js";
 
 /** A base compactor that changes nothing, so tests see the LLM step alone. */
 const identity: Compactor = { maybeCompact: (messages) => ({ messages }) };
@@ -115,5 +115,25 @@ describe("llmCompactor", () => {
     const result = await compactorWith(provider).maybeCompact(messages, ZERO_USAGE);
     expect(result.messages).toBe(messages);
     expect(provider.requests).toHaveLength(0);
+  });
+
+  it("summarises one long run of tool calls too: its older model calls, with the prompt, keeping the newest calls whole", async () => {
+    const provider = scriptedProvider([{ text: "read pages 0-5" }]);
+    const exchanges = Array.from({ length: 8 }, (_, i) => [
+      callOf(`c${i}`),
+      resultOf(`c${i}`, `page ${i} `.repeat(40)),
+    ]);
+    const messages = [prompt("read every page"), ...exchanges.flat()];
+    const result = await compactorWith(provider).maybeCompact(messages, ZERO_USAGE);
+    expect(result.kind).toBe("auto");
+    // The newest two calls stay whole, each with its result; they follow the summary's user message.
+    expect(result.messages).toEqual([
+      prompt("[Summary of earlier conversation]\nread pages 0-5"),
+      ...exchanges.slice(6).flat(),
+    ]);
+    const summarised = JSON.stringify(provider.requests[0]!.messages);
+    expect(summarised).toContain("read every page");
+    expect(summarised).toContain("page 5");
+    expect(summarised).not.toContain("page 6");
   });
 });
