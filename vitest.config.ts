@@ -1,11 +1,39 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Tests that measure recovery after kill -9 or restart a server: they run alone, after the others, so the load of
+ * the rest of the suite does not stretch the times they check.
+ */
+const RUN_ALONE = [
+  "test/e2e/fast-recovery.test.ts",
+  "test/e2e/worker-crash.test.ts",
+  "test/e2e/server-restart.test.ts",
+];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // One Temporal dev server for the run, shared by both projects (global-setup.ts counts its users).
     globalSetup: ["test/support/global-setup.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "suite",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...RUN_ALONE],
+          // Most of a test's time is spent waiting on the server, timers and child processes: three files at a
+          // time on two cores keep both busy (vitest's default here would be one).
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: "alone", include: RUN_ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
