@@ -9,7 +9,7 @@ import { deleteSessionBlobs } from "../../src/storage/delete-session-blobs.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { startMotoServer, type MotoServer } from "../support/moto-server.js";
 import { connectTestClient, startTestWorker } from "../support/test-worker.js";
-import { captureWorkerLog } from "../support/worker-log.js";
+import { captureWorkerLog, settledWorkerLog } from "../support/worker-log.js";
 
 // Every warning of the worker, core included (where the SDK warns about payload sizes), kept to check.
 const workerLog = captureWorkerLog();
@@ -95,7 +95,9 @@ it("with LITE_AGENT_STORAGE=s3, a 3 MB tool result and a 3 MB prompt travel thro
   expect(Number.parseInt(first.text)).toBeGreaterThan(3 * MB);
   const second = await client.send("bulky-s3", `summarise ${"p".repeat(3 * MB)}`, { sessionId });
   expect(Number.parseInt(second.text)).toBeGreaterThan(3 * MB);
-  expect(workerLog.filter((line) => /payload|size|limit|exceed/i.test(line))).toEqual([]);
+  expect(
+    (await settledWorkerLog(workerLog)).filter((line) => /payload|size|limit|exceed/i.test(line)),
+  ).toEqual([]);
 
   const objects = await sessionObjects(sessionId);
   expect(objects.length).toBeGreaterThan(1);

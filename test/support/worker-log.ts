@@ -19,3 +19,17 @@ export function captureWorkerLog(options: { withMeta?: boolean } = {}): string[]
   });
   return lines;
 }
+
+/** Ample time for a log line to reach the logger: core forwards every 10 ms, the runtime holds lines 100 ms. */
+const FORWARD_DELAY_MS = 1_500;
+
+/**
+ * Waits until what the worker logged so far has reached `lines` (core forwards its log in batches), so that a
+ * check for the absence of a warning cannot pass only because the warning is still on its way.
+ */
+export async function settledWorkerLog(lines: string[]): Promise<string[]> {
+  Runtime.instance().flushLogs();
+  await new Promise((resolve) => setTimeout(resolve, FORWARD_DELAY_MS));
+  Runtime.instance().flushLogs();
+  return lines;
+}
