@@ -3,6 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
 import { builtinModules } from "node:module";
+import { deterministicImports } from "./eslint-rules/deterministic-imports.mjs";
 
 /** Values the deterministic code (kernel, workflows) may import; everything else must be `import type`. */
 const workflowSafePackages = [
@@ -14,8 +15,24 @@ const workflowSafePackages = [
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
+/**
+ * The code that runs in the Temporal sandbox (DESIGN.md §4), and the only folders it may load modules from. The
+ * fixtures folder is configured like workflow code so test/lint/deterministic-imports.test.ts can show the rules
+ * at work; it breaks them on purpose, so `eslint .` skips it (the test lints it with `ignore: false`).
+ */
+const deterministicFolders = ["src/kernel", "src/workflows", "src/common", "test/fixtures/deterministic"];
+
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".cache/**", "bin/**", "eslint.config.js"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      ".cache/**",
+      "bin/**",
+      "eslint.config.js",
+      "test/fixtures/deterministic/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,8 +50,13 @@ export default tseslint.config(
   },
   {
     // Determinism boundary (DESIGN.md §4): the kernel and the workflow code run inside the Temporal sandbox.
-    files: ["src/kernel/**/*.ts", "src/workflows/**/*.ts", "src/common/**/*.ts"],
+    files: deterministicFolders.map((folder) => `${folder}/**/*.ts`),
+    plugins: { "lite-agent": { rules: { "deterministic-imports": deterministicImports } } },
     rules: {
+      "lite-agent/deterministic-imports": [
+        "error",
+        { root: import.meta.dirname, allowed: deterministicFolders },
+      ],
       "no-restricted-imports": [
         "error",
         {
