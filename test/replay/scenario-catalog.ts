@@ -11,6 +11,7 @@ import {
   type HistoryEvent,
 } from "./history-events.js";
 import type { History } from "./history-files.js";
+import { EXTERNALIZED_RESULT_PREFIX } from "../../src/kernel/context/externalize-seen-results.js";
 
 /** A recorded scenario: which workflow branch it exercises, and how to see it in its histories. */
 export interface ScenarioSpec {
@@ -65,14 +66,35 @@ function hasParallelTools(history: History): boolean {
   return [...byTask.values()].some((count) => count >= 2);
 }
 
-/** The request keys of the `callModel` activities a history scheduled. */
-function modelCallKeys(history: History): string[] {
+/** The inputs of the `callModel` activities a history scheduled, as JSON text (empty when stored elsewhere). */
+function modelCallInputs(history: History): string[] {
   return scheduledActivities(history, "callModel").map((event) => {
     const data = event.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
-    return data
-      ? String((JSON.parse(Buffer.from(data).toString("utf8")) as { requestKey?: string }).requestKey)
-      : "";
+    return data ? Buffer.from(data).toString("utf8") : "";
   });
+}
+
+/** The request keys of the `callModel` activities a history scheduled. */
+function modelCallKeys(history: History): string[] {
+  return modelCallInputs(history).map((input) =>
+    input ? String((JSON.parse(input) as { requestKey?: string }).requestKey) : "",
+  );
+}
+
+/**
+ * The approval scenarios' shape around a person's decision: one approval timer (the default wait), cancelled
+ * because the update `update` came after it, and no tool activity.
+ */
+function decidedWithoutTool(history: History, update: string): boolean {
+  const timer = approvalTimer(history, DEFAULT_APPROVAL_WAIT_S);
+  const decided = acceptedUpdateEventId(history, update);
+  return (
+    timer?.end === "canceled" &&
+    decided !== undefined &&
+    decided > timer.eventId &&
+    scheduledActivities(history, "executeTool").length === 0 &&
+    scheduledActivities(history, "callModel").length === 2
+  );
 }
 
 const count = (items: string[], name: string) => items.filter((item) => item === name).length;
@@ -171,6 +193,33 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       acceptedUpdateEventId(history, "decideToolCall") === undefined &&
       scheduledActivities(history, "executeTool").length === 0 &&
       scheduledActivities(history, "callModel").length === 2,
+  },
+  {
+    name: "approval-deny",
+    executions: 1,
+    shows: "a tool call that waits for approval (its timer set), is denied by update, and never runs",
+    exercised: ([history]) => !!history && decidedWithoutTool(history, "decideToolCall"),
+  },
+  {
+    name: "question",
+    executions: 1,
+    shows:
+      "an ask_user question that waits in the workflow (its timer set, no activity), answered by update, then the run finishes",
+    exercised: ([history]) =>
+      !!history &&
+      decidedWithoutTool(history, "answerQuestion") &&
+      acceptedUpdateEventId(history, "decideToolCall") === undefined,
+  },
+  {
+    name: "context-engine",
+    executions: 1,
+    shows: "a ContextEngine run past level 0: the last model call gets a seen tool result externalised",
+    exercised: ([history]) =>
+      !!history &&
+      scheduledActivities(history, "executeTool").length === 2 &&
+      modelCallInputs(history).length === 3 &&
+      modelCallInputs(history).at(-1)!.includes(EXTERNALIZED_RESULT_PREFIX.trim()) &&
+      !modelCallInputs(history).at(0)!.includes(EXTERNALIZED_RESULT_PREFIX.trim()),
   },
   {
     name: "interrupt",

@@ -5,6 +5,7 @@ import { AbortError, ProviderError } from "../../../src/kernel/errors.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/model.js";
 import { defineTool, type ToolContext } from "../../../src/kernel/tools.js";
 import { DEFAULT_SUMMARY_PROMPT } from "../../../src/kernel/compaction/llm-compactor.js";
+import { askUserTool } from "../../../src/kernel/builtin-tools/ask-user-tool.js";
 import type { Message } from "../../../src/kernel/messages.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
@@ -53,6 +54,17 @@ const shout = defineTool({
   schema: z.object({ text: z.string() }),
   execute: ({ text }) => text.toUpperCase(),
 });
+
+/** A page of about 1,500 characters: two of them fill the context-engine scenario's window. */
+const readPage = defineTool({
+  name: "read_page",
+  description: "Reads a page.",
+  schema: z.object({ n: z.number() }),
+  execute: ({ n }) => `page ${n}: ${"lorem ipsum ".repeat(120)}`,
+});
+
+/** The context-engine scenario's window, in tokens. */
+const CONTEXT_WINDOW_TOKENS = 1_200;
 
 /** Resolves when the signal aborts, or after `ms`; true when it aborted. */
 function abortedWithin(signal: ToolContext["signal"] | undefined, ms: number): Promise<boolean> {
@@ -175,6 +187,8 @@ export function createRecorderKit(): RecorderKit {
       agent("provider-error", {}),
       agent("closed", { tools: [add] }),
       agent("approval-wait", { tools: [add], permission: { ask: ["add"] } }),
+      agent("approval-deny", { tools: [add], permission: { ask: ["add"] } }),
+      agent("question", { tools: [askUserTool()] }),
       agent("approval-timeout", {
         tools: [add],
         permission: { ask: ["add"], approvalTimeoutMs: APPROVAL_TIMEOUT_MS, onTimeout: "deny" },
@@ -182,6 +196,8 @@ export function createRecorderKit(): RecorderKit {
       agent("interrupt", {}),
       agent("cancel-during-approval", { tools: [add], permission: { ask: ["add"] } }),
       agent("stored-payload", { tools: [fetchPage] }),
+      // A window so small that two read pages reach the level where the engine externalises seen results.
+      agent("context-engine", { tools: [readPage], context: { windowTokens: CONTEXT_WINDOW_TOKENS } }),
       agent("compaction", {
         tools: [add],
         compaction: {
@@ -238,6 +254,9 @@ function compactionModel() {
 /** The tool call id the approval scenarios decide on. */
 export const APPROVAL_CALL_ID = "p1";
 
+/** The tool call id of the question scenario's `ask_user` call. */
+export const QUESTION_CALL_ID = "q1";
+
 /** The approval-timeout scenario's approval timeout. */
 export const APPROVAL_TIMEOUT_MS = 1_000;
 
@@ -288,6 +307,25 @@ function scripts(): ProviderMap {
     "script-approval-timeout": conversationScript([
       toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 3, b: 3 } }]),
       textTurn("Nobody approved the sum, so no answer."),
+    ]),
+    "script-approval-deny": conversationScript([
+      toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 7, b: 7 } }]),
+      textTurn("The sum was denied, so no answer."),
+    ]),
+    "script-question": conversationScript([
+      toolCallTurn([
+        {
+          id: QUESTION_CALL_ID,
+          name: "ask_user",
+          input: { question: "Which colour?", options: ["red", "blue"] },
+        },
+      ]),
+      textTurn("Blue it is."),
+    ]),
+    "script-context-engine": conversationScript([
+      toolCallTurn([{ id: "r1", name: "read_page", input: { n: 1 } }]),
+      toolCallTurn([{ id: "r2", name: "read_page", input: { n: 2 } }]),
+      textTurn("Two pages of lorem ipsum."),
     ]),
     "script-cancel-during-approval": conversationScript([
       toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 5, b: 5 } }]),

@@ -1,6 +1,12 @@
 import type { AgentClient, DurableEvent } from "../../../src/client.js";
 import type { RunResult } from "../../../src/kernel/events.js";
-import { APPROVAL_CALL_ID, COMPACTION_SUMS, INTERRUPT_MESSAGE, type RecorderGates } from "./recorder-kit.js";
+import {
+  APPROVAL_CALL_ID,
+  COMPACTION_SUMS,
+  INTERRUPT_MESSAGE,
+  QUESTION_CALL_ID,
+  type RecorderGates,
+} from "./recorder-kit.js";
 import { waitFor } from "./wait-for.js";
 
 /** What a scenario gets: the client, the session to use and the gates of the gated tools. */
@@ -119,6 +125,47 @@ const approvalWait: Scenario = async ({ client, sessionId }) => {
     throw new Error("the approved add did not run: " + JSON.stringify(result));
 };
 
+const approvalDeny: Scenario = async ({ client, sessionId }) => {
+  const started = await client.start(agentOf("approval-deny"), "What is 7+7? (needs approval)", {
+    sessionId,
+  });
+  await waitForPendingApproval(client, sessionId);
+  await client.deny(sessionId, APPROVAL_CALL_ID, { actor: "recorder", reason: "not now" });
+  const events = await expectEnd(
+    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    "stop",
+  );
+  const result = events.find((event) => event.type === "tool_result");
+  if (!result || !JSON.stringify(result).includes("denied"))
+    throw new Error("the denied add did not come back as denied: " + JSON.stringify(result));
+};
+
+const question: Scenario = async ({ client, sessionId }) => {
+  const started = await client.start(agentOf("question"), "Pick a colour for me.", { sessionId });
+  await waitFor(
+    async () =>
+      (await client.describe(sessionId)).pendingQuestions.some((item) => item.callId === QUESTION_CALL_ID),
+    `question ${QUESTION_CALL_ID} to be pending`,
+  );
+  await client.answer(sessionId, QUESTION_CALL_ID, { selected: ["blue"] }, { actor: "recorder" });
+  const events = await expectEnd(
+    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    "stop",
+  );
+  const result = events.find((event) => event.type === "tool_result");
+  if (!result || !JSON.stringify(result).includes("blue"))
+    throw new Error("the answer did not become the tool result: " + JSON.stringify(result));
+};
+
+const contextEngine: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(
+    client.run(agentOf("context-engine"), "Read two pages.", { sessionId }),
+    "stop",
+  );
+  if (!events.some((event) => event.type === "context_status" && event.level >= 1))
+    throw new Error("the ContextEngine never acted (no context_status at level 1 or more)");
+};
+
 const approvalTimeout: Scenario = async ({ client, sessionId }) => {
   const events = await expectEnd(
     client.run(agentOf("approval-timeout"), "What is 3+3? (nobody approves)", { sessionId }),
@@ -197,6 +244,9 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   closed,
   "approval-wait": approvalWait,
   "approval-timeout": approvalTimeout,
+  "approval-deny": approvalDeny,
+  question,
+  "context-engine": contextEngine,
   interrupt,
   "cancel-during-approval": cancelDuringApproval,
   "stored-payload": storedPayload,
