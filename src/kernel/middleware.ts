@@ -1,6 +1,6 @@
-import type { AgentEvent } from "./events.js";
-import type { Message } from "./messages.js";
-import type { ModelChunk } from "./model.js";
+import type { AgentEvent, StopReason } from "./events.js";
+import type { AssistantMessage, Message } from "./messages.js";
+import type { ModelChunk, ModelStopReason, Usage } from "./model.js";
 import type { AbortSignalLike, KernelPorts } from "./ports.js";
 import type { SessionEvent } from "./session-events.js";
 import type { ToolCall, ToolResult } from "./tools.js";
@@ -35,6 +35,19 @@ export type ModelCall = () => AsyncIterable<ModelChunk>;
 /** The next layer of a tool call. */
 export type ToolExec = () => Promise<ToolResult>;
 
+/** What one model call produced, as an `afterModel` hook sees it. */
+export interface ModelResponse {
+  message: AssistantMessage;
+  usage: Usage;
+  /** Why the model stopped, when the provider said (`max_tokens`: cut off at the output limit). */
+  stopReason?: ModelStopReason;
+}
+
+/** How a run ended, as an `afterAgent` hook sees it (the Go seed's OnEnd reads it from the loop state). */
+export interface RunEnd {
+  reason: StopReason;
+}
+
 /** What a `beforeToolCall` hook decides for one call (the Go seed's Proceed / Skip / Abort). */
 export type ToolHookAction =
   | { action: "proceed" }
@@ -43,17 +56,39 @@ export type ToolHookAction =
 
 /**
  * A layer on the turn loop. Array order is outer → inner: with `use: [a, b]` a model call flows
- * `a → b → provider → b → a`. Lifecycle hooks run in array order.
+ * `a → b → provider → b → a`. Lifecycle hooks run in array order; the tool hooks of one call run in array order
+ * too, while the calls of a turn run concurrently. Hooks sit outside the wraps. A hook that throws ends the run
+ * with a fatal `error` and `done(error)`, except the tool hooks: their error becomes the call's error result.
+ * The Go seed's seven hooks: OnStart = `beforeAgent`, OnModelStart = `beforeModel`, OnModelEnd = `afterModel`,
+ * OnToolStart = `beforeToolCall`, OnToolEnd = `afterToolCall`, OnLoop = `afterTurn`, OnEnd = `afterAgent`.
  */
 export interface Middleware {
   name: string;
+  /** Once, before the first turn (not again when a paused durable run resumes). */
   beforeAgent?(ctx: AgentContext): void | Promise<void>;
-  afterAgent?(ctx: AgentContext): void | Promise<void>;
+  /** Once, when the run ends for any reason (given as `end.reason`), before `done`. */
+  afterAgent?(ctx: AgentContext, end: RunEnd): void | Promise<void>;
+  /** Every turn, before the model call; may rewrite `ctx.messages`. */
   beforeModel?(ctx: AgentContext): void | Promise<void>;
+  /**
+   * After each model call whose message reached the conversation (also a malformed one the codec repairs), after
+   * the `message` event and before any tool runs. The message is already in `ctx.messages`.
+   */
+  afterModel?(ctx: AgentContext, response: ModelResponse): void | Promise<void>;
   wrapModelCall?(ctx: AgentContext, next: ModelCall): AsyncIterable<ModelChunk>;
   wrapToolCall?(ctx: ToolCallContext, next: ToolExec): Promise<ToolResult>;
   /** Runs before the tool chain; may skip the call with a result or abort the whole run. */
   beforeToolCall?(ctx: ToolCallContext): ToolHookAction | void | Promise<ToolHookAction | void>;
+  /**
+   * After the tool chain (or a `beforeToolCall` skip), before the result is recorded and `tool_call_end`: returns
+   * a replacement result, or nothing to keep it. Each hook sees the result the previous one left.
+   */
+  afterToolCall?(ctx: ToolCallContext, result: ToolResult): ToolResult | void | Promise<ToolResult | void>;
+  /**
+   * At the loop's back-edge (the Go seed's OnLoop): after a turn's tool results were fed back, before its
+   * `turn_end` and the next turn. Not after a turn that answers without tools; the run's end is `afterAgent`.
+   */
+  afterTurn?(ctx: AgentContext): void | Promise<void>;
 }
 
 /** Folds the `wrapModelCall` layers around `base`, first middleware outermost. */
@@ -83,7 +118,7 @@ export function composeToolCall(
 /** Runs one lifecycle hook of every middleware, in array order, one after another. */
 export async function runLifecycle(
   middleware: readonly Middleware[],
-  hook: "beforeAgent" | "afterAgent" | "beforeModel",
+  hook: "beforeAgent" | "beforeModel" | "afterTurn",
   ctx: AgentContext,
 ): Promise<void> {
   for (const layer of middleware) await layer[hook]?.(ctx);

@@ -2,8 +2,8 @@ import { CodecError, ProviderError, isAbortError, toAgentError, type AgentError 
 import type { AgentEvent } from "./events.js";
 import type { DecodedResponse } from "./codecs/types.js";
 import { isOverflowError } from "./compaction/is-overflow-error.js";
-import { composeModelCall } from "./middleware.js";
-import { addUsage, type ModelChunk, type Usage } from "./model.js";
+import { composeModelCall, type ModelResponse } from "./middleware.js";
+import { addUsage, type ModelChunk, type ModelStopReason, type Usage } from "./model.js";
 import { buildModelRequest, type PreparedView } from "./model-request.js";
 import { normalizeAssistant } from "./normalize-assistant.js";
 import { defaultRepairPrompt } from "./codecs/repair-prompt.js";
@@ -13,13 +13,13 @@ import type { AbortSignalLike } from "./ports.js";
 
 /** How the model phase of a turn ended. */
 export type ModelPhaseOutcome =
-  | { kind: "decoded"; decoded: DecodedResponse; message: AssistantMessage }
+  | { kind: "decoded"; decoded: DecodedResponse; message: AssistantMessage; stopReason?: ModelStopReason }
   | { kind: "aborted" }
   | { kind: "interrupted" }
   | { kind: "error"; error: AgentError };
 
 type CallOutcome =
-  | { kind: "message"; message: AssistantMessage; usage: Usage }
+  | { kind: "message"; message: AssistantMessage; usage: Usage; stopReason?: ModelStopReason }
   | { kind: "aborted" }
   | { kind: "interrupted" }
   | { kind: "error"; error: AgentError };
@@ -59,12 +59,14 @@ export async function* modelPhase(
       ctx.messages.push(message);
       await run.log.append({ type: "assistant", message });
       yield { type: "message", message };
-      return { kind: "decoded", decoded, message };
+      for (const event of await afterModel(run, { ...call, message })) yield event;
+      return { kind: "decoded", decoded, message, ...stopReasonOf(call) };
     } catch (error) {
       if (!(error instanceof CodecError)) return { kind: "error", error: toAgentError(error) };
       ctx.messages.push(call.message);
       await run.log.append({ type: "assistant", message: call.message });
       yield { type: "message", message: call.message };
+      for (const event of await afterModel(run, call)) yield event;
       if (attempt >= config.maxDecodeRetries) return { kind: "error", error };
       yield { type: "error", error, fatal: false };
       const repair =
@@ -127,7 +129,27 @@ async function* streamOnce(
   run.usage = addUsage(run.usage, done.usage);
   yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, usage: done.usage };
   for (const event of run.sink.drain()) yield event;
-  return { kind: "message", message: done.message, usage: done.usage };
+  return { kind: "message", message: done.message, usage: done.usage, ...stopReasonOf(done) };
+}
+
+/**
+ * Runs the `afterModel` hooks (the Go seed's OnModelEnd) once the call's message is in the conversation, in
+ * array order; returns what they emitted.
+ */
+async function afterModel(
+  run: RunState,
+  call: { message: AssistantMessage; usage: Usage; stopReason?: ModelStopReason },
+): Promise<AgentEvent[]> {
+  // Most runs have no such hook: they pay no awaits for it.
+  if (!run.config.use.some((layer) => layer.afterModel)) return [];
+  const response: ModelResponse = { message: call.message, usage: call.usage, ...stopReasonOf(call) };
+  for (const layer of run.config.use) await layer.afterModel?.(run.ctx, response);
+  return run.sink.drain();
+}
+
+/** The stop reason as an optional field: absent when the provider did not say. */
+function stopReasonOf(source: { stopReason?: ModelStopReason }): { stopReason?: ModelStopReason } {
+  return source.stopReason ? { stopReason: source.stopReason } : {};
 }
 
 /**

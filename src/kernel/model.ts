@@ -54,12 +54,21 @@ export interface NativeContextEdits {
   compact?: boolean;
 }
 
-/** A streamed piece of a model response. Exactly one `message_done` ends every stream. */
+/**
+ * Why the model stopped (the seed's `StopReason`): `max_tokens` when the answer was cut off at the output limit
+ * (OpenAI's `finish_reason: "length"`).
+ */
+export type ModelStopReason = "stop" | "tool_use" | "max_tokens";
+
+/**
+ * A streamed piece of a model response. Exactly one `message_done` ends every stream; its `stopReason` is
+ * optional (a provider that does not know says nothing, which reads as a normal stop).
+ */
 export type ModelChunk =
   | { type: "text_delta"; text: string }
   | { type: "reasoning_delta"; text: string }
   | { type: "tool_call_delta"; index: number; id?: string; name?: string; argumentsDelta?: string }
-  | { type: "message_done"; message: AssistantMessage; usage: Usage };
+  | { type: "message_done"; message: AssistantMessage; usage: Usage; stopReason?: ModelStopReason };
 
 /** What a provider can do for context management. */
 export interface ProviderContextCapabilities {

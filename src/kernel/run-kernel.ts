@@ -13,7 +13,7 @@ import { ZERO_USAGE, addUsage } from "./model.js";
 import { NEVER_ABORTED } from "./ports.js";
 import { resolveConfig, type RunState } from "./run-state.js";
 import { SessionLog } from "./session-log.js";
-import { toToolSpec } from "./tools.js";
+import { sortedToolSpecs } from "./sorted-tool-specs.js";
 import { announceToolCalls, runToolCalls } from "./tool-phase.js";
 import { inputMessages } from "./input-messages.js";
 import { forkConfig, forkSeed } from "./fork.js";
@@ -106,6 +106,8 @@ async function* runLoop(
         const phase = runToolCalls(run, turn, model.decoded.calls);
         for await (const event of phase.live) yield event;
         const tools = await phase.done;
+        await runLifecycle(run.config.use, "afterTurn", run.ctx);
+        for (const event of run.sink.drain()) yield event;
         yield { type: "turn_end", turn, stopReason: "tool_use" };
         if (tools.aborted) {
           reason = "aborted";
@@ -113,7 +115,8 @@ async function* runLoop(
         }
         continue;
       }
-      yield { type: "turn_end", turn, stopReason: "stop" };
+      // An answer cut off at the output limit says so (the seed's `max_tokens`); the run still stops here.
+      yield { type: "turn_end", turn, stopReason: model.stopReason === "max_tokens" ? "max_tokens" : "stop" };
       const followUps = await resumeWithFollowUps(run);
       for (const event of followUps) yield event;
       if (followUps.length > 0) continue;
@@ -171,6 +174,7 @@ async function openRun(
         }
       : {}),
   };
+  const specs = sortedToolSpecs(resolved.tools);
   const engine = resolved.context
     ? createContextEngine({
         sessionId,
@@ -181,7 +185,7 @@ async function openRun(
         history: opened.events,
         staticPrefix: {
           system: resolved.system,
-          tools: resolved.tools.map(toToolSpec),
+          tools: specs,
           codec: resolved.codec.name,
         },
         record: ctx.recordSessionEvent,
@@ -195,7 +199,7 @@ async function openRun(
     sink,
     signal,
     toolsByName: new Map(resolved.tools.map((tool) => [tool.name, tool])),
-    specs: resolved.tools.map(toToolSpec),
+    specs,
     steer: options.steer,
     background: openBackground(resolved, sessionId, signal, sink),
     engine,
@@ -302,7 +306,7 @@ async function prepareContext(
 /** Step 10: cancel owned background work, run `afterAgent`; returns the last events, `done` included. */
 async function finish(run: RunState, reason: StopReason): Promise<AgentEvent[]> {
   if (run.background?.owned) run.background.tasks.cancelAll();
-  await runLifecycle(run.config.use, "afterAgent", run.ctx);
+  for (const layer of run.config.use) await layer.afterAgent?.(run.ctx, { reason });
   await run.log.flush();
   const result: RunResult = {
     messages: run.ctx.messages,

@@ -84,22 +84,46 @@ async function runOneCall(run: RunState, turn: number, call: ToolCall): Promise<
   return result;
 }
 
-/** Applies `beforeToolCall` hooks, then the `wrapToolCall` onion; anything thrown becomes an error result. */
+/**
+ * Applies `beforeToolCall` hooks, then the `wrapToolCall` onion, then `afterToolCall` hooks (which see errors too);
+ * anything thrown becomes an error result.
+ */
 async function resolveResult(run: RunState, tctx: ToolCallContext, call: ToolCall): Promise<ToolResult> {
   if (run.abortedByHook !== undefined) return errorResult(call, `not executed: ${call.name}`);
+  let result: ToolResult;
   try {
     const action = await runToolHooks(run, tctx);
-    if (action.action === "skip") {
-      const content = action.result ?? `skipped by tool-start hook: ${call.name}`;
-      return action.isError ? errorResult(call, content) : { id: call.id, name: call.name, content };
-    }
     if (action.action === "abort") {
       run.abortedByHook = action.reason ?? `aborted by tool-start hook: ${call.name}`;
       return errorResult(call, `not executed: ${call.name}`);
     }
-    return await composeToolCall(run.config.use, tctx, () => executeBaseTool(run, tctx))();
+    result =
+      action.action === "skip"
+        ? skippedResult(call, action)
+        : await composeToolCall(run.config.use, tctx, () => executeBaseTool(run, tctx))();
   } catch (error) {
-    return errorResult(call, `Error: ${errorMessage(error)}`);
+    result = errorResult(call, `Error: ${errorMessage(error)}`);
+  }
+  return afterToolCall(run, tctx, result);
+}
+
+function skippedResult(call: ToolCall, action: Extract<ToolHookAction, { action: "skip" }>): ToolResult {
+  const content = action.result ?? `skipped by tool-start hook: ${call.name}`;
+  return action.isError ? errorResult(call, content) : { id: call.id, name: call.name, content };
+}
+
+/** The `afterToolCall` hooks in array order (the Go seed's OnToolEnd): each may replace the result. */
+async function afterToolCall(run: RunState, tctx: ToolCallContext, result: ToolResult): Promise<ToolResult> {
+  let current = result;
+  try {
+    for (const layer of run.config.use) {
+      const replaced = await layer.afterToolCall?.(tctx, current);
+      // The call's id stays the call's: a hook may change what the model reads, not which call it answers.
+      if (replaced) current = { ...replaced, id: result.id, name: result.name };
+    }
+    return current;
+  } catch (error) {
+    return errorResult(tctx.call, `Error: ${errorMessage(error)}`);
   }
 }
 

@@ -5,6 +5,7 @@ import {
   type ModelChunk,
   type ModelProvider,
   type ModelRequest,
+  type ModelStopReason,
   type ProviderContextCapabilities,
   type Usage,
 } from "../kernel/model.js";
@@ -20,6 +21,8 @@ export interface FakeTurn {
   usage?: Usage;
   /** Streamed one character at a time as `reasoning_delta` chunks, before any text. */
   reasoning?: string;
+  /** Sent on `message_done`, e.g. `max_tokens` for an answer cut off at the output limit; default none. */
+  stopReason?: ModelStopReason;
 }
 
 /** A turn that fails before yielding anything (a refused or failed request). */
@@ -121,6 +124,7 @@ async function* playTurn(
     type: "message_done",
     message: copyMessage(turn.message),
     usage: { ...(turn.usage ?? ZERO_USAGE) },
+    ...(turn.stopReason ? { stopReason: turn.stopReason } : {}),
   };
 }
 
