@@ -58,7 +58,8 @@ async function streamModel(
         // Deltas are stored before the workflow learns the call completed, so clients see them first; when
         // they cannot be stored within a short deadline the call completes anyway (the final message has all).
         if (publisher) await endPublisher(publisher);
-        return { message: chunk.message, usage: chunk.usage };
+        const { message, usage, stopReason } = chunk;
+        return stopReason ? { message, usage, stopReason } : { message, usage };
       }
     }
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { AgentPlan } from "./agent-plan.js";
 import type { AssistantMessage, Message } from "../kernel/messages.js";
-import type { ModelRequest, Usage } from "../kernel/model.js";
+import type { ModelRequest, ModelStopReason, Usage } from "../kernel/model.js";
 import type { ToolCall } from "../kernel/tools.js";
 import type { TranscriptSegmentRef } from "./transcript-ledger.js";
 
@@ -37,6 +37,8 @@ export interface ModelRequestDelta {
 export interface CallModelOutput {
   message: AssistantMessage;
   usage: Usage;
+  /** Why the model stopped, when the provider said (absent in histories recorded before it was carried). */
+  stopReason?: ModelStopReason;
 }
 
 /** Input of the `executeTool` activity. */

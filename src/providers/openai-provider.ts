@@ -44,13 +44,18 @@ export interface OpenAIProviderOptions {
   contextWindow?: number;
   /** Default `"max_tokens"` (what local servers accept); use `"max_completion_tokens"` for o-series models. */
   maxTokensField?: MaxTokensField;
+  /**
+   * The client's own retries, as in the seed. Default 0: retrying belongs to `retry()` in process and to the
+   * activity retry policy on Temporal; more here multiplies with those.
+   */
+  maxRetries?: number;
 }
 
 /**
  * A ModelProvider for OpenAI and every OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio, gateways),
  * over streaming Chat Completions with the `openai` package.
  *
- * The client is built with `maxRetries: 0`: retrying belongs to the `retry()` middleware in process and to
+ * The client is built with `maxRetries: 0` unless told otherwise: retrying belongs to the `retry()` middleware in process and to
  * the activity retry policy on Temporal, which both honour `ProviderError.retryAfterMs`. Every failure is a
  * `ProviderError` (HTTP status when there was a response; none for network failures and a stream that ends
  * before the model finished), and an abort throws `AbortError`. Usage `inputTokens` is `prompt_tokens`, which
@@ -73,6 +78,9 @@ export function openaiProvider(options: OpenAIProviderOptions = {}): ModelProvid
   return declareSecrets({ ...provider, context: { contextWindow: options.contextWindow } }, secrets);
 }
 
+/** The seed's name for {@link openaiProvider} (`openai()` in `@lite-agent/provider`): the same function. */
+export const openai = openaiProvider;
+
 function createClient(options: OpenAIProviderOptions): OpenAI {
   const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
   // A custom endpoint (a local server) often needs no key, but the client refuses to start without one.
@@ -82,7 +90,7 @@ function createClient(options: OpenAIProviderOptions): OpenAI {
     baseURL,
     organization: options.organization,
     timeout: options.timeoutMs,
-    maxRetries: 0,
+    maxRetries: options.maxRetries ?? 0,
   });
 }
 

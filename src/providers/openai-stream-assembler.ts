@@ -1,7 +1,8 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ContentBlock, AssistantMessage } from "../kernel/messages.js";
-import type { ModelChunk, Usage } from "../kernel/model.js";
+import type { ModelChunk, ModelStopReason, Usage } from "../kernel/model.js";
+import { toStopReason } from "./openai-stop-reason.js";
 
 /** A streamed delta as OpenAI-compatible servers send it, with the reasoning fields the SDK types omit. */
 type WireDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
@@ -70,8 +71,8 @@ export class OpenAIStreamAssembler {
     return out;
   }
 
-  /** The complete assistant message and its usage (zero when the server sent none). */
-  result(): { message: AssistantMessage; usage: Usage } {
+  /** The complete assistant message, its usage (zero when the server sent none) and why the model stopped. */
+  result(): { message: AssistantMessage; usage: Usage; stopReason?: ModelStopReason } {
     const content: ContentBlock[] = [];
     if (this.reasoning) content.push({ type: "reasoning", text: this.reasoning });
     if (this.text) content.push({ type: "text", text: this.text });
@@ -84,9 +85,11 @@ export class OpenAIStreamAssembler {
     if (invalid.length) {
       content.push({ type: "native", provider: this.providerId, data: { invalidToolArguments: invalid } });
     }
+    const stopReason = toStopReason(this.finishReason);
     return {
       message: { role: "assistant", content },
       usage: this.usage ?? { inputTokens: 0, outputTokens: 0 },
+      ...(stopReason ? { stopReason } : {}),
     };
   }
 

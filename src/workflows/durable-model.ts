@@ -80,7 +80,8 @@ export function durableModel(context: DurableModelContext): ModelProvider {
         context.requests.delete(requestKey);
       }
       yield* replayChunks(output.message.content);
-      yield { type: "message_done", message: output.message, usage: output.usage };
+      const { message, usage, stopReason } = output;
+      yield { type: "message_done", message, usage, ...(stopReason ? { stopReason } : {}) };
     },
   };
 }

@@ -13,6 +13,7 @@ import {
 import type { ModelChunk, ModelRequest } from "../../../src/kernel/model.js";
 import {
   classifyProviderError,
+  openai,
   openaiProvider,
   type OpenAIProviderOptions,
 } from "../../../src/providers/openai-provider.js";
@@ -344,6 +345,27 @@ describe("openaiProvider request mapping", () => {
       { role: "assistant", content: "Sunny, noon." },
       { role: "user", content: "Thanks" },
     ]);
+  });
+
+  it("reports finish_reason as the seed's stop reason: length is max_tokens, tool_calls tool_use", async () => {
+    server.script({ text: "cut of", finishReason: "length" });
+    expect(done(await collect(provider().stream(REQUEST))).stopReason).toBe("max_tokens");
+    server.script({ toolCalls: [{ id: "call_1", name: "now", arguments: {} }] });
+    expect(done(await collect(provider().stream(REQUEST))).stopReason).toBe("tool_use");
+    server.script({ text: "all of it" });
+    expect(done(await collect(provider().stream(REQUEST))).stopReason).toBe("stop");
+    // A reason the seed has no name for is not guessed at.
+    server.script({ text: "filtered", finishReason: "content_filter" });
+    expect(done(await collect(provider().stream(REQUEST)))).not.toHaveProperty("stopReason");
+  });
+
+  it("is also exported under the seed's name, openai", async () => {
+    expect(openai).toBe(openaiProvider);
+    server.script({ text: "hi" });
+    const chunks = await collect(
+      openai({ baseURL: server.baseURL, apiKey: "k", maxRetries: 0 }).stream(REQUEST),
+    );
+    expect(done(chunks).message).toEqual(assistantMessage([textBlock("hi")]));
   });
 
   it("advertises its id and context window", () => {
