@@ -18,6 +18,7 @@ export type * from "./kernel/kernel-config.js";
 export { runKernel } from "./kernel/run-kernel.js";
 export { SteerController, type SteerInput } from "./kernel/steer-controller.js";
 export { forkConfig, type ForkOptions } from "./kernel/fork.js";
+export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 
 export * from "./kernel/codecs/index.js";
 export * from "./kernel/permission/index.js";
@@ -25,6 +26,8 @@ export * from "./kernel/compaction/index.js";
 export * from "./kernel/checkpoint/index.js";
 export * from "./kernel/background/index.js";
 export * from "./kernel/context/index.js";
+// The seed's constructible class; it shadows the interface of the same name that the line above exports.
+export { ContextEngine, type ContextEngineInit } from "./context-engine.js";
 export * from "./kernel/hash/index.js";
 export { retry, type RetryOptions } from "./kernel/retry/retry-middleware.js";
 export { fullJitterBackoff } from "./kernel/retry/full-jitter-backoff.js";
