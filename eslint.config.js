@@ -17,8 +17,9 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 /**
  * The code that runs in the Temporal sandbox (DESIGN.md §4), and the only folders it may load modules from. The
- * fixtures folder is configured like workflow code so test/lint/deterministic-imports.test.ts can show the rules
- * at work; it breaks them on purpose, so `eslint .` skips it (the test lints it with `ignore: false`).
+ * fixtures folder holds test-only workflow code (test/replay/versioning.test.ts) and shows the rules at work
+ * (test/lint/deterministic-imports.test.ts); its forbidden-imports.ts breaks them on purpose, so `eslint .` skips
+ * that file (the test lints it with `ignore: false`).
  */
 const deterministicFolders = ["src/kernel", "src/workflows", "src/common", "test/fixtures/deterministic"];
 
@@ -30,7 +31,7 @@ export default tseslint.config(
       ".cache/**",
       "bin/**",
       "eslint.config.js",
-      "test/fixtures/deterministic/**",
+      "test/fixtures/deterministic/forbidden-imports.ts",
     ],
   },
   js.configs.recommended,
