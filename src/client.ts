@@ -107,6 +107,8 @@ function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDel
 export class AgentClient {
   readonly taskQueue: string;
   private readonly externalDeltas: ExternalDeltaSource | undefined;
+  /** Aborted by `close()`: ends the event streams still being read. */
+  private readonly closing = new AbortController();
   private readonly maxRunInputBytes: number;
   private readonly workerWaitMs: number | false;
   private readonly searchAttributes: boolean;
@@ -145,8 +147,9 @@ export class AgentClient {
     return new AgentClient(new Client({ connection, namespace: config.namespace, dataConverter }), options);
   }
 
-  /** Closes the connection to Temporal. */
+  /** Closes the connection to Temporal; event streams still being read end with an error. */
   async close(): Promise<void> {
+    this.closing.abort();
     await this.temporal.connection.close();
   }
 
@@ -214,7 +217,14 @@ export class AgentClient {
   ): AsyncGenerator<DurableEvent, RunResult> {
     let result: RunResult | undefined;
     try {
-      result = yield* runEventStream(this.temporal, sessionId, runId, position, this.externalDeltas);
+      result = yield* runEventStream(
+        this.temporal,
+        sessionId,
+        runId,
+        position,
+        this.externalDeltas,
+        this.closing.signal,
+      );
     } catch (error) {
       throw toSessionError(error, sessionId, "read events");
     }

@@ -35,11 +35,15 @@ export async function* mergeExternalDeltas(
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const channel = new Channel<Merged>();
   const controller = new AbortController();
+  // Why the events ended, when they failed (a closed client, a session that stays unreadable): the reader of the
+  // merge gets that error rather than a quiet end.
+  let eventsFailure: { error: unknown } | undefined;
+  const failed = (error: unknown) => void (eventsFailure ??= { error });
   const pumps =
     "ordered" in source
-      ? [pump(source.ordered, (input) => input, channel, true)]
+      ? [pump(source.ordered, (input) => input, channel, true, failed)]
       : [
-          pump(source.items, (item) => ({ kind: "event", item }), channel, true),
+          pump(source.items, (item) => ({ kind: "event", item }), channel, true, failed),
           // A failing delta transport loses live text, never the run: the final message events still carry it.
           pump(source.readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
         ];
@@ -67,6 +71,7 @@ export async function* mergeExternalDeltas(
       if (result) return result;
       if (eventsEnded && state.held.length === 0) break;
     }
+    if (eventsFailure) throw eventsFailure.error;
     return undefined;
   } finally {
     if (tick) clearTimeout(tick);
@@ -82,9 +87,13 @@ async function pump<T>(
   wrap: (value: T) => Merged,
   channel: Channel<Merged>,
   endsMerge: boolean,
+  failed?: (error: unknown) => void,
 ): Promise<void> {
   try {
     for await (const value of input) channel.push(wrap(value));
+  } catch (error) {
+    failed?.(error);
+    throw error;
   } finally {
     if (endsMerge) channel.push({ kind: "closed" });
   }

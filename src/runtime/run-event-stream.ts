@@ -92,9 +92,15 @@ export async function* runEventStream(
   runId: string,
   position: EventStreamPosition,
   external?: ExternalDeltaSource,
+  clientClosed?: AbortSignal,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const fromOffset = position.fromOffset ?? 0;
-  const reader = new SessionStreamReader(temporal, sessionId, fromOffset, !external, position.fromDeltaId);
+  const reader = new SessionStreamReader(temporal, sessionId, {
+    from: fromOffset,
+    withDeltas: !external,
+    fromDeltaId: position.fromDeltaId,
+    clientClosed,
+  });
   const ordered = withLostEntriesSummarised(temporal, reader, runId, fromOffset);
   const stop = () => reader.stop();
   const source: MergeSource = external

@@ -14,6 +14,18 @@ const KEPT_CURSOR_KEYS = 8;
 /** How long one read may take before it is asked again. */
 const QUERY_DEADLINE_MS = 2_000;
 
+/** Where a {@link SessionStreamReader} starts, what it reads, and when it must stop. */
+export interface SessionStreamReaderOptions {
+  /** The first event offset to read. */
+  from: number;
+  /** Whether to read the session's own live output (false when an external transport carries it). */
+  withDeltas: boolean;
+  /** The id of the last live delta seen, when resuming. */
+  fromDeltaId?: string | undefined;
+  /** Aborted when the client that reads is closed. */
+  clientClosed?: AbortSignal | undefined;
+}
+
 /**
  * Reads a session's events and live output with the `readStream` query, so a reader adds nothing to the session's
  * history (docs/decisions/0005). Polls fast while entries come and slows down while nothing happens; follows the
@@ -28,14 +40,18 @@ export class SessionStreamReader {
   private readonly ended = new Set<string>();
   private readonly done: Promise<void>;
 
+  private from: number;
+  private readonly withDeltas: boolean;
+
   constructor(
     private readonly temporal: Client,
     readonly sessionId: string,
-    private from: number,
-    private readonly withDeltas: boolean,
-    fromDeltaId?: string,
+    options: SessionStreamReaderOptions,
   ) {
-    if (fromDeltaId) this.restoreCursor(fromDeltaId);
+    this.from = options.from;
+    this.withDeltas = options.withDeltas;
+    if (options.fromDeltaId) this.restoreCursor(options.fromDeltaId);
+    this.stopWhenClosed(options.clientClosed);
     this.done = this.loop().then(
       () => this.end(),
       (error: unknown) => this.end(error),
@@ -104,6 +120,19 @@ export class SessionStreamReader {
       fresh = true;
     }
     return fresh;
+  }
+
+  /**
+   * A closed client cannot read again: end at once with an error instead of retrying for minutes against a shut
+   * connection (and keeping the process alive with the retry timers).
+   */
+  private stopWhenClosed(closed: AbortSignal | undefined): void {
+    const stop = () => {
+      this.failure ??= new Error(`the AgentClient was closed while reading session '${this.sessionId}'`);
+      this.controller.abort();
+    };
+    if (closed?.aborted) stop();
+    else closed?.addEventListener("abort", stop, { once: true });
   }
 
   private restoreCursor(id: string): void {
