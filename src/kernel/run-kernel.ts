@@ -69,7 +69,14 @@ async function* runLoop(
         break turns;
       }
       if (turn > firstTurn && suspend?.requested()) {
-        suspend.suspend({ messages: run.ctx.messages, turn, budgetUsed, usage: run.usage });
+        const contextState = run.engine?.state?.();
+        suspend.suspend({
+          messages: run.ctx.messages,
+          turn,
+          budgetUsed,
+          usage: run.usage,
+          ...(contextState ? { contextState } : {}),
+        });
         return { messages: run.ctx.messages, text: "", usage: run.usage, stopReason: "stop" };
       }
       if (budgetUsed >= run.config.maxTurns) {
@@ -183,6 +190,7 @@ async function openRun(
         model: resolved.modelName,
         ...resolved.context,
         history: opened.events,
+        ...(options.resume?.contextState ? { state: options.resume.contextState } : {}),
         staticPrefix: {
           system: resolved.system,
           tools: specs,

@@ -1,5 +1,6 @@
 import type { Message } from "./messages.js";
 import type { Usage } from "./model.js";
+import type { RestoredContextState } from "./context/restore-context-state.js";
 
 /**
  * A run paused at a turn boundary, as plain data: enough to go on with the next turn somewhere else (the
@@ -14,6 +15,8 @@ export interface RunSnapshot {
   budgetUsed: number;
   /** Tokens the run has used so far. */
   usage: Usage;
+  /** The ContextEngine's state (generation, facts, working state, archive refs), when it is on. */
+  contextState?: RestoredContextState;
 }
 
 /**

@@ -12,7 +12,7 @@ import { nativeContextEdits } from "./native-context-edits.js";
 import { extractFacts } from "./pinned-facts.js";
 import { prefixFingerprint, type StaticPrefix } from "./prefix-fingerprint.js";
 import { repairSegmentPairs } from "./repair-tool-pairs.js";
-import { restoreContextState } from "./restore-context-state.js";
+import { restoreContextState, type RestoredContextState } from "./restore-context-state.js";
 import { createTokenCounter, type ContextTokenCounter } from "./token-counter.js";
 import type {
   ContextArchive,
@@ -40,6 +40,8 @@ export interface ContextEngineOptions {
   staticPrefix?: StaticPrefix;
   /** Restores the generation, facts, working state and archive refs from the latest committed `context_view`. */
   history?: SessionEvent[];
+  /** The state a paused run carried (its snapshot's `contextState`), used when `history` holds no view. */
+  state?: RestoredContextState;
   /** Where committed `context_view` events go. */
   record?: (event: SessionEvent) => void;
 }
@@ -74,7 +76,7 @@ class LevelledContextEngine implements ContextEngine {
     const window = options.windowTokens ?? options.provider?.context?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     this.windowTokens = Number.isFinite(window) && window > 0 ? Math.floor(window) : DEFAULT_CONTEXT_WINDOW;
     this.count = createTokenCounter(options.provider, options.model ?? options.provider?.id ?? "context");
-    const restored = restoreContextState(options.history);
+    const restored = restoreContextState(options.history, options.state);
     this.memory = {
       ...restored,
       resultMemo: new Map(),
@@ -86,6 +88,16 @@ class LevelledContextEngine implements ContextEngine {
 
   get status(): ContextStatus | undefined {
     return this.memory.status;
+  }
+
+  state(): RestoredContextState {
+    const { generation, facts, workingState, archiveRefs } = this.memory;
+    return {
+      generation,
+      facts: [...facts],
+      workingState: { ...workingState },
+      archiveRefs: [...archiveRefs],
+    };
   }
 
   async prepare(messages: Message[], request?: ContextRequest): Promise<ContextPreparation> {

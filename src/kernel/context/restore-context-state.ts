@@ -10,10 +10,14 @@ export interface RestoredContextState {
 }
 
 /**
- * Restores from the latest committed `context_view`: its generation, facts, working state and archive refs.
- * Every `artifact_verified` event also becomes an `artifact` fact (deduplicated by text).
+ * Restores from the latest committed `context_view`: its generation, facts, working state and archive refs; from
+ * `carried` (a paused run's snapshot) when the log has no view. Every `artifact_verified` event also becomes an
+ * `artifact` fact (deduplicated by text).
  */
-export function restoreContextState(history: readonly SessionEvent[] = []): RestoredContextState {
+export function restoreContextState(
+  history: readonly SessionEvent[] = [],
+  carried?: RestoredContextState,
+): RestoredContextState {
   let latest: Extract<SessionEvent, { type: "context_view" }> | undefined;
   const artifacts: ContextFact[] = [];
   for (const event of history) {
@@ -21,7 +25,8 @@ export function restoreContextState(history: readonly SessionEvent[] = []): Rest
     else if (event.type === "artifact_verified")
       artifacts.push({ kind: "artifact", text: artifactText(event) });
   }
-  const facts = [...(latest?.view.facts ?? [])];
+  const base = latest?.view ?? carried;
+  const facts = [...(base?.facts ?? [])];
   const seen = new Set(facts.map((fact) => fact.text));
   for (const fact of artifacts) {
     if (seen.has(fact.text)) continue;
@@ -29,10 +34,10 @@ export function restoreContextState(history: readonly SessionEvent[] = []): Rest
     facts.push(fact);
   }
   return {
-    generation: latest?.view.generation ?? 0,
+    generation: base?.generation ?? 0,
     facts,
-    workingState: { ...(latest?.view.workingState ?? {}) },
-    archiveRefs: [...(latest?.view.archiveRefs ?? [])],
+    workingState: { ...(base?.workingState ?? {}) },
+    archiveRefs: [...(base?.archiveRefs ?? [])],
   };
 }
 

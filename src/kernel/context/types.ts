@@ -1,3 +1,4 @@
+import type { RestoredContextState } from "./restore-context-state.js";
 import type { ContextStatus } from "../events.js";
 import type { Message } from "../messages.js";
 import type { NativeContextEdits } from "../model.js";
@@ -97,4 +98,6 @@ export interface ContextEngine {
   ): Promise<ContextPreparation>;
   /** The status of the last pass that acted (level > 0); undefined before the first. */
   readonly status: ContextStatus | undefined;
+  /** What a paused run carries to go on with the same engine elsewhere (generation, facts, working state, refs). */
+  state?(): RestoredContextState;
 }

@@ -62,6 +62,30 @@ describe("suspending a run at a turn boundary and resuming it elsewhere", () => 
     expect(second.result.messages).toEqual(whole.result.messages);
   });
 
+  it("carries the ContextEngine's state: a resumed run goes on with its generation, as one uninterrupted run", async () => {
+    // A small window: the engine acts (L1 and up) on most turns, and each act commits the next generation.
+    const agent = () =>
+      createAgent({ model: script(), codec: nativeCodec(), tools: [count], context: { windowTokens: 60 } });
+    const generations = (events: AgentEvent[]) =>
+      events.flatMap((event) => (event.type === "context_status" ? [event.generation] : []));
+    const whole = await collect(agent().run("go", { sessionId: "s" }));
+    expect(generations(whole.events).length).toBeGreaterThan(3);
+
+    let snapshot: RunSnapshot | undefined;
+    let asked = 0;
+    const first = await collect(
+      agent().run("go", {
+        sessionId: "s",
+        suspend: { requested: () => ++asked >= 3, suspend: (paused) => void (snapshot = paused) },
+      }),
+    );
+    expect(snapshot?.contextState?.generation).toBeGreaterThan(0);
+    const carried = JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
+    const second = await collect(agent().run("go", { sessionId: "s", resume: carried }));
+    expect(generations([...first.events, ...second.events])).toEqual(generations(whole.events));
+    expect(timeless([...first.events, ...second.events])).toEqual(timeless(whole.events));
+  });
+
   it("is never asked before the first turn of an execution, so every execution makes progress", async () => {
     let asked = 0;
     const { events } = await collect(
