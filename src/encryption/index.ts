@@ -1,0 +1,15 @@
+export {
+  AesGcmPayloadCodec,
+  CIPHER_METADATA,
+  ENCRYPTED_ENCODING,
+  KEY_ID_METADATA,
+  isEncrypted,
+} from "./aes-gcm-codec.js";
+export { encryptionKeyRingFromEnv, parseKeyList, readKeyFile } from "./encryption-config.js";
+export { PayloadDecryptionError, UnknownEncryptionKeyError } from "./encryption-errors.js";
+export { KEY_BYTES, createKeyRing, decodeBase64Key, type EncryptionKeyRing } from "./key-ring.js";
+export {
+  resolveEncryptionCodec,
+  withPayloadEncryption,
+  type PayloadEncryptionOption,
+} from "./payload-encryption.js";
