@@ -3,7 +3,9 @@ import { EVENTS_TOPIC } from "../common/wire-event.js";
 import { Channel } from "../kernel/channel.js";
 import type { DeltaCursor } from "../workflows/live-deltas.js";
 import { readStreamQuery, type ReadStreamResult } from "../workflows/stream-messages.js";
+import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { MergeInput } from "./external-delta-merge.js";
+import { placeToolEvents } from "./place-tool-events.js";
 
 /** The pause between reads while the session is busy, and the longest pause while nothing happens. */
 const FAST_POLL_MS = 25;
@@ -37,6 +39,8 @@ export class SessionStreamReader {
   readonly items = new Channel<MergeInput>();
   private readonly controller = new AbortController();
   private readonly cursor: DeltaCursor = {};
+  /** Tool events always come from the session, whatever carries live model output (docs/decisions/0007). */
+  private readonly toolCursor: ToolEventCursor = {};
   private readonly ended = new Set<string>();
   private readonly done: Promise<void>;
 
@@ -78,6 +82,7 @@ export class SessionStreamReader {
         page = await this.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
           handle.query(readStreamQuery, {
             from: this.from,
+            tools: this.toolCursor,
             ...(this.withDeltas ? { deltas: this.cursor } : {}),
           }),
         );
@@ -111,12 +116,13 @@ export class SessionStreamReader {
       fresh = true;
     }
     this.forgetOldKeys();
-    for (const item of page.items) {
+    const entries = placeToolEvents(page.items, page.toolEvents ?? [], this.from, this.toolCursor);
+    for (const item of entries) {
       this.items.push({
         kind: "event",
         item: { topic: EVENTS_TOPIC, offset: item.offset, entry: item.entry },
       });
-      this.from = item.offset + 1;
+      this.from = Math.max(this.from, item.offset + 1);
       fresh = true;
     }
     return fresh;
@@ -143,6 +149,9 @@ export class SessionStreamReader {
   }
 
   private forgetOldKeys(): void {
+    const tools = Object.keys(this.toolCursor);
+    for (const key of tools.slice(0, Math.max(0, tools.length - 8 * KEPT_CURSOR_KEYS)))
+      delete this.toolCursor[key];
     const keys = Object.keys(this.cursor);
     for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_CURSOR_KEYS))) {
       delete this.cursor[key];

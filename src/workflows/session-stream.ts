@@ -1,13 +1,18 @@
 import { ApplicationFailure, setHandler } from "@temporalio/workflow";
+import { toolEventKey } from "../common/tool-event-batch.js";
 import { toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent } from "../kernel/events.js";
 import type { StreamDelta } from "../stream/stream-delta.js";
 import { boundedEvent } from "./bounded-event.js";
 import { EventLog, type EventLogState } from "./event-log.js";
 import { LiveDeltas } from "./live-deltas.js";
+import { LiveToolEvents } from "./live-tool-events.js";
+import { isToolEventBatch } from "./tool-event-check.js";
 import {
   DELTAS_STORED,
+  TOOL_EVENTS_STORED,
   publishDeltasUpdate,
+  publishToolEventsUpdate,
   readStreamQuery,
   type ReadStreamRequest,
   type ReadStreamResult,
@@ -26,6 +31,7 @@ const MAX_CARRIED_BYTES = 256 * 1024;
 export class SessionStream {
   private readonly log: EventLog;
   private readonly live = new LiveDeltas();
+  private readonly toolEvents = new LiveToolEvents();
 
   constructor(
     state: EventLogState | undefined,
@@ -39,6 +45,10 @@ export class SessionStream {
       description: "Used by the model activity: stores live output, answered by a rejection (no history).",
       validator: (batch: unknown) => this.storeDeltas(batch),
     });
+    setHandler(publishToolEventsUpdate, () => undefined, {
+      description: "Used by the tool activity: stores a tool's events, answered by a rejection (no history).",
+      validator: (batch: unknown) => this.storeToolEvents(batch),
+    });
   }
 
   /** The next offset. */
@@ -51,7 +61,16 @@ export class SessionStream {
     const entry: StreamEntry = { runId, event: boundedEvent(toWireEvent(event)) };
     if (modelCall !== undefined) entry.modelCall = modelCall;
     this.log.append(entry);
+    this.noteToolBound(runId, event, this.log.end - 1);
     this.log.trimTo(MAX_KEPT_BYTES);
+  }
+
+  /** Memory only (read by queries), so it adds no command: readers place a call's tool events by these offsets. */
+  private noteToolBound(runId: string, event: AgentEvent, offset: number): void {
+    if (event.type === "tool_call_start")
+      this.toolEvents.noteBound(toolEventKey(runId, event.turn, event.call.id), "start", offset);
+    else if (event.type === "tool_call_end")
+      this.toolEvents.noteBound(toolEventKey(runId, event.turn, event.id), "end", offset);
   }
 
   /** Drops the entries before `offset`. */
@@ -71,7 +90,9 @@ export class SessionStream {
     const maxBytes = Math.min(request.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
     const page = this.log.read(from, maxBytes);
     const deltas = request.deltas && typeof request.deltas === "object" ? this.live.read(request.deltas) : [];
-    return { ...page, deltas, closed: this.isClosed() };
+    const tools = request.tools && typeof request.tools === "object" ? request.tools : undefined;
+    const toolEvents = tools ? this.toolEvents.read(tools) : [];
+    return { ...page, deltas, toolEvents, closed: this.isClosed() };
   }
 
   private storeDeltas(batch: unknown): never {
@@ -79,6 +100,13 @@ export class SessionStream {
       throw ApplicationFailure.nonRetryable("publishDeltas: expected a list of deltas");
     this.live.store(batch.filter(isDelta));
     throw ApplicationFailure.create({ message: "stored", type: DELTAS_STORED, nonRetryable: true });
+  }
+
+  private storeToolEvents(batch: unknown): never {
+    if (!isToolEventBatch(batch))
+      throw ApplicationFailure.nonRetryable("publishToolEvents: expected a batch of tool events");
+    this.toolEvents.store(batch);
+    throw ApplicationFailure.create({ message: "stored", type: TOOL_EVENTS_STORED, nonRetryable: true });
   }
 }
 
