@@ -11,6 +11,11 @@ const workflowSafePackages = [
   "@temporalio/workflow-streams/workflow",
   "@temporalio/common",
   "zod",
+  // Pure JavaScript, no Node built-ins: the workflow bundle test builds them into the sandbox.
+  "picomatch/posix.js",
+  "@noble/hashes/sha2",
+  "@noble/hashes/utils",
+  "dequal",
 ];
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);

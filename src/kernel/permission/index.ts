@@ -19,7 +19,7 @@ export {
 export { composePolicies } from "./compose-policies.js";
 export { matchCondition, matchSpec, getPath, type Condition, type MatchSpec } from "./match-spec.js";
 export { compileGlob, globMatch, globToRegExp, type GlobMatcher } from "./glob.js";
-export { deepEqual } from "./deep-equal.js";
+export { dequal as deepEqual } from "dequal";
 export { defaultRedactor, redactString, type Redactor } from "./redact.js";
 export { permission, type PermissionOptions } from "./gate.js";
 export { serialLock, type LockSlot, type SerialLock } from "./serial-lock.js";

@@ -1,4 +1,4 @@
-import { deepEqual } from "./deep-equal.js";
+import { dequal as deepEqual } from "dequal";
 import { globMatch } from "./glob.js";
 
 /**

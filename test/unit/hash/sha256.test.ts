@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/kernel/hash/sha256.js";
-import { utf8Bytes } from "../../../src/kernel/hash/utf8-bytes.js";
 
 const nodeSha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -36,13 +35,5 @@ describe("sha256", () => {
 
   it("replaces a lone surrogate with U+FFFD, as node does", () => {
     expect(sha256("\ud800x")).toBe("a87ce46793cc659b79bd187e998f8488635f707d5be0957e1d565981efd2b04b");
-  });
-});
-
-describe("utf8Bytes", () => {
-  it("encodes 1- to 4-byte characters and lone surrogates like TextEncoder", () => {
-    for (const text of ["a", "é", "€", "𝄞", "a\udc00b", "x\ud83d", "mixed é€𝄞 text"]) {
-      expect(Array.from(utf8Bytes(text)), text).toEqual(Array.from(new TextEncoder().encode(text)));
-    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepEqual } from "../../../src/kernel/permission/deep-equal.js";
+import { deepEqual } from "../../../src/kernel/permission/index.js";
 
 describe("deepEqual", () => {
   it("compares primitives strictly and NaN as equal to itself", () => {

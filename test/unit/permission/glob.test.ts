@@ -119,4 +119,34 @@ describe("globMatch", () => {
   it("refuses a brace expansion that would explode", () => {
     expect(() => compileGlob("{1..100000}")).toThrow(/too large/);
   });
+
+  it.each([
+    ["x{3..1}", "x2", true],
+    ["x{-1..1}", "x-1", true],
+    ["x{-1..1}", "x2", false],
+    ["{a..c}{1..2}", "c2", true],
+    ["v{1..10}", "v10", true],
+    ["v{1..10}", "v11", false],
+    ["v{08..10}", "v9", false],
+  ])(
+    "ranges mean their values (descending, negative, padded as written): %s vs %s → %s",
+    (pattern, name, expected) => {
+      expect(globMatch(pattern, name)).toBe(expected);
+    },
+  );
+
+  it.each([
+    ["a/*", "a/b/", true],
+    ["a/**", "a/b/c/", true],
+  ])("a trailing / names the same path (picomatch): %s vs %s → %s", (pattern, path, expected) => {
+    expect(globMatch(pattern, path)).toBe(expected);
+  });
+
+  it.each([
+    ["**/x", "a/../x", false],
+    ["*/x", "../x", false],
+    ["a/**/b", "a/./b", false],
+  ])("no wildcard crosses a . or .. segment: %s vs %s → %s", (pattern, path, expected) => {
+    expect(globMatch(pattern, path)).toBe(expected);
+  });
 });
