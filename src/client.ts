@@ -21,6 +21,7 @@ import {
 } from "./runtime/run-event-stream.js";
 import { redisDeltaSource } from "./stream/redis-delta-source.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
+import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
 import { agentSession } from "./workflows/agent-session.js";
 import {
   answerQuestionUpdate,
@@ -90,6 +91,12 @@ export interface AgentClientOptions {
    * `LITE_AGENT_STORAGE`; see docs/operations.md), or the client cannot read what they stored by reference.
    */
   storage?: PayloadStorageOption;
+  /**
+   * Payload encryption (`connect` only): the same keys as the workers' (default the environment's,
+   * `LITE_AGENT_ENCRYPTION_KEYS` / `LITE_AGENT_ENCRYPTION_KEY_FILE`; off when unset), or this client cannot read
+   * what they wrote.
+   */
+  encryption?: PayloadEncryptionOption;
 }
 
 function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDeltaSource | undefined {
@@ -143,7 +150,10 @@ export class AgentClient {
     // The SDK's own default for large histories sets a key grpc-js ignores; this one it reads.
     const channelArgs = { "grpc.max_receive_message_length": 128 * 1024 * 1024 };
     const connection = await Connection.connect({ ...config.connectionOptions, channelArgs });
-    const dataConverter = withPayloadStorage(undefined, options.storage);
+    const dataConverter = withPayloadStorage(
+      withPayloadEncryption(undefined, options.encryption),
+      options.storage,
+    );
     return new AgentClient(new Client({ connection, namespace: config.namespace, dataConverter }), options);
   }
 

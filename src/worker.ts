@@ -8,6 +8,7 @@ import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
+import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
 import { declaredSecrets } from "./common/scrub-secrets.js";
 import { DEFAULT_STICKY_QUEUE_TIMEOUT } from "./common/recovery-defaults.js";
 
@@ -60,6 +61,12 @@ export interface CreateWorkerOptions {
    */
   storage?: PayloadStorageOption;
   /**
+   * Payload encryption (AES-256-GCM codec): a key ring, a `PayloadCodec` of your own, `false` for none, or by default
+   * the environment's (off unless `LITE_AGENT_ENCRYPTION_KEYS` or `LITE_AGENT_ENCRYPTION_KEY_FILE` is set; see
+   * docs/operations.md). Clients need the same keys.
+   */
+  encryption?: PayloadEncryptionOption;
+  /**
    * Extra Temporal worker options (concurrency limits, identity...). `stickyQueueScheduleToStartTimeout` defaults
    * to {@link DEFAULT_STICKY_QUEUE_TIMEOUT} here (Temporal's own default is 10 s).
    */
@@ -94,7 +101,11 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
   if (options.searchAttributes !== false) await checkSearchAttributes(connection.operatorService, namespace);
   const transport = options.deltas === false ? undefined : (options.deltas ?? deltaTransportFromEnv());
-  const dataConverter = withPayloadStorage(options.workerOptions?.dataConverter, options.storage);
+  // The codec runs before external storage on the way out, so stored blobs are ciphertext too.
+  const dataConverter = withPayloadStorage(
+    withPayloadEncryption(options.workerOptions?.dataConverter, options.encryption),
+    options.storage,
+  );
   const activities = createActivities(registry, transport, {
     secrets: providerSecrets(options),
     ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),

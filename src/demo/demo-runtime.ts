@@ -8,6 +8,7 @@ import { ensureTemporal, startDevServer } from "../dev-server/index.js";
 import { loadConnectionConfig } from "../runtime/connection-config.js";
 import { createWorker } from "../worker.js";
 import { withPayloadStorage } from "../storage/payload-storage.js";
+import { withPayloadEncryption } from "../encryption/payload-encryption.js";
 import type { DemoModel } from "./demo-model.js";
 import type { DemoOptions } from "./demo-options.js";
 
@@ -99,11 +100,12 @@ export async function startDemoRuntime(
     });
     clientConnection = await Connection.connect(options);
     const client = new AgentClient(
-      // The worker's storage settings (the environment's: large payloads in .cache/temporal/payloads by default).
+      // The worker's storage and encryption settings (the environment's: large payloads in .cache/temporal/payloads
+      // by default; encryption off unless LITE_AGENT_ENCRYPTION_KEYS or _KEY_FILE is set).
       new Client({
         connection: clientConnection,
         namespace: server.namespace,
-        dataConverter: withPayloadStorage(undefined, undefined),
+        dataConverter: withPayloadStorage(withPayloadEncryption(undefined, undefined), undefined),
       }),
       { taskQueue },
     );
