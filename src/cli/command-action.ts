@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliIo } from "./cli-io.js";
 import { openScope, type CliScope } from "./cli-scope.js";
+import { inCommandTerms } from "./command-terms.js";
 
 /** The CLI's state across one invocation: its io and the exit code the command chose. */
 export interface CliRuntime {
@@ -17,7 +18,8 @@ export type CommandHandler<A extends unknown[], O> = (
 
 /**
  * Adapts a handler to commander's `action(...args, options, command)`: opens the scope (global options, lazy
- * client), records the exit code, and closes the client whatever happens. Errors propagate to `runCli`.
+ * client), records the exit code, and closes the client whatever happens. Errors propagate to `runCli`, a failed
+ * session operation named after this command.
  */
 export function commandAction<A extends unknown[], O>(runtime: CliRuntime, handler: CommandHandler<A, O>) {
   return async (...received: unknown[]): Promise<void> => {
@@ -26,6 +28,8 @@ export function commandAction<A extends unknown[], O>(runtime: CliRuntime, handl
     const { scope, close } = openScope(runtime.io, command);
     try {
       runtime.exitCode = (await handler(scope, received.slice(0, -2) as A, options)) ?? 0;
+    } catch (error) {
+      throw await inCommandTerms(error, command.name());
     } finally {
       await close();
     }
