@@ -1,6 +1,5 @@
 import type { AgentClient } from "../client.js";
 import { handleInterrupts } from "../demo/interrupts.js";
-import { errorMessage } from "../kernel/errors.js";
 import type { RunResult } from "../kernel/events.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
 import type { CliScope } from "./cli-scope.js";
@@ -8,30 +7,33 @@ import { EventRenderer } from "./event-renderer.js";
 import { EXIT, exitCodeForStop } from "./exit-codes.js";
 import { HumanResponder } from "./human-responder.js";
 import { InlinePrompter } from "./inline-prompter.js";
-import { defaultActor, type ResponderFlags } from "./responder-options.js";
+import type { ResponderFlags } from "./responder-options.js";
 import { jsonEventLine } from "./json-event-line.js";
+import { runCommands } from "./run-commands.js";
 
-/** Which run to follow, how to print it, and what Ctrl-C does. */
+/** Which run to follow, how to print it, and who answers its approvals and questions. */
 export interface FollowRunOptions extends ResponderFlags {
   sessionId: string;
   runId: string;
   fromOffset?: number;
   json?: boolean;
-  /** `cancel` (run): the first Ctrl-C cancels the run and waits for its end; `detach` (watch): stop following. */
-  onInterrupt: "cancel" | "detach";
+  /** Recorded with every decision and answer given from here (see `resolveActor`). */
+  actor: string;
 }
 
 const INTERRUPTED: unique symbol = Symbol("interrupted");
 
-/** What Ctrl-C does: cancel the run (the stream then ends with `done(aborted)`), or just stop following. */
-function onFirstInterrupt(scope: CliScope, client: AgentClient, options: FollowRunOptions): () => void {
-  return () => {
-    if (options.onInterrupt === "detach") return;
-    scope.note(`Ctrl-C: cancelling run ${options.runId}… (Ctrl-C again to quit and leave it running)`);
-    client
-      .cancel(options.sessionId, { runId: options.runId, reason: "Ctrl-C in lite-agent run" })
-      .catch((error: unknown) => scope.note(`could not cancel: ${errorMessage(error)}`));
-  };
+/**
+ * What Ctrl-C did, said exactly: following stopped and the run goes on in its workflow, with the commands that
+ * follow it again or cancel it. A run is durable; stopping to look at it must not be what ends it.
+ */
+function detachedLines(scope: CliScope, options: FollowRunOptions): string {
+  const { watch, cancel } = runCommands(scope, options.sessionId, options.runId);
+  return [
+    `Ctrl-C: stopped following. Run ${options.runId} goes on in session ${options.sessionId}.`,
+    `  follow it again: ${watch}`,
+    `  cancel it:       ${cancel}`,
+  ].join("\n");
 }
 
 function responderFor(
@@ -53,7 +55,7 @@ function responderFor(
     sessionId: options.sessionId,
     ...(options.yes ? { approvals: "allow" as const } : options.no ? { approvals: "deny" as const } : {}),
     ...(options.answer === undefined ? {} : { answer: options.answer }),
-    actor: options.actor ?? defaultActor(io.env),
+    actor: options.actor,
     ...(prompter ? { prompter } : {}),
     commandPrefix: scope.globals.commandPrefix,
     say: (line) => {
@@ -66,7 +68,8 @@ function responderFor(
 
 /**
  * Follows one run to its end: prints its events (rendered, or one JSON object per line), answers its
- * approvals and questions as the flags say, and returns the exit code of how it ended.
+ * approvals and questions as the flags say, and returns the exit code of how it ended. Ctrl-C stops following
+ * (exit 130) and leaves the run going.
  */
 export async function followRun(
   scope: CliScope,
@@ -76,7 +79,6 @@ export async function followRun(
   const renderer = new EventRenderer(scope.io.stdout, scope.io.color);
   const responder = responderFor(scope, client, options, renderer);
   const interrupts = handleInterrupts(() => undefined);
-  interrupts.signal.addEventListener("abort", onFirstInterrupt(scope, client, options), { once: true });
   const interrupted = interrupts.interrupted.then((): typeof INTERRUPTED => INTERRUPTED);
   const events = client.events(options.sessionId, options.runId, { fromOffset: options.fromOffset ?? 0 });
   const show = (event: DurableEvent) =>
@@ -87,9 +89,10 @@ export async function followRun(
       const next = events.next();
       // Detaching leaves a poll pending; closing the connection ends it, and its rejection is expected.
       next.catch(() => undefined);
-      const step = options.onInterrupt === "detach" ? await Promise.race([next, interrupted]) : await next;
+      const step = await Promise.race([next, interrupted]);
       if (step === INTERRUPTED) {
         renderer.endLine();
+        scope.note(scope.style.yellow(detachedLines(scope, options)));
         return EXIT.aborted;
       }
       if (step.done) {

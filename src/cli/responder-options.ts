@@ -8,10 +8,8 @@ export interface ResponderFlags {
   actor?: string;
 }
 
-/** Who a person deciding from this terminal is: `LITE_AGENT_ACTOR`, else the login name, else `cli`. */
-export function defaultActor(env: NodeJS.ProcessEnv): string {
-  return env.LITE_AGENT_ACTOR || env.USER || env.USERNAME || "cli";
-}
+/** Where `--actor` defaults from, in every command's help. */
+export const ACTOR_DEFAULT = "default $LITE_AGENT_ACTOR, else the OS user name";
 
 /** Adds `--yes`, `--no`, `--answer` and `--actor`. */
 export function addResponderOptions(command: Command): Command {
@@ -19,15 +17,12 @@ export function addResponderOptions(command: Command): Command {
     .addOption(new Option("-y, --yes", "allow every tool call that asks for approval").conflicts("no"))
     .addOption(new Option("--no", "deny every tool call that asks for approval"))
     .option("--answer <text>", "answer every question (ask_user) with this text")
-    .option(
-      "--actor <name>",
-      "who decides, recorded with each decision (default $LITE_AGENT_ACTOR or $USER)",
-    );
+    .option("--actor <name>", `who decides, recorded with each decision (${ACTOR_DEFAULT})`);
 }
 
 /** Adds `--actor` and `--reason` to a decision command. */
 export function addDecisionOptions(command: Command): Command {
   return command
     .option("--reason <text>", "why (shown to the model on a denial, and kept in the history)")
-    .option("--actor <name>", "who decides (default $LITE_AGENT_ACTOR or $USER)");
+    .option("--actor <name>", `who decides (${ACTOR_DEFAULT})`);
 }

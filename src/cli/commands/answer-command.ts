@@ -5,7 +5,8 @@ import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { formatAnswer } from "../event-summary.js";
 import { parseCommaList } from "../parse-options.js";
-import { defaultActor } from "../responder-options.js";
+import { resolveActor } from "../actor.js";
+import { ACTOR_DEFAULT } from "../responder-options.js";
 
 interface AnswerOptions {
   select?: string[];
@@ -24,7 +25,7 @@ async function answer(
     ...(text === "" ? {} : { text }),
     ...(options.select ? { selected: options.select } : {}),
   };
-  const actor = options.actor ?? defaultActor(scope.io.env);
+  const actor = resolveActor(options.actor, scope.io.env);
   await (await scope.client()).answer(sessionId, callId, reply, { actor });
   scope.io.stdout(`answered ${callId} in session ${sessionId}: ${formatAnswer(reply)}\n`);
   return 0;
@@ -39,6 +40,6 @@ export function registerAnswerCommand(program: Command, runtime: CliRuntime): vo
     .argument("<callId>", "the question's call id (see lite-agent show)")
     .argument("[text...]", "the answer")
     .option("--select <options>", "the chosen options, comma-separated", parseCommaList)
-    .option("--actor <name>", "who answers (default $LITE_AGENT_ACTOR or $USER)")
+    .option("--actor <name>", `who answers (${ACTOR_DEFAULT})`)
     .action(commandAction<[string, string, string[]], AnswerOptions>(runtime, answer));
 }

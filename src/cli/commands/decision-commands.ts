@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { addDecisionOptions, defaultActor } from "../responder-options.js";
+import { resolveActor } from "../actor.js";
+import { addDecisionOptions } from "../responder-options.js";
 
 interface DecisionOptions {
   reason?: string;
@@ -14,11 +15,11 @@ function decide(decision: "allow" | "deny") {
     [sessionId, callId]: [string, string],
     options: DecisionOptions,
   ): Promise<number> => {
-    const client = await scope.client();
     const request = {
-      actor: options.actor ?? defaultActor(scope.io.env),
+      actor: resolveActor(options.actor, scope.io.env),
       ...(options.reason ? { reason: options.reason } : {}),
     };
+    const client = await scope.client();
     if (decision === "allow") await client.approve(sessionId, callId, request);
     else await client.deny(sessionId, callId, request);
     scope.io.stdout(

@@ -1,15 +1,17 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import type { StartedRun } from "../../client.js";
+import { resolveActor } from "../actor.js";
 import { usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { followRun } from "../follow-run.js";
 import { addResponderOptions, type ResponderFlags } from "../responder-options.js";
-import { shellQuote } from "../shell-quote.js";
+import { runCommands } from "../run-commands.js";
 
 interface RunOptions extends ResponderFlags {
   session?: string;
   json?: boolean;
+  detach?: boolean;
 }
 
 /** How long a start may take before the CLI suspects that no worker polls the task queue. */
@@ -38,6 +40,17 @@ async function startRun(
   }
 }
 
+/** `--detach`: the run's ids and the commands that follow and cancel it, on stdout (one JSON object with --json). */
+function printDetached(scope: CliScope, { sessionId, runId }: StartedRun, json: boolean | undefined): number {
+  if (json) {
+    scope.io.stdout(`${JSON.stringify({ sessionId, runId })}\n`);
+    return 0;
+  }
+  const { watch, cancel } = runCommands(scope, sessionId, runId);
+  scope.io.stdout(`session ${sessionId}\nrun ${runId}\nfollow it: ${watch}\ncancel it: ${cancel}\n`);
+  return 0;
+}
+
 async function run(
   scope: CliScope,
   [agent, words]: [string, string[]],
@@ -45,16 +58,20 @@ async function run(
 ): Promise<number> {
   const prompt = words.join(" ").trim();
   if (prompt === "") throw usageError("the prompt is empty");
+  // Before the start: a run that needs a decision must not begin when nobody can be named as deciding.
+  const actor = options.detach ? "" : resolveActor(options.actor, scope.io.env);
   const started = await startRun(scope, agent, prompt, options);
+  if (options.detach) return printDetached(scope, started, options.json);
   const { sessionId, runId } = started;
-  const again = `${scope.globals.commandPrefix} watch ${shellQuote(sessionId)} --run ${shellQuote(runId)}`;
-  scope.note(scope.style.dim(`session ${sessionId} · run ${runId}  (follow again: ${again})`));
+  scope.note(
+    scope.style.dim(`session ${sessionId} · run ${runId}  (Ctrl-C stops following; the run goes on)`),
+  );
   return followRun(scope, await scope.client(), {
     ...options,
     sessionId,
     runId,
     fromOffset: started.offset,
-    onInterrupt: "cancel",
+    actor,
   });
 }
 
@@ -62,10 +79,18 @@ async function run(
 export function registerRunCommand(program: Command, runtime: CliRuntime): void {
   const command = program
     .command("run")
-    .description("start a run and stream its events; exit 0 on stop, 1 on error, 130 when aborted")
+    .description(
+      "start a run and stream its events; exit 0 on stop, 1 on error, 130 when cancelled or on Ctrl-C (which stops following and leaves the run going)",
+    )
     .argument("<agent>", "the agent's name")
     .argument("<prompt...>", "what to ask (the words are joined with spaces)")
     .option("--session <id>", "run in this session (created on first use; default: a new session)")
-    .option("--json", "print one JSON event per line");
+    .option("--json", "print one JSON event per line")
+    .addOption(
+      new Option(
+        "-d, --detach",
+        "start the run, print its ids and how to follow or cancel it, and exit",
+      ).conflicts(["yes", "no", "answer"]),
+    );
   addResponderOptions(command).action(commandAction<[string, string[]], RunOptions>(runtime, run));
 }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { resolveActor } from "../actor.js";
 import { CliError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
@@ -24,6 +25,7 @@ async function runToWatch(scope: CliScope, sessionId: string, named: string | un
 }
 
 async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptions): Promise<number> {
+  const actor = resolveActor(options.actor, scope.io.env);
   const runId = await runToWatch(scope, sessionId, options.run);
   scope.note(
     scope.style.dim(`watching run ${runId} of session ${sessionId} (Ctrl-C stops watching; the run goes on)`),
@@ -33,7 +35,7 @@ async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptio
     sessionId,
     runId,
     fromOffset: options.from ?? 0,
-    onInterrupt: "detach",
+    actor,
   });
 }
 

@@ -60,6 +60,10 @@ describe("runCli", () => {
         /error: option '-y, --yes' cannot be used with option '--no'/,
       ],
       [["run", "agent", "hi", "--bogus"], /error: unknown option '--bogus'/],
+      [
+        ["run", "agent", "hi", "--detach", "--yes"],
+        /error: option '-d, --detach' cannot be used with option '-y, --yes'/,
+      ],
       [["answer", "s", "c"], /error: give the answer's text, or --select/],
       [["answer", "s", "c", "--select", ","], /error: option '--select <options>' argument ',' is invalid/],
       [["show", "s", "--events", "many"], /expected a whole number/],
