@@ -7,6 +7,7 @@ import type { CliScope } from "../cli-scope.js";
 import { CliError } from "../cli-error.js";
 import { parsePort } from "../parse-options.js";
 import { portInUse } from "../port-in-use.js";
+import { serverLog } from "../server-log.js";
 
 interface DevOptions {
   port: number;
@@ -15,15 +16,7 @@ interface DevOptions {
   cacheDir: string;
   headless?: boolean;
   agents?: string;
-}
-
-/** Keeps the server's own chatter out of the way unless it reports a problem. */
-function serverLog(scope: CliScope): (line: string) => void {
-  return (line) => {
-    if (line.startsWith("Temporal dev server ready at")) return;
-    if (!line.startsWith("[temporal]") || /error|fatal|panic|warn/i.test(line))
-      scope.note(scope.style.dim(line));
-  };
+  verbose?: boolean;
 }
 
 function readyLines(server: DevServer, options: DevOptions, agentName: string | undefined): string[] {
@@ -31,7 +24,7 @@ function readyLines(server: DevServer, options: DevOptions, agentName: string | 
   const lines = [
     `Temporal dev server: ${server.address} (namespace ${server.namespace}), state in ${options.dbFile}`,
     server.uiUrl
-      ? `Temporal UI: ${server.uiUrl.replace(/\/+$/, "")}/namespaces/${encodeURIComponent(server.namespace)}/workflows`
+      ? `Temporal UI: ${server.uiUrl.replace(/\/+$/, "")}/namespaces/${encodeURIComponent(server.namespace)}/workflows  (each session is a workflow, its id the session id)`
       : "Temporal UI: none (headless)",
   ];
   if (agentName)
@@ -85,7 +78,9 @@ async function dev(scope: CliScope, options: DevOptions): Promise<number> {
       port: options.port,
       ...(options.headless ? { headless: true } : { uiPort: options.uiPort }),
       ...(scope.globals.namespace ? { namespace: scope.globals.namespace } : {}),
-      log: serverLog(scope),
+      // Errors only, unless asked: the server then does not even produce the lines it would be told to hide.
+      logLevel: options.verbose ? "info" : "error",
+      log: serverLog((line) => scope.note(scope.style.dim(line)), options.verbose),
     });
     const agentName = agentSet.agents[0]?.name;
     await serveWorker(
@@ -131,5 +126,6 @@ export function registerDevCommand(program: Command, runtime: CliRuntime): void 
       "--agents <module>",
       "module whose default export is { agents, providers } (default: the demo agent)",
     )
+    .option("-v, --verbose", "show the Temporal server's own log (default: only its errors)")
     .action(commandAction<[], DevOptions>(runtime, (scope, _args, options) => dev(scope, options)));
 }
