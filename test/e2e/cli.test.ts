@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { findFreePort } from "../../src/dev-server/free-port.js";
@@ -217,6 +217,49 @@ describe("the lite-agent CLI", () => {
     expect(result.stdout).toContain("done: aborted");
   });
 
+  it("Ctrl-C on run stops following, says the run goes on and how to cancel it; the run is still cancellable", async () => {
+    const session = sessionId("ctrl-c");
+    const run = startCli(["run", "cli-tester", "run the long job", "--session", session]);
+    await run.waitFor(/→ long_job/);
+    expect(run.stderr()).toContain("Ctrl-C stops following; the run goes on");
+    run.kill("SIGINT");
+    const result = await run.exited;
+    expect(result.code).toBe(130);
+    const runId = new RegExp(`Ctrl-C: stopped following\\. Run (\\S+) goes on in session ${session}\\.`).exec(
+      result.stderr,
+    )?.[1];
+    expect(runId).toBeDefined();
+    expect(result.stderr).toContain(`follow it again: lite-agent watch ${session} --run ${runId}`);
+    expect(result.stderr).toContain(`cancel it:       lite-agent cancel ${session} --run ${runId}`);
+    expect(result.stdout).not.toContain("done: aborted");
+    const cancelled = await cli("cancel", session, "--run", runId!);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toContain(`cancelled run ${runId} in session ${session}`);
+  });
+
+  it("run --detach prints the ids and the watch and cancel commands, and exits 0 without following", async () => {
+    const session = sessionId("detach");
+    const detached = await cli("run", "cli-tester", "delete d.txt", "--session", session, "--detach");
+    expect(detached.code).toBe(0);
+    const runId = /^run (\S+)$/m.exec(detached.stdout)?.[1];
+    expect(detached.stdout).toBe(
+      `session ${session}\nrun ${runId}\nfollow it: lite-agent watch ${session} --run ${runId}\ncancel it: lite-agent cancel ${session} --run ${runId}\n`,
+    );
+    // The run went on without the CLI: it waits for the approval it asked for.
+    await eventually(["show", session], (out) => out.includes("awaiting_approval"));
+    // Without --actor or LITE_AGENT_ACTOR the decision is recorded under the OS user's name.
+    const approver = startCli(["approve", session, "del-d.txt"], { env: { LITE_AGENT_ACTOR: undefined } });
+    approver.endInput();
+    const approved = await approver.exited;
+    expect(approved.code).toBe(0);
+    const user = userInfo().username;
+    expect(approved.stdout).toContain(`allowed del-d.txt in session ${session} (by ${user})`);
+    const watched = await cli("watch", session, "--run", runId!);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toContain(`✓ del-d.txt allowed by ${user}`);
+    expect(watched.stdout).toContain("The tool said: deleted d.txt.");
+  });
+
   it("history exports JSON that replay accepts; a tampered history fails replay with exit 1", async () => {
     const file = path.join(tmp, "history.json");
     const exported = await cli("history", done, "-o", file);
@@ -287,11 +330,12 @@ describe("the lite-agent CLI", () => {
       [["list", "--status", "bogus"], 2, /unknown status 'bogus'; one of: idle, running/],
       [["watch", done, "--from", "soon"], 2, /expected a whole number/],
       [["replay", path.join(tmpdir(), "no-such-history.json")], 2, /cannot read/],
-      [["show", sessionId("missing")], 1, /session 'cli-missing-\w+' not found/],
+      // Named after the command typed, not the client's method (describe) or the workflow's handler.
+      [["show", sessionId("missing")], 1, /^error: show: session 'cli-missing-\w+' not found\n$/],
       [
         ["approve", done, "no-such-call"],
         1,
-        /approve rejected: .*no pending approval for call 'no-such-call'/,
+        /^error: approve rejected: no pending approval for call 'no-such-call'/,
       ],
       [["watch", done], 1, /has no run in progress or queued/],
       [["history", sessionId("missing")], 1, /history: session 'cli-missing-\w+' not found/],
@@ -331,6 +375,7 @@ describe("the lite-agent CLI", () => {
       defaults,
     );
     await dev.waitFor(/Press Ctrl-C to stop/);
+    expect(dev.stdout()).toContain("(each session is a workflow, its id the session id)");
     expect(dev.stdout()).toContain(`Temporal dev server: 127.0.0.1:${port}`);
     expect(dev.stdout()).toContain(`Temporal UI: http://127.0.0.1:${uiPort}`);
     const run = startCli(
@@ -345,5 +390,7 @@ describe("the lite-agent CLI", () => {
     const stopped = await dev.exited;
     expect(stopped.code).toBe(0);
     expect(stopped.stderr).toContain("Temporal dev server stopped.");
+    // Quiet without --verbose: none of the server's own (non-error) log lines.
+    expect(stopped.stderr).not.toMatch(/\[temporal\].*level=(INFO|WARN)/i);
   }, 60_000);
 });
