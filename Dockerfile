@@ -2,7 +2,7 @@
 # The lite-agent worker image. The CLI runs its TypeScript sources through tsx, a runtime dependency, so there is
 # no build step and `npm ci --omit=dev` is all it installs. Default command: `lite-agent worker` (the demo
 # agent); pass `worker --agents <module>` with your module mounted into the container to serve your own agents.
-FROM node:20.19.5-bookworm-slim
+FROM node:22.12.0-bookworm-slim
 
 ENV NODE_ENV=production \
     LITE_AGENT_CACHE_DIR=/app/.cache

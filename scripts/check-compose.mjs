@@ -19,6 +19,9 @@ const REQUIRED_SERVICES = [
   "redis",
 ];
 const WORKER_ENV = ["TEMPORAL_ADDRESS", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "REDIS_URL"];
+/** A password the stack requires; the check supplies one, and also makes sure the stack refuses to run without. */
+const REQUIRED_SECRET = "TEMPORAL_DB_PASSWORD";
+const MIN_NODE_MAJOR = 22;
 const ONE_SHOT = /^(no|on-failure(:\d+)?)$/;
 
 /** True when `command args` runs and exits 0; false when it is missing or fails. */
@@ -38,13 +41,14 @@ function parseYaml(text) {
 }
 
 /** The normalized configuration and the tool that produced it; exits 1 when the tool rejects the file. */
-function normalizedConfig() {
+function normalizedConfig(env = { ...process.env, [REQUIRED_SECRET]: "compose-check" }) {
   const stdio = ["ignore", "pipe", "inherit"];
   try {
     if (succeeds("docker-compose", ["version"])) {
       const yaml = execFileSync("docker-compose", ["-f", FILE, ...PROFILES, "config"], {
         encoding: "utf8",
         stdio,
+        env,
       });
       return { tool: "docker-compose config", config: parseYaml(yaml) };
     }
@@ -52,7 +56,7 @@ function normalizedConfig() {
       const args = ["compose", "-f", FILE, ...PROFILES, "config", "--format", "json"];
       return {
         tool: "docker compose config",
-        config: JSON.parse(execFileSync("docker", args, { encoding: "utf8", stdio })),
+        config: JSON.parse(execFileSync("docker", args, { encoding: "utf8", stdio, env })),
       };
     }
   } catch (error) {
@@ -125,6 +129,39 @@ function searchAttributeProblems() {
     .map((spec) => `deploy/temporal/setup-namespace.sh does not register ${spec}`);
 }
 
+/** The stack must refuse to start without its database password, rather than fall back to a known one. */
+function secretProblems() {
+  const env = { ...process.env };
+  delete env[REQUIRED_SECRET];
+  const compose = succeeds("docker-compose", ["version"])
+    ? ["docker-compose", ["-f", FILE, "config"]]
+    : ["docker", ["compose", "-f", FILE, "config"]];
+  try {
+    execFileSync(compose[0], compose[1], { env, stdio: "pipe" });
+    return [`the stack starts without ${REQUIRED_SECRET} (it must be required: \${${REQUIRED_SECRET}:?...})`];
+  } catch (error) {
+    const said = `${error.stderr ?? ""}${error.stdout ?? ""}`;
+    return said.includes(REQUIRED_SECRET)
+      ? []
+      : [`without ${REQUIRED_SECRET} the error does not name it: ${said}`];
+  }
+}
+
+/** The worker image: a current Node LTS base and a non-root user. */
+function dockerfileProblems() {
+  const text = readFileSync("Dockerfile", "utf8");
+  const problems = [];
+  const base = /^FROM\s+node:(\d+)\S*/m.exec(text);
+  if (!base || Number(base[1]) < MIN_NODE_MAJOR)
+    problems.push(
+      `Dockerfile: the base image must be node:${MIN_NODE_MAJOR} or later, not ${base?.[0] ?? "unknown"}`,
+    );
+  const users = [...text.matchAll(/^USER\s+(\S+)/gm)].map((match) => match[1]);
+  if (users.length === 0 || ["root", "0"].includes(users.at(-1)))
+    problems.push("Dockerfile: the image must run as a non-root user (USER node)");
+  return problems;
+}
+
 if (!existsSync(FILE)) {
   console.error(`${FILE} is missing`);
   process.exit(1);
@@ -136,6 +173,8 @@ const problems = [
   ...Object.entries(services).flatMap(([name, service]) => serviceProblems(name, service)),
   ...workerProblems(services.worker),
   ...searchAttributeProblems(),
+  ...secretProblems(),
+  ...dockerfileProblems(),
 ];
 for (const problem of problems) console.error(`${FILE}: ${problem}`);
 if (problems.length > 0) process.exit(1);
