@@ -358,10 +358,8 @@ export class AgentClient {
    */
   async transcript(sessionId: string): Promise<Message[]> {
     try {
-      return await readTranscript(
-        this.handle(sessionId),
-        this.temporal.options.loadedDataConverter.externalStorage,
-      );
+      const { externalStorage, payloadCodecs } = this.temporal.options.loadedDataConverter;
+      return await readTranscript(this.handle(sessionId), externalStorage, payloadCodecs);
     } catch (error) {
       throw toSessionError(error, sessionId, "transcript");
     }

@@ -109,6 +109,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const activities = createActivities(registry, transport, {
     secrets: providerSecrets(options),
     ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
+    ...(dataConverter?.payloadCodecs ? { payloadCodecs: dataConverter.payloadCodecs } : {}),
   });
   const workflowBundle = await loadWorkflowBundle();
   const base = options.taskQueue ?? DEFAULT_TASK_QUEUE;

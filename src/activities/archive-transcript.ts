@@ -1,5 +1,5 @@
 import { Context } from "@temporalio/activity";
-import type { ExternalStorage } from "@temporalio/common";
+import type { ExternalStorage, PayloadCodec } from "@temporalio/common";
 import type { ArchiveTranscriptInput } from "../common/activity-types.js";
 import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
 import { storeTranscriptSegment } from "../storage/transcript-blob.js";
@@ -8,11 +8,15 @@ import { storeTranscriptSegment } from "../storage/transcript-blob.js";
  * The `archiveTranscript` activity: writes the messages a compaction is about to remove through the worker's
  * payload storage and returns a small reference. A worker without storage returns a reference without a key (the
  * session then reports the gap); it never fails for that, so compaction still shrinks what the session carries.
+ * The blob goes through the worker's payload codecs (encryption) like every other stored payload.
  */
-export function createArchiveTranscript(storage: ExternalStorage | undefined) {
+export function createArchiveTranscript(
+  storage: ExternalStorage | undefined,
+  codecs: readonly PayloadCodec[] = [],
+) {
   return async function archiveTranscript(input: ArchiveTranscriptInput): Promise<TranscriptSegmentRef> {
     if (!storage) return { count: input.messages.length, bytes: 0 };
     const namespace = Context.current().info.namespace;
-    return storeTranscriptSegment(storage, namespace, input);
+    return storeTranscriptSegment(storage, namespace, input, codecs);
   };
 }

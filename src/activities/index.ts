@@ -1,7 +1,7 @@
 import { ApplicationFailure } from "@temporalio/common";
 import { FAILURE_TYPES, type AgentActivities } from "../common/activity-types.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
-import type { ExternalStorage } from "@temporalio/common";
+import type { ExternalStorage, PayloadCodec } from "@temporalio/common";
 import { createArchiveTranscript } from "./archive-transcript.js";
 import { createCallModel } from "./call-model.js";
 import { createExecuteTool } from "./execute-tool.js";
@@ -19,6 +19,8 @@ export interface ActivityOptions {
   secrets?: Iterable<string>;
   /** The worker's payload storage: where `archiveTranscript` writes the transcripts compaction removes. */
   storage?: ExternalStorage;
+  /** The worker's payload codecs (encryption): transcript blobs go through them as other payloads do. */
+  payloadCodecs?: readonly PayloadCodec[];
 }
 
 /** The secrets a worker scrubs by default: the API keys in its environment. */
@@ -36,7 +38,7 @@ export function createActivities(
   return {
     callModel: createCallModel(registry, transport, scrubber),
     executeTool: createExecuteTool(registry, scrubber),
-    archiveTranscript: createArchiveTranscript(options.storage),
+    archiveTranscript: createArchiveTranscript(options.storage, options.payloadCodecs),
     async resolveAgent(agent: string) {
       try {
         return registry.plan(agent);

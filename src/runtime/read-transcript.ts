@@ -1,5 +1,5 @@
 import type { WorkflowHandle } from "@temporalio/client";
-import type { ExternalStorage } from "@temporalio/common";
+import type { ExternalStorage, PayloadCodec } from "@temporalio/common";
 import type { Message } from "../kernel/messages.js";
 import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
 import { readTranscriptSegment } from "../storage/transcript-blob.js";
@@ -18,6 +18,7 @@ const MAX_RESTARTS = 5;
 export async function readTranscript(
   handle: WorkflowHandle,
   storage: ExternalStorage | undefined,
+  codecs: readonly PayloadCodec[] = [],
 ): Promise<Message[]> {
   for (let attempt = 0; ; attempt++) {
     const pages = await readPages(handle);
@@ -26,7 +27,7 @@ export async function readTranscript(
       throw new Error(`the session kept compacting while its transcript was read (${MAX_RESTARTS} tries)`);
     }
     const archived: Message[] = [];
-    for (const segment of pages.segments) archived.push(...(await segmentMessages(segment, storage)));
+    for (const segment of pages.segments) archived.push(...(await segmentMessages(segment, storage, codecs)));
     return [...archived, ...pages.tail];
   }
 }
@@ -49,6 +50,7 @@ async function readPages(
 async function segmentMessages(
   segment: TranscriptSegmentRef,
   storage: ExternalStorage | undefined,
+  codecs: readonly PayloadCodec[],
 ): Promise<Message[]> {
   const { key } = segment;
   if (key === undefined) {
@@ -60,5 +62,5 @@ async function segmentMessages(
       `transcript segment '${key}' is in payload storage, and this client has none configured ` +
         "(give it the workers' storage settings: LITE_AGENT_STORAGE*, or `storage` on AgentClient.connect)",
     );
-  return readTranscriptSegment(storage, { ...segment, key });
+  return readTranscriptSegment(storage, { ...segment, key }, codecs);
 }

@@ -2,6 +2,8 @@ import {
   StorageDriverClaim,
   defaultPayloadConverter,
   type ExternalStorage,
+  type Payload,
+  type PayloadCodec,
   type StorageDriver,
 } from "@temporalio/common";
 import type { Message } from "../kernel/messages.js";
@@ -17,14 +19,16 @@ export interface TranscriptBlob {
 /**
  * Writes a transcript segment as one JSON payload through the storage's driver, as a payload of the session's
  * workflow: its key is `<namespace>/sessions/<session id>/<sha256>`, so `deleteSessionBlobs` removes it with the
- * session's other payloads, and a retried write (same bytes) writes the same key.
+ * session's other payloads. The payload goes through `codecs` first, as every other stored payload does, so with
+ * payload encryption the blob is ciphertext (and a retried write, encrypted afresh, gets a key of its own).
  */
 export async function storeTranscriptSegment(
   storage: ExternalStorage,
   namespace: string,
   blob: TranscriptBlob,
+  codecs: readonly PayloadCodec[] = [],
 ): Promise<TranscriptSegmentRef> {
-  const payload = defaultPayloadConverter.toPayload(blob);
+  const payload = await encode(defaultPayloadConverter.toPayload(blob), codecs);
   const target = { kind: "workflow" as const, namespace, id: blob.sessionId };
   const driver = pickDriver(storage, payload, target);
   const [claim] = await driver.store({ target }, [payload]);
@@ -34,17 +38,22 @@ export async function storeTranscriptSegment(
   return { driver: driver.name, key, count: blob.messages.length, bytes: payload.data?.length ?? 0 };
 }
 
-/** Reads the messages of an archived segment; throws when its driver is not configured here or the blob is gone. */
+/**
+ * Reads the messages of an archived segment, decoding it with `codecs` (the writers' codecs, e.g. their encryption
+ * keys); throws when its driver is not configured here or the blob is gone.
+ */
 export async function readTranscriptSegment(
   storage: ExternalStorage,
   ref: TranscriptSegmentRef & { key: string },
+  codecs: readonly PayloadCodec[] = [],
 ): Promise<Message[]> {
   const driver = ref.driver ? storage.getDriver(ref.driver) : storage.drivers[0];
   if (!driver)
     throw new Error(
       `transcript segment '${ref.key}' is in storage driver '${ref.driver}', which this process does not have`,
     );
-  const [payload] = await driver.retrieve({}, [new StorageDriverClaim({ key: ref.key })]);
+  const [stored] = await driver.retrieve({}, [new StorageDriverClaim({ key: ref.key })]);
+  const payload = stored ? await decode(stored, codecs) : undefined;
   const blob = payload ? defaultPayloadConverter.fromPayload<TranscriptBlob>(payload) : undefined;
   if (!blob || !Array.isArray(blob.messages)) throw new Error(`transcript segment '${ref.key}' is malformed`);
   return blob.messages;
@@ -60,4 +69,18 @@ function pickDriver(
   const driver = selected ?? storage.drivers[0];
   if (!driver) throw new Error("the payload storage has no driver");
   return driver;
+}
+
+/** Through the codecs in order, as the data converter encodes. */
+async function encode(payload: Payload, codecs: readonly PayloadCodec[]): Promise<Payload> {
+  let payloads = [payload];
+  for (const codec of codecs) payloads = await codec.encode(payloads);
+  return payloads[0]!;
+}
+
+/** Through the codecs in reverse order, as the data converter decodes. */
+async function decode(payload: Payload, codecs: readonly PayloadCodec[]): Promise<Payload> {
+  let payloads = [payload];
+  for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
+  return payloads[0]!;
 }

@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { WorkflowHandle } from "@temporalio/client";
 import { MockActivityEnvironment } from "@temporalio/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createArchiveTranscript } from "../../../src/activities/archive-transcript.js";
+import { AesGcmPayloadCodec } from "../../../src/encryption/aes-gcm-codec.js";
+import { createKeyRing } from "../../../src/encryption/key-ring.js";
 import type { TranscriptSegmentRef } from "../../../src/common/transcript-ledger.js";
 import type { Message } from "../../../src/kernel/messages.js";
 import { readTranscript } from "../../../src/runtime/read-transcript.js";
@@ -36,6 +39,27 @@ describe("archiveTranscript", () => {
     const deleted = await deleteSessionBlobs("ticket/7", { namespace: "ns", storage });
     expect(deleted.deleted[0]?.count).toBe(1);
     await expect(readTranscriptSegment(storage, { ...ref, key: ref.key! })).rejects.toThrow(/is missing/);
+  });
+
+  it("with payload encryption the stored blob is ciphertext, and only a reader with the key gets the messages", async () => {
+    const codec = new AesGcmPayloadCodec(createKeyRing([["k1", randomBytes(32)]], "k1"));
+    const secret: Message[] = [{ role: "user", content: "the secret marker 5f1e" }];
+    const archive = createArchiveTranscript(storage, [codec]);
+    const env = new MockActivityEnvironment({ namespace: "enc" } as never);
+    const ref: TranscriptSegmentRef = await env.run(archive, {
+      sessionId: "sealed",
+      segment: 0,
+      messages: secret,
+    });
+    const folder = path.join(dir, "enc", "sessions", "sealed");
+    const blobs = readdirSync(folder).map((file) => readFileSync(path.join(folder, file), "latin1"));
+    expect(blobs).toHaveLength(1);
+    expect(blobs[0]).not.toContain("secret marker");
+    expect(blobs[0]).toContain("binary/encrypted");
+    expect(await readTranscriptSegment(storage, { ...ref, key: ref.key! }, [codec])).toEqual(secret);
+    await expect(readTranscriptSegment(storage, { ...ref, key: ref.key! })).rejects.toThrow(
+      /binary\/encrypted/,
+    );
   });
 
   it("without storage returns a reference without a key (the session reports the gap)", async () => {
