@@ -16,6 +16,8 @@ export interface DemoOptions {
   keep: boolean;
   /** Use the scripted model even when an OpenAI endpoint is configured. */
   scripted: boolean;
+  /** Approve the agent's writes without asking (for scripts and CI); else asked at the terminal. */
+  yes: boolean;
   help: boolean;
   /** Root of the demo's files: `<cacheDir>/temporal/demo.db` and `<cacheDir>/demo/sandbox`. */
   cacheDir: string;
@@ -30,11 +32,14 @@ export interface DemoOptions {
 export const DEMO_USAGE = `Usage: npm start -- [options] [prompt...]
 
 Runs a demo agent durably on Temporal: starts a dev server (or uses TEMPORAL_ADDRESS), a worker, and one run
-whose tools read files in a sandbox folder and compute figures from them.
+whose tools read files in a sandbox folder and compute figures from them, then save a report there once you
+approve the write.
 
 Options:
   --keep             leave the server running after the run to browse the Temporal UI; Ctrl-C stops it
   --scripted         use the scripted model even when an OpenAI endpoint is configured
+  -y, --yes          approve the agent's report write without asking (asked at the terminal otherwise; declined
+                     when there is no terminal to ask)
   --cache-dir <dir>  where the demo keeps its files (default .cache; env DEMO_CACHE_DIR)
   -h, --help         show this text
 
@@ -44,6 +49,7 @@ Environment:
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE   use this Temporal server instead of starting one
   TEMPORAL_UI_URL                   Web UI of that server, for the session link
   DEMO_KEEP=1                       same as --keep
+  DEMO_YES=1                        same as --yes
 `;
 
 /** Reads the command line (without `node` and the script) and the environment. Throws on unknown options. */
@@ -58,6 +64,7 @@ export function parseDemoOptions(
     options: {
       keep: { type: "boolean", default: false },
       scripted: { type: "boolean", default: false },
+      yes: { type: "boolean", short: "y", default: false },
       "cache-dir": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -68,6 +75,7 @@ export function parseDemoOptions(
     prompt: prompt === "" ? DEFAULT_PROMPT : prompt,
     keep: values.keep || env.DEMO_KEEP === "1" || env.DEMO_KEEP === "true",
     scripted: values.scripted,
+    yes: values.yes || env.DEMO_YES === "1" || env.DEMO_YES === "true",
     help: values.help,
     cacheDir,
     dbFile: path.join(cacheDir, "temporal", "demo.db"),

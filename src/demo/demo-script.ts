@@ -8,7 +8,11 @@ import type { ModelRequest } from "../kernel/model.js";
 import { textTurn, toolCallTurn, type ScriptedToolCall } from "../testing/builders.js";
 import { measures, RATIO_CALL, scriptedAnswer, SHARE_CALL } from "./scripted-answer.js";
 import { sandboxFacts, tableShape, type SandboxFacts, type TableShape } from "./sandbox-facts.js";
-import { toolExchanges } from "./tool-exchanges.js";
+import { toolExchanges, type ToolExchange } from "./tool-exchanges.js";
+import { SAVE_REPORT_TOOL } from "./tools/save-report-tool.js";
+
+/** Where the scripted model saves its figures. */
+export const REPORT_FILE = "report.md";
 
 /** The model id the demo agent uses when no OpenAI endpoint is configured. */
 export const SCRIPTED_MODEL_ID = "scripted-demo";
@@ -65,7 +69,7 @@ function calculations(facts: SandboxFacts): ScriptedToolCall[] {
 }
 
 /** The next move, decided from what the tool results so far say (not from a counter). */
-function nextTurn(facts: SandboxFacts, turn: number): FakeTurn {
+function nextTurn(facts: SandboxFacts, turn: number, report: ToolExchange | undefined): FakeTurn {
   if (!facts.files) {
     const list = calls(turn, [{ id: "list", name: "list_files", input: { path: "." } }]);
     return toolCallTurn(list, "I'll start by looking at what is in the sandbox.\n");
@@ -81,7 +85,16 @@ function nextTurn(facts: SandboxFacts, turn: number): FakeTurn {
   if (facts.calculations.size === 0 && derived.length > 0) {
     return toolCallTurn(calls(turn, derived), "Now the derived figures.\n");
   }
-  return textTurn(scriptedAnswer(facts, shape));
+  const answer = scriptedAnswer(facts, shape);
+  if (!report) {
+    const save = { id: "save", name: SAVE_REPORT_TOOL, input: { path: REPORT_FILE, content: `${answer}\n` } };
+    return toolCallTurn(
+      calls(turn, [save]),
+      `I'll save these figures to ${REPORT_FILE} (that needs your approval).\n`,
+    );
+  }
+  const saved = report.isError ? `Nothing was written (${report.result}).` : `Saved to ${REPORT_FILE}.`;
+  return textTurn(`${answer}\n${saved}`);
 }
 
 /** Rough token counts (four characters a token), so the usage line shows something plausible. */
@@ -101,18 +114,23 @@ function estimateUsage(request: ModelRequest, turn: FakeTurn): FakeTurn {
 export function demoScriptTurn(request: ModelRequest): FakeStaticTurn {
   const turn = request.messages.filter((message) => message.role === "assistant").length + 1;
   const exchanges = toolExchanges(request.messages);
-  const failed = exchanges.find((exchange) => exchange.isError);
+  // A declined report is the person's choice, not a failure: the answer says nothing was written.
+  const report = exchanges.find(
+    (exchange) => exchange.name === SAVE_REPORT_TOOL && exchange.result !== undefined,
+  );
+  const failed = exchanges.find((exchange) => exchange.isError && exchange !== report);
   if (failed)
     return estimateUsage(
       request,
       textTurn(`The ${failed.name} tool failed (${failed.result}), so I stop here.`),
     );
-  return estimateUsage(request, nextTurn(sandboxFacts(exchanges), turn));
+  return estimateUsage(request, nextTurn(sandboxFacts(exchanges), turn, report));
 }
 
 /**
- * The scripted model of the demo: lists the sandbox, reads the data, asks `column_stats` and `calculate`
- * for the figures, and answers with numbers taken from those results. It does not read the prompt.
+ * The scripted model of the demo: lists the sandbox, reads the data, asks `column_stats` and `calculate` for the
+ * figures, saves them with `save_report` (which a person approves), and answers with numbers taken from those
+ * results. It does not read the prompt.
  */
 export function scriptedDemoModel(): FakeProvider {
   return fakeProvider([demoScriptTurn], { id: SCRIPTED_MODEL_ID, onExhausted: "repeat-last" });

@@ -66,6 +66,12 @@ export class EventPrinter {
         return this.line(this.style.red(`  ! ${event.fatal ? "fatal " : ""}error: ${event.error.message}`));
       case "diagnostic":
         return this.line(this.style.dim(`  · ${event.level} ${event.code}: ${event.message}`));
+      case "approval_request":
+        return this.line(
+          this.style.yellow(`  ? ${event.call.name} waits for approval (the run is parked durably until then)`),
+        );
+      case "approval_resolved":
+        return this.approval(event);
       case "done":
         return this.done(event);
       default:
@@ -96,6 +102,13 @@ export class EventPrinter {
     const shown = excerpt(content, this.options.resultChars ?? 160);
     const mark = isError ? this.style.red("✗") : this.style.green("←");
     this.line(`  ${mark} ${name}: ${isError ? this.style.red(shown) : shown}`);
+  }
+
+  private approval(event: AgentEventOf<"approval_resolved">): void {
+    const who = event.actor ? ` by ${event.actor}` : event.by === "auto" ? " automatically" : "";
+    const why = event.reason ? `: ${event.reason}` : "";
+    const text = `  ${event.decision === "allow" ? "✓ approved" : "✗ denied"}${who}${why}`;
+    this.line(event.decision === "allow" ? this.style.green(text) : this.style.red(text));
   }
 
   private done(event: AgentEventOf<"done">): void {

@@ -22,7 +22,13 @@ async function main(): Promise<number> {
   const logger = new DefaultLogger("WARN", (entry) => process.stderr.write(`${workerLogLine(entry)}\n`));
   Runtime.install({ logger, shutdownSignals: [] });
   const write = (text: string) => void process.stdout.write(text);
-  return runDemo(options, { write, color: wantsColor(process.stdout, process.env), env: process.env });
+  return runDemo(options, {
+    write,
+    color: wantsColor(process.stdout, process.env),
+    env: process.env,
+    input: process.stdin,
+    output: process.stdout,
+  });
 }
 
 /** How long a finished demo waits for the event loop to empty before it exits anyway. */

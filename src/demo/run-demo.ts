@@ -1,4 +1,6 @@
+import type { Readable, Writable } from "node:stream";
 import type { StopReason } from "../kernel/events.js";
+import { demoApprovals } from "./demo-approvals.js";
 import { demoAgent, DEMO_AGENT_NAME } from "./demo-agent.js";
 import { chooseDemoModel } from "./demo-model.js";
 import type { DemoOptions } from "./demo-options.js";
@@ -10,11 +12,14 @@ import { prepareSandbox } from "./prepare-sandbox.js";
 import { sessionUiLink, webUiBase } from "./session-link.js";
 import { terminalStyle, type TerminalStyle } from "./terminal-style.js";
 
-/** Where the demo writes, and how. */
+/** Where the demo writes, and how; where it reads a person's approvals from. */
 export interface DemoIo {
   write(text: string): void;
   color: boolean;
   env: NodeJS.ProcessEnv;
+  /** The terminal (or not) the demo asks for approvals on, and writes its prompts to. */
+  input: Readable & { isTTY?: boolean };
+  output: Writable;
 }
 
 /** Exit codes: 0 for an answer, 1 for a failed run, 130 (128 + SIGINT) for a run cut short by Ctrl-C. */
@@ -54,19 +59,40 @@ async function runOnce(context: DemoContext): Promise<number> {
   );
   say(`Prompt: ${options.prompt}`);
   const printer = new EventPrinter({ write: io.write, color: io.color });
+  let approvals: ReturnType<typeof demoApprovals> | undefined;
   const session = runDemoSession({
     client: context.runtime.client,
     prompt: options.prompt,
     interrupt: interrupts.signal,
     log: say,
-    onStarted: (sessionId) => io.write(`${style.bold(`Session: ${sessionId}`)}\n\n`),
-    onEvent: (event) => printer.print(event),
+    onStarted: (sessionId) => {
+      // The link while the run works: the session's page fills in live, and the run's approval waits there too.
+      io.write(`${style.bold(`Session: ${sessionId}`)}\n${sessionLinkLine(context, sessionId)}\n\n`);
+      approvals = demoApprovals({
+        client: context.runtime!.client,
+        sessionId,
+        yes: options.yes,
+        input: io.input,
+        output: io.output,
+        say,
+      });
+    },
+    onEvent: (event) => {
+      printer.print(event);
+      approvals?.onEvent(event);
+    },
   });
   const workerFailed = context.runtime.workerStopped.then(() =>
     Promise.reject(new Error("the worker stopped during the run")),
   );
-  const { sessionId, result } = await Promise.race([session, workerFailed]);
+  const { sessionId, result } = await Promise.race([session, workerFailed]).finally(() =>
+    approvals?.settle(),
+  );
   io.write(`\n${style.bold(`Session: ${sessionId}`)}\n${style.bold(sessionLinkLine(context, sessionId))}\n`);
+  if (!options.keep && context.server?.pid !== undefined)
+    say(
+      "The embedded server stops now, and the link with it: run with --keep to browse the session in the UI.",
+    );
   return EXIT_CODES[result.stopReason];
 }
 

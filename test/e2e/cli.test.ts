@@ -379,13 +379,15 @@ describe("the lite-agent CLI", () => {
     expect(dev.stdout()).toContain(`Temporal dev server: 127.0.0.1:${port}`);
     expect(dev.stdout()).toContain(`Temporal UI: http://127.0.0.1:${uiPort}`);
     const run = startCli(
-      ["--address", `127.0.0.1:${port}`, "run", "sandbox-analyst", "What is the revenue?"],
+      ["--address", `127.0.0.1:${port}`, "run", "sandbox-analyst", "What is the revenue?", "--yes"],
       defaults,
     );
     run.endInput();
     const result = await run.exited;
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Total revenue: 10650");
+    // The demo agent's report write waited for an approval, which --yes gave.
+    expect(result.stdout).toContain("Saved to report.md.");
     dev.kill("SIGINT");
     const stopped = await dev.exited;
     expect(stopped.code).toBe(0);

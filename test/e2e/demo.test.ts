@@ -148,6 +148,7 @@ const SCRIPTED_CALLS = [
   "column_stats",
   "calculate",
   "calculate",
+  "save_report",
 ];
 
 describe("npm start (the demo)", () => {
@@ -168,7 +169,11 @@ describe("npm start (the demo)", () => {
         TEMPORAL_UI_URL: "http://ui.test:8233",
       });
 
-      const { code, stdout, stderr } = await runDemo("npm", ["start", "--", "Summarise the sales."], env);
+      const { code, stdout, stderr } = await runDemo(
+        "npm",
+        ["start", "--", "--yes", "Summarise the sales."],
+        env,
+      );
 
       expect(code, `${stdout}\n${stderr}`).toBe(0);
       expect(stdout).toContain(
@@ -184,7 +189,15 @@ describe("npm start (the demo)", () => {
       );
       expect(link).not.toBeNull();
       expect(stdout).toContain(`Session: ${link![1]}`);
-      expect(stdout).toMatch(/── done: stop · 5 turns · 7 tool calls · tokens \d+ in \/ \d+ out ──/);
+      // The link shows while the run works, not only after it.
+      expect(stdout.indexOf(link![0])).toBeLessThan(stdout.indexOf("── turn 1 ──"));
+      expect(stdout).toMatch(/── done: stop · 6 turns · 8 tool calls · tokens \d+ in \/ \d+ out ──/);
+      // The write waited for an approval; --yes gave it, recorded under the user's name, and the file holds the figures.
+      expect(stdout).toContain("? save_report waits for approval");
+      expect(stdout).toMatch(/✓ approved by \S+/);
+      expect(stdout).toContain("Saved to report.md.");
+      const report = readFileSync(path.join(cacheDir, "demo", "sandbox", "report.md"), "utf8");
+      for (const line of expectedAnswer(csv)) expect(report).toContain(line);
 
       // The run really was durable on that server: one activity per model call and per tool call, session closed.
       const client = new Client({ connection: await Connection.connect({ address }), namespace });
@@ -193,8 +206,8 @@ describe("npm start (the demo)", () => {
       const scheduled = (await handle.fetchHistory()).events?.flatMap(
         (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
       );
-      expect(scheduled?.filter((name) => name === "callModel")).toHaveLength(5);
-      expect(scheduled?.filter((name) => name === "executeTool")).toHaveLength(7);
+      expect(scheduled?.filter((name) => name === "callModel")).toHaveLength(6);
+      expect(scheduled?.filter((name) => name === "executeTool")).toHaveLength(8);
       await client.connection.close();
       expect(processesMentioning(cacheDir)).toEqual([]);
     },
@@ -223,6 +236,14 @@ describe("npm start (the demo)", () => {
       expect(stdout).toMatch(
         /^Temporal UI: http:\/\/127\.0\.0\.1:\d+\/namespaces\/default\/workflows\/demo-[0-9a-f]{8}$/m,
       );
+      // No terminal to ask and no --yes: the write is declined, nothing is written, and the demo says how to approve.
+      expect(stdout).toContain(
+        "No terminal to ask for approvals: the report write is declined (--yes approves it).",
+      );
+      expect(stdout).toMatch(/✗ denied/);
+      expect(stdout).toMatch(/Nothing was written \(.*denied.*\)\./);
+      expect(existsSync(path.join(cacheDir, "demo", "sandbox", "report.md"))).toBe(false);
+      expect(stdout).toContain("The embedded server stops now, and the link with it: run with --keep");
 
       const pid = Number(stdout.match(/Temporal dev server started: pid (\d+)/)?.[1]);
       expect(stdout).toContain(`Temporal dev server stopped (pid ${pid}).`);
@@ -308,6 +329,7 @@ describe("npm start (the demo)", () => {
           "column_stats",
           "list_files",
           "read_file",
+          "save_report",
         ]);
         expect(JSON.stringify(first.messages)).toContain("What is in the sandbox?");
         expect(JSON.stringify(chats[1]!.body)).toContain("sales.csv (");

@@ -9,6 +9,7 @@ describe("parseDemoOptions", () => {
       prompt: DEFAULT_PROMPT,
       keep: false,
       scripted: false,
+      yes: false,
       help: false,
       cacheDir: "/project/.cache",
       dbFile: path.join("/project/.cache", "temporal", "demo.db"),
@@ -35,6 +36,13 @@ describe("parseDemoOptions", () => {
       keep: true,
       uiUrl: "http://ui:8080",
     });
+  });
+
+  it("takes --yes (-y) or DEMO_YES=1 to approve the report write without asking", () => {
+    expect(parseDemoOptions(["-y"], {}, "/p").yes).toBe(true);
+    expect(parseDemoOptions(["--yes"], {}, "/p").yes).toBe(true);
+    expect(parseDemoOptions([], { DEMO_YES: "1" }, "/p").yes).toBe(true);
+    expect(parseDemoOptions([], {}, "/p").yes).toBe(false);
   });
 
   it("refuses an unknown option", () => {

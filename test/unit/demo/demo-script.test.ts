@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -29,11 +29,12 @@ function sandboxWith(files: Record<string, string>): string {
   return dir;
 }
 
-async function runScripted(sandbox: string) {
+/** Runs the scripted demo in process; the person asked about the report write answers `answer`. */
+async function runScripted(sandbox: string, answer: "allow" | "deny" = "allow") {
   const model = scriptedDemoModel();
-  const run = await collect(
-    createAgent(localAgentConfig(demoAgent(sandbox, SCRIPTED_MODEL_ID), model)).run("analyse"),
-  );
+  const approval = { request: () => answer };
+  const config = localAgentConfig(demoAgent(sandbox, SCRIPTED_MODEL_ID), model, { approval });
+  const run = await collect(createAgent(config).run("analyse"));
   const calls = run.events.flatMap((event: AgentEvent) =>
     event.type === "tool_call_start" ? [event.call] : [],
   );
@@ -57,6 +58,7 @@ describe("the scripted demo model", () => {
       "column_stats",
       "calculate",
       "calculate",
+      "save_report",
     ]);
     expect(calls[3]?.input).toEqual({ path: "shop.csv", column: "items" });
     expect(calls[4]?.input).toEqual({ path: "shop.csv", column: "takings", groupBy: "shop" });
@@ -67,6 +69,18 @@ describe("the scripted demo model", () => {
     expect(result.text).toContain("- Average takings per item: 12 (240 / 20).");
     expect(result.text).toContain("- By shop, takings is highest for A: 150 of 240 (62.5%).");
     expect(result.text).toContain('about.md describes the data as: "Two shops."');
+    // The approved report holds the figures, and the answer says where.
+    expect(readFileSync(path.join(sandbox, "report.md"), "utf8")).toContain("- Total items: 20");
+    expect(result.text).toContain("Saved to report.md.");
+  });
+
+  it("writes nothing when the person declines the report, and says so", async () => {
+    const sandbox = sandboxWith({ "data.csv": "k,v\na,1\nb,2\n" });
+    const { result, calls } = await runScripted(sandbox, "deny");
+    expect(calls.at(-1)?.name).toBe("save_report");
+    expect(existsSync(path.join(sandbox, "report.md"))).toBe(false);
+    expect(result.stopReason).toBe("stop");
+    expect(result.text).toMatch(/Nothing was written \(.*denied.*\)\.$/);
   });
 
   it("decides from the conversation alone, so replaying a request in any order gives the same answer", async () => {
@@ -75,7 +89,7 @@ describe("the scripted demo model", () => {
     const again = [...model.requests].reverse().map((request) => demoScriptTurn(request));
     const first = model.requests.map((request) => demoScriptTurn(request));
     expect(again.reverse()).toEqual(first);
-    expect(first).toHaveLength(5);
+    expect(first).toHaveLength(6);
   });
 
   it("says so when the sandbox holds no CSV file", async () => {
@@ -86,7 +100,12 @@ describe("the scripted demo model", () => {
 
   it("skips the derived figures when there is a single numeric column and nothing to group by", async () => {
     const { result, calls } = await runScripted(sandboxWith({ "n.csv": "value\n2\n5\n" }));
-    expect(calls.map((call) => call.name)).toEqual(["list_files", "read_file", "column_stats"]);
+    expect(calls.map((call) => call.name)).toEqual([
+      "list_files",
+      "read_file",
+      "column_stats",
+      "save_report",
+    ]);
     expect(result.text).toContain("- Total value: 7 (mean 3.5 per row, from 2 to 5).");
     expect(result.text).not.toContain("Average");
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,14 +34,31 @@ describe("the demo agent's tools", () => {
   });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  it("declares list_files, read_file and column_stats idempotent and leaves calculate at-most-once", () => {
+  it("declares list_files, read_file and column_stats idempotent and leaves calculate and save_report at-most-once", () => {
     const plan = toAgentPlan(demoAgent(sandbox, "m"));
     expect(Object.fromEntries(plan.tools.map((t) => [t.name, t.retry]))).toEqual({
       list_files: "idempotent",
       read_file: "idempotent",
       column_stats: "idempotent",
       calculate: "at-most-once",
+      save_report: "at-most-once",
     });
+    // Writing the report is the one side effect: a person approves every call.
+    expect(plan.permission?.ask).toEqual(["save_report"]);
+  });
+
+  it("save_report writes inside the sandbox and refuses a path outside it", async () => {
+    // A sandbox of its own: the listing tests below see the shared one unchanged.
+    const own = mkdtempSync(path.join(base, "own-"));
+    const save = (demoAgent(own, "m").tools ?? []).find((t) => t.name === "save_report")!;
+    expect(await call(save, { path: "out/r.md", content: "# R\n" })).toEqual({
+      content: "saved out/r.md (4 bytes)",
+      isError: false,
+    });
+    expect(readFileSync(path.join(own, "out", "r.md"), "utf8")).toBe("# R\n");
+    const outside = await call(save, { path: "../escape.md", content: "x" });
+    expect(outside.isError).toBe(true);
+    expect(existsSync(path.join(base, "escape.md"))).toBe(false);
   });
 
   it("list_files lists folders with a slash and files with their size", async () => {
