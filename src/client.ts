@@ -9,7 +9,10 @@ import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { DEFAULT_WORKFLOW_TASK_TIMEOUT } from "./common/recovery-defaults.js";
-import { agentTaskQueue, isAgentTaskQueue, waitForAgentWorker } from "./runtime/agent-task-queue.js";
+import { agentTaskQueue, waitForAgentWorker } from "./runtime/agent-task-queue.js";
+import { listSessions, type SessionListing } from "./runtime/list-sessions.js";
+
+export type { SessionListing } from "./runtime/list-sessions.js";
 import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
 import { SessionError, toSessionError } from "./runtime/client-errors.js";
 import { checkRunInputSize, defaultRunInputLimit } from "./runtime/run-input-limit.js";
@@ -52,13 +55,6 @@ export interface StartedRun extends StartRunResult {
 }
 
 /** A session as listed by the visibility store. */
-export interface SessionListing {
-  sessionId: string;
-  status: string;
-  startTime: Date;
-  searchAttributes: Record<string, unknown>;
-}
-
 /** Options of an AgentClient. */
 export interface AgentClientOptions {
   address?: string;
@@ -370,15 +366,7 @@ export class AgentClient {
     // Each agent's sessions have their own task queue, and SQL visibility stores have no prefix match on it.
     const base = `WorkflowType = "agentSession"`;
     const query = options.query ? `${base} AND (${options.query})` : base;
-    for await (const info of this.temporal.workflow.list({ query })) {
-      if (!isAgentTaskQueue(this.taskQueue, info.taskQueue)) continue;
-      yield {
-        sessionId: info.workflowId,
-        status: info.status.name,
-        startTime: info.startTime,
-        searchAttributes: info.searchAttributes ?? {},
-      };
-    }
+    yield* listSessions(this.temporal, this.taskQueue, query);
   }
 
   /** The workflow handle of a session. */

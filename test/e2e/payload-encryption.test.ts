@@ -114,6 +114,39 @@ describe("payload encryption end to end (AES-256-GCM codec in worker and client)
     ).toEqual([]);
   }, 60_000);
 
+  it("a client without the key still lists the encrypted sessions (memos it cannot read do not break the listing)", async () => {
+    const sessionId = unique("enc-listed");
+    await client.send("clerk", "look up the record (0 KB)", { sessionId });
+    const plain = await AgentClient.connect({
+      address: inject("temporalAddress"),
+      namespace: namespace(),
+      taskQueue,
+      storage,
+      encryption: false,
+    });
+    try {
+      await expect
+        .poll(
+          async () => {
+            const ids: string[] = [];
+            for await (const session of plain.list({ query: `WorkflowId = "${sessionId}"` }))
+              ids.push(session.sessionId);
+            return ids;
+          },
+          { timeout: 15_000, interval: 250 },
+        )
+        .toEqual([sessionId]);
+      // The SDK's own listing decodes each memo and fails on the first it cannot (what list() used to do).
+      const sdkListing = (async () => {
+        for await (const info of plain.temporal.workflow.list({ query: `WorkflowId = "${sessionId}"` }))
+          void info;
+      })();
+      await expect(sdkListing).rejects.toThrow(/binary\/encrypted/);
+    } finally {
+      await plain.close();
+    }
+  }, 60_000);
+
   it("with external storage the stored blobs are ciphertext too (encrypt before storing)", async () => {
     const sessionId = unique("enc-stored");
     const result = await client.send("clerk", "look up the record (200 KB)", { sessionId });
