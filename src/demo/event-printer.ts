@@ -68,7 +68,9 @@ export class EventPrinter {
         return this.line(this.style.dim(`  · ${event.level} ${event.code}: ${event.message}`));
       case "approval_request":
         return this.line(
-          this.style.yellow(`  ? ${event.call.name} waits for approval (the run is parked durably until then)`),
+          this.style.yellow(
+            `  ? ${event.call.name} waits for approval (the run is parked durably until then)`,
+          ),
         );
       case "approval_resolved":
         return this.approval(event);
