@@ -1,6 +1,8 @@
 import type { Client } from "@temporalio/client";
 import { decodeSearchAttributes } from "@temporalio/common/lib/converter/payload-search-attributes.js";
-import { temporal } from "@temporalio/proto";
+// A default import: @temporalio/proto is CommonJS without named exports that Node's ESM loader can see.
+import proto from "@temporalio/proto";
+import type { temporal } from "@temporalio/proto";
 import { isAgentTaskQueue } from "./agent-task-queue.js";
 
 /** A session as the visibility store lists it. */
@@ -12,7 +14,7 @@ export interface SessionListing {
   searchAttributes: Record<string, unknown>;
 }
 
-const { WorkflowExecutionStatus } = temporal.api.enums.v1;
+const { WorkflowExecutionStatus } = proto.temporal.api.enums.v1;
 
 /**
  * Lists the agent sessions under a base task queue straight from the visibility store, reading only what a listing

@@ -4,9 +4,6 @@ import path from "node:path";
 import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { PassThrough } from "node:stream";
-import type { CliIo } from "../../src/cli/cli-io.js";
-import { runCli } from "../../src/cli/run-cli.js";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
 import type { CompactionPlan } from "../../src/common/agent-plan.js";
 import type { CallModelInput } from "../../src/common/activity-types.js";
@@ -21,6 +18,7 @@ import { createExternalStorage } from "../../src/storage/payload-storage.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import type { CarriedState, SessionInput } from "../../src/workflows/session-input.js";
 import { createWorker } from "../../src/worker.js";
+import { runCliInProcess } from "../support/cli-in-process.js";
 
 Runtime.install({ logger: new DefaultLogger("WARN") });
 
@@ -344,19 +342,4 @@ describe("durable compaction of what the session carries", () => {
 });
 
 /** Runs the CLI in-process on buffers. */
-async function runTranscriptCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    stdin: new PassThrough(),
-    promptOutput: new PassThrough(),
-    interactive: false,
-    color: false,
-    env: {},
-    cwd: process.cwd(),
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+const runTranscriptCli = (argv: string[]) => runCliInProcess(argv);

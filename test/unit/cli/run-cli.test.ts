@@ -1,25 +1,8 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "../../../src/cli/cli-io.js";
-import { runCli } from "../../../src/cli/run-cli.js";
+import { runCliInProcess } from "../../support/cli-in-process.js";
 
 /** Runs the CLI in-process on buffers; none of these cases reaches a server. */
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    stdin: new PassThrough(),
-    promptOutput: new PassThrough(),
-    interactive: false,
-    color: false,
-    env: {},
-    cwd: process.cwd(),
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => runCliInProcess(argv);
 
 describe("runCli", () => {
   it("prints help with exit 0 when asked, and with exit 2 when no command is given", async () => {
