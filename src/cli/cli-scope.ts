@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { AgentClient } from "../client.js";
 import { errorMessage } from "../kernel/errors.js";
-import { terminalStyle, type TerminalStyle } from "../demo/terminal-style.js";
+import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { readGlobalOptions, type GlobalOptions } from "./global-options.js";

@@ -1,5 +1,5 @@
-import { excerpt, formatUsage } from "../demo/event-printer.js";
-import { terminalStyle, type TerminalStyle } from "../demo/terminal-style.js";
+import { excerpt, formatUsage } from "../terminal/event-printer.js";
+import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
 import { messageText } from "../kernel/messages.js";
 import type { UserAnswer } from "../kernel/permission/types.js";

@@ -1,5 +1,5 @@
 import type { AgentClient } from "../client.js";
-import { handleInterrupts } from "../demo/interrupts.js";
+import { handleInterrupts } from "../terminal/interrupts.js";
 import type { RunResult } from "../kernel/events.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
 import type { CliScope } from "./cli-scope.js";

@@ -1,5 +1,5 @@
 import type { AgentClient } from "../client.js";
-import { excerpt } from "../demo/event-printer.js";
+import { excerpt } from "../terminal/event-printer.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
 import { errorMessage } from "../kernel/errors.js";
 import { formatAnswer } from "./event-summary.js";

@@ -1,4 +1,4 @@
-import { wantsColor } from "../demo/terminal-style.js";
+import { wantsColor } from "../terminal/terminal-style.js";
 import type { CliIo } from "./cli-io.js";
 
 /** The CLI's io on the real process: its streams, environment and working directory. */

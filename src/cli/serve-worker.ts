@@ -5,8 +5,8 @@ import {
   Runtime,
   type LogLevel,
 } from "@temporalio/worker";
-import { handleInterrupts } from "../demo/interrupts.js";
-import { workerLogLine } from "../demo/worker-log-line.js";
+import { handleInterrupts } from "../terminal/interrupts.js";
+import { workerLogLine } from "../terminal/worker-log-line.js";
 import { errorMessage } from "../kernel/errors.js";
 import { loadConnectionConfig } from "../runtime/connection-config.js";
 import { createWorker, type AgentWorker } from "../worker.js";

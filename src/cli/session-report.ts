@@ -1,5 +1,5 @@
-import { excerpt, formatUsage } from "../demo/event-printer.js";
-import { terminalStyle, type TerminalStyle } from "../demo/terminal-style.js";
+import { excerpt, formatUsage } from "../terminal/event-printer.js";
+import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
 import type { PendingApproval, PendingQuestion, SessionStatus } from "../workflows/messages.js";
 import { eventSummary } from "./event-summary.js";

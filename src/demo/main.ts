@@ -1,8 +1,8 @@
 import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { DEMO_USAGE, parseDemoOptions, type DemoOptions } from "./demo-options.js";
 import { runDemo } from "./run-demo.js";
-import { wantsColor } from "./terminal-style.js";
-import { workerLogLine } from "./worker-log-line.js";
+import { wantsColor } from "../terminal/terminal-style.js";
+import { workerLogLine } from "../terminal/worker-log-line.js";
 
 /** `npm start`: see DEMO_USAGE (`npm start -- --help`). */
 async function main(): Promise<number> {

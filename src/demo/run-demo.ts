@@ -6,11 +6,11 @@ import { chooseDemoModel } from "./demo-model.js";
 import type { DemoOptions } from "./demo-options.js";
 import { startDemoRuntime, startDemoServer, type DemoRuntime, type DemoServer } from "./demo-runtime.js";
 import { runDemoSession } from "./demo-session.js";
-import { EventPrinter } from "./event-printer.js";
-import { handleInterrupts, type Interrupts } from "./interrupts.js";
+import { EventPrinter } from "../terminal/event-printer.js";
+import { handleInterrupts, type Interrupts } from "../terminal/interrupts.js";
 import { prepareSandbox } from "./prepare-sandbox.js";
 import { sessionUiLink, webUiBase } from "./session-link.js";
-import { terminalStyle, type TerminalStyle } from "./terminal-style.js";
+import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 
 /** Where the demo writes, and how; where it reads a person's approvals from. */
 export interface DemoIo {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventPrinter, excerpt, formatUsage } from "../../../src/demo/event-printer.js";
+import { EventPrinter, excerpt, formatUsage } from "../../../src/terminal/event-printer.js";
 import { AgentError } from "../../../src/kernel/errors.js";
 import type { AgentEvent } from "../../../src/kernel/events.js";
 import { assistantMessage, textBlock } from "../../../src/kernel/messages.js";

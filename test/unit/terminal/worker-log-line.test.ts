@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { workerLogLine } from "../../../src/demo/worker-log-line.js";
+import { workerLogLine } from "../../../src/terminal/worker-log-line.js";
 
 describe("workerLogLine", () => {
   it("keeps the level, the message, where it happened and the error message on one line", () => {

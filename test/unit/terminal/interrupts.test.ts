@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { handleInterrupts, type Interrupts } from "../../../src/demo/interrupts.js";
+import { handleInterrupts, type Interrupts } from "../../../src/terminal/interrupts.js";
 
 let handlers: Interrupts | undefined;
 afterEach(() => handlers?.dispose());
