@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
-import { z } from "zod";
 import type { WorkflowHandle } from "@temporalio/client";
 import { tsToMs } from "@temporalio/common/lib/time.js";
 import { AgentClient } from "../src/client.js";
 import { defineAgent } from "../src/define-agent.js";
-import { defineTool } from "../src/kernel/tools.js";
-import { fakeProvider } from "../src/providers/fake-provider.js";
-import { textTurn, toolCallTurn } from "../src/testing/builders.js";
 import { createWorker } from "../src/worker.js";
+import { pageReader, pageTool } from "../test/support/tool-loop-model.js";
 import { runWorker, type DurableBenchEnv } from "./durable-bench-env.js";
 import { eventBytes, eventTypeName, scheduledActivityType, type HistoryEvent } from "./history-profile.js";
 
@@ -18,7 +15,7 @@ const TURNS = Number(process.env.LONG_RUN_TURNS ?? 5_000);
 const SAMPLE_TURNS = [10, 100, 1_000, 5_000];
 /** Turns per sample window. */
 const WINDOW = 10;
-const PAGE = "p".repeat(2_048);
+const PAGE_CHARS = 2_048;
 
 /** One execution (continue-as-new generation) of the session. */
 export interface ExecutionSize {
@@ -81,31 +78,10 @@ export interface LongRunHistoryResult {
   followingOverNotFollowing: { turn: number | "overall"; ratio: number }[];
 }
 
-const page = defineTool({
-  name: "page",
-  description: "returns the next 2 KB page",
-  schema: z.object({ n: z.number() }),
-  execute: ({ n }) => `${n}:${PAGE}`,
-});
+const page = pageTool(PAGE_CHARS);
 
-/**
- * Zero latency, decided by the request alone: calls `page` until the conversation holds TURNS - 1 tool results
- * (user messages with a tool_result block), then answers.
- */
-const reader = () =>
-  fakeProvider(
-    [
-      (request) => {
-        const results = request.messages.filter(
-          (message) =>
-            Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
-        ).length;
-        if (results >= TURNS - 1) return textTurn(`read ${results} pages`);
-        return toolCallTurn([{ id: `p-${results}`, name: "page", input: { n: results } }]);
-      },
-    ],
-    { onExhausted: "repeat-last" },
-  );
+/** Zero latency, decided by the request alone: calls `page` until the conversation holds TURNS - 1 results. */
+const reader = () => pageReader(TURNS);
 
 // The plan's continue-as-new thresholds are the defaults (10,000 events / 4 MB).
 const agent = defineAgent({ name: "bench-long-run", model: "scripted", tools: [page], maxTurns: TURNS + 10 });
@@ -128,7 +104,7 @@ export async function benchLongRunHistory(env: DurableBenchEnv): Promise<LongRun
   });
   return {
     turns: TURNS,
-    toolResultBytes: PAGE.length,
+    toolResultBytes: PAGE_CHARS,
     measure:
       `bytes per turn at turn N: protobuf-encoded HistoryEvent bytes written between the scheduling of model call ` +
       `N-${WINDOW} and model call N, over ${WINDOW} (the turns before N starts), the session's executions in order`,

@@ -141,4 +141,20 @@ describe("a cancelled run settles everything it was waiting on", () => {
     expect(result.stopReason).toBe("stop");
     expect((await client.describe(sessionId)).status).toBe("idle");
   });
+
+  it("closing a client while it follows a waiting run ends the stream with an error that says so, instead of retrying against the closed connection", async () => {
+    const closing = await testClient(taskQueue);
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const event of closing.run("approver", "refund both")) seen.push(event.type);
+    })();
+    const outcome = following.then(
+      () => "ended without an error",
+      (error: unknown) => String(error),
+    );
+    // The run waits for an approval nobody gives: the reader polls on until the client closes.
+    while (!seen.includes("approval_request")) await new Promise((resolve) => setTimeout(resolve, 50));
+    await closing.close();
+    expect(await outcome).toMatch(/AgentClient was closed while reading session/);
+  });
 });

@@ -1,41 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool } from "../../src/kernel/tools.js";
-import { fakeProvider } from "../../src/providers/fake-provider.js";
-import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { connectTestClient, startTestWorker } from "../support/test-worker.js";
+import { pageReader, pageTool } from "../support/tool-loop-model.js";
 import { captureWorkerLog, settledWorkerLog } from "../support/worker-log.js";
 
 // Every warning of the worker, core included (where the SDK warns about payload sizes), kept to check.
 const workerLog = captureWorkerLog();
 
 const TURNS = 2_000;
-const PAGE = "p".repeat(2_048);
-
-const page = defineTool({
-  name: "page",
-  description: "returns the next 2 KB page",
-  schema: z.object({ n: z.number() }),
-  execute: ({ n }) => `${n}:${PAGE}`,
-});
-
-/** Calls `page` until the conversation holds TURNS - 1 results, then answers; decided by the request alone. */
-const reader = () =>
-  fakeProvider(
-    [
-      (request) => {
-        const results = request.messages.filter(
-          (message) =>
-            Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
-        ).length;
-        if (results >= TURNS - 1) return textTurn(`read ${results} pages`);
-        return toolCallTurn([{ id: `p-${results}`, name: "page", input: { n: results } }]);
-      },
-    ],
-    { onExhausted: "repeat-last" },
-  );
+const page = pageTool(2_048);
 
 const longReader = defineAgent({
   name: "long-reader",
@@ -54,7 +28,7 @@ describe("a run of thousands of turns", () => {
   beforeAll(async () => {
     const worker = await startTestWorker({
       agents: [longReader],
-      providers: { scripted: reader() },
+      providers: { scripted: pageReader(TURNS) },
       taskQueue,
     });
     stopWorker = worker.stop;

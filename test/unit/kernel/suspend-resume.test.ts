@@ -5,9 +5,8 @@ import { nativeCodec } from "../../../src/kernel/codecs/index.js";
 import type { AgentEvent } from "../../../src/kernel/events.js";
 import type { RunSnapshot } from "../../../src/kernel/run-snapshot.js";
 import { defineTool } from "../../../src/kernel/tools.js";
-import { fakeProvider } from "../../../src/providers/fake-provider.js";
-import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { collect } from "../../support/collect.js";
+import { toolLoopModel } from "../../support/tool-loop-model.js";
 
 const count = defineTool({
   name: "count",
@@ -18,19 +17,7 @@ const count = defineTool({
 
 /** Five tool turns, then an answer; each turn decided by how many results the request holds. */
 const script = () =>
-  fakeProvider(
-    [
-      (request) => {
-        const results = request.messages.filter(
-          (message) =>
-            Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result"),
-        ).length;
-        if (results >= 5) return textTurn(`done after ${results}`);
-        return toolCallTurn([{ id: `c${results}`, name: "count", input: { n: results } }]);
-      },
-    ],
-    { onExhausted: "repeat-last" },
-  );
+  toolLoopModel({ tool: "count", calls: 5, answer: (n) => `done after ${n}`, idPrefix: "c" });
 
 const timeless = (events: AgentEvent[]) =>
   events.map((event) => ("durationMs" in event ? { ...event, durationMs: 0 } : event));
