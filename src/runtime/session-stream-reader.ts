@@ -137,9 +137,13 @@ export class SessionStreamReader {
       this.failure ??= new Error(`the AgentClient was closed while reading session '${this.sessionId}'`);
       this.controller.abort();
     };
-    if (closed?.aborted) stop();
-    else closed?.addEventListener("abort", stop, { once: true });
+    if (closed?.aborted) return stop();
+    closed?.addEventListener("abort", stop, { once: true });
+    // One client reads many streams: a finished one must not stay subscribed to it.
+    this.detachFromClient = () => closed?.removeEventListener("abort", stop);
   }
+
+  private detachFromClient: () => void = () => undefined;
 
   private restoreCursor(id: string): void {
     const [key, kind, end] = id.split("|");
@@ -160,6 +164,7 @@ export class SessionStreamReader {
   }
 
   private end(error?: unknown): void {
+    this.detachFromClient();
     if (error !== undefined && !this.controller.signal.aborted) this.failure = error;
     this.items.close();
   }
