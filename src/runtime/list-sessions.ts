@@ -1,5 +1,6 @@
 import type { Client } from "@temporalio/client";
 import { decodeSearchAttributes } from "@temporalio/common/lib/converter/payload-search-attributes.js";
+import { requiredTsToDate } from "@temporalio/common/lib/time.js";
 // A default import: @temporalio/proto is CommonJS without named exports that Node's ESM loader can see.
 import proto from "@temporalio/proto";
 import type { temporal } from "@temporalio/proto";
@@ -36,7 +37,7 @@ export async function* listSessions(
       yield {
         sessionId: info.execution?.workflowId ?? "",
         status: statusName(info.status),
-        startTime: new Date(Number(info.startTime?.seconds ?? 0) * 1000 + (info.startTime?.nanos ?? 0) / 1e6),
+        startTime: requiredTsToDate(info.startTime, "startTime"),
         searchAttributes: decodeSearchAttributes(info.searchAttributes?.indexedFields),
       };
     }
