@@ -4,12 +4,15 @@ import type {
   CompactionPlan,
   ContinueAsNewPlan,
   DurableToolPlan,
+  MiddlewarePlan,
   ModelRetryPlan,
   PermissionPlan,
 } from "./common/agent-plan.js";
 import type { CreateAgentConfig } from "./agent.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
+import { checkEffectNames, directEffectRunner, type AnyEffectImplementation } from "./kernel/effects.js";
+import { nonPlainPath } from "./kernel/plain-data.js";
 import { planPermission } from "./common/plan-permission.js";
 import { checkCompactionPlan } from "./common/check-compaction-plan.js";
 import { planCompactor } from "./common/plan-compactor.js";
@@ -68,6 +71,15 @@ export interface AgentDefinition {
    * (`client.transcript()`).
    */
   compaction?: CompactionPlan;
+  /**
+   * Middleware of this agent, outer → inner, inside the permission gate and compaction of the plan, in both
+   * drivers. A durable run makes each one again inside the workflow, so each must be a built-in with plain options
+   * (`retry()`, `reactiveCompaction()`, `permission(policy({...}))`) or come from `defineMiddleware` in a
+   * workflow-safe module; the worker refuses an agent with any other.
+   */
+  use?: Middleware[];
+  /** What the middleware's `ctx.effect` calls do (`implementEffect`); in durable runs each call is an activity. */
+  effects?: AnyEffectImplementation[];
   /** Durable-only settings. */
   durable?: {
     toolTimeoutMs?: number;
@@ -94,6 +106,8 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
       throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
     names.add(tool.name);
   }
+  const effects = checkEffectNames(definition.effects ?? []);
+  if (effects) throw new TypeError(`agent '${definition.name}': ${effects}`);
   if (definition.compaction !== undefined) {
     const problem = checkCompactionPlan(definition.compaction);
     if (problem) throw new TypeError(`agent '${definition.name}': 'compaction' ${problem}`);
@@ -118,7 +132,31 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
   const optional = [...OPTIONAL_PLAN_FIELDS, "permission", "compaction"] as const;
   for (const key of optional)
     if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
+  if (definition.use?.length)
+    plan.use = definition.use.map((layer) => middlewarePlan(definition.name, layer));
   return plan;
+}
+
+/** How the workflow makes a middleware again; a clear error for one that cannot run durably. */
+function middlewarePlan(agent: string, layer: Middleware): MiddlewarePlan {
+  const ref = layer.durable;
+  if (!ref)
+    throw new TypeError(
+      `agent '${agent}': middleware '${layer.name}' cannot run durably: make it with defineMiddleware({ id, module: ` +
+        "import.meta.url }, factory) in a workflow-safe module (built-ins qualify only with plain options)",
+    );
+  const path = nonPlainPath(ref.options, "options");
+  if (path)
+    throw new TypeError(
+      `agent '${agent}': middleware '${ref.id}' cannot run durably: ${path} is not plain data (functions and class ` +
+        "instances cannot reach the workflow; build them inside the middleware's factory)",
+    );
+  return ref.options === undefined ? { id: ref.id } : { id: ref.id, options: ref.options };
+}
+
+/** The workflow-safe modules that define an agent's durable middleware: the worker bundles them. */
+export function middlewareModules(definition: AgentDefinition): string[] {
+  return (definition.use ?? []).flatMap((layer) => (layer.durable?.module ? [layer.durable.module] : []));
 }
 
 function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]>): DurableToolPlan {
@@ -139,7 +177,7 @@ export interface LocalAgentOptions {
   approval?: ApprovalHandler;
   /** Answers `ask_user`. */
   input?: InputHandler;
-  /** Middleware inside the permission gate. */
+  /** Middleware inside the permission gate, compaction and the definition's own `use`. */
   use?: Middleware[];
 }
 
@@ -153,7 +191,8 @@ export function localAgentConfig(
   model: ModelProvider,
   options: LocalAgentOptions = {},
 ): CreateAgentConfig {
-  const plan = toAgentPlan(definition);
+  // Everything runs in-process, so any middleware will do: only the durable plan needs them to be rebuildable.
+  const plan = toAgentPlan({ ...definition, use: [] });
   const config: CreateAgentConfig = {
     ...planSettings(plan),
     model,
@@ -163,8 +202,10 @@ export function localAgentConfig(
       ...(plan.compaction
         ? [compaction(planCompactor(plan.compaction, { provider: model, model: plan.model }))]
         : []),
+      ...(definition.use ?? []),
       ...(options.use ?? []),
     ],
+    effects: directEffectRunner(definition.effects ?? [], definition.name),
   };
   if (options.approval) config.approval = options.approval;
   if (options.input) config.input = options.input;

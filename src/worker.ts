@@ -111,7 +111,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
     ...(dataConverter?.payloadCodecs ? { payloadCodecs: dataConverter.payloadCodecs } : {}),
   });
-  const workflowBundle = await loadWorkflowBundle();
+  const workflowBundle = await loadWorkflowBundle({ modules: registry.middlewareModules() });
   const base = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   const workers = new Map<string, Worker>();
   for (const agent of agents) {
@@ -167,7 +167,7 @@ export { declareSecrets, REDACTED } from "./common/scrub-secrets.js";
 export { agentTaskQueue } from "./runtime/agent-task-queue.js";
 export { AgentWorker } from "./runtime/agent-worker.js";
 export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";
-export { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
+export { loadWorkflowBundle, type WorkflowBundleOptions } from "./runtime/workflow-bundle.js";
 export {
   deltaTransportFromEnv,
   redisDeltaTransport,

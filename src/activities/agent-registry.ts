@@ -1,4 +1,5 @@
-import { toAgentPlan, type AgentDefinition } from "../define-agent.js";
+import { middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
+import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import type { ModelProvider } from "../kernel/model.js";
 import type { AnyTool } from "../kernel/tools.js";
@@ -13,7 +14,7 @@ export type ProviderMap = Record<string, ProviderEntry>;
 export class RegistryLookupError extends Error {
   constructor(
     message: string,
-    readonly kind: "agent" | "model" | "tool",
+    readonly kind: "agent" | "model" | "tool" | "effect",
   ) {
     super(message);
     this.name = "RegistryLookupError";
@@ -31,6 +32,9 @@ export class AgentRegistry {
   ) {
     for (const agent of agents) {
       if (this.agents.has(agent.name)) throw new TypeError(`two agents are named '${agent.name}'`);
+      // Fails now, with the agent and the reason, for anything a durable run cannot carry (such as middleware
+      // that cannot be made again in the workflow), instead of at a session's first run.
+      toAgentPlan(agent);
       this.agents.set(agent.name, agent);
     }
   }
@@ -54,6 +58,18 @@ export class AgentRegistry {
         "tool",
       );
     return tool;
+  }
+
+  /** The implementation of an effect an agent's middleware calls. */
+  effect(agent: string, name: string): AnyEffectImplementation {
+    const effect = this.definition(agent).effects?.find((candidate) => candidate.ref.effect === name);
+    if (!effect) throw new RegistryLookupError(new EffectNotImplementedError(name, agent).message, "effect");
+    return effect;
+  }
+
+  /** The workflow-safe modules of every agent's durable middleware, for the workflow bundle. */
+  middlewareModules(): string[] {
+    return [...new Set([...this.agents.values()].flatMap((agent) => middlewareModules(agent)))].sort();
   }
 
   /** The provider for a model id. */

@@ -5,6 +5,7 @@ import type { ExternalStorage, PayloadCodec } from "@temporalio/common";
 import { createArchiveTranscript } from "./archive-transcript.js";
 import { createCallModel } from "./call-model.js";
 import { createExecuteTool } from "./execute-tool.js";
+import { createRunEffect } from "./run-effect.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
 import { SecretScrubber } from "../common/scrub-secrets.js";
 
@@ -39,6 +40,7 @@ export function createActivities(
     callModel: createCallModel(registry, transport, scrubber),
     executeTool: createExecuteTool(registry, scrubber),
     archiveTranscript: createArchiveTranscript(options.storage, options.payloadCodecs),
+    runEffect: createRunEffect(registry, scrubber),
     async resolveAgent(agent: string) {
       try {
         return registry.plan(agent);

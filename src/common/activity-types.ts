@@ -64,6 +64,14 @@ export interface ArchiveTranscriptInput {
   messages: Message[];
 }
 
+/** Input of the `runEffect` activity: one `ctx.effect` call of a middleware. */
+export interface RunEffectInput {
+  agent: string;
+  sessionId: string;
+  effect: string;
+  input: unknown;
+}
+
 /** The activities the session workflow calls. */
 export interface AgentActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
@@ -71,6 +79,8 @@ export interface AgentActivities {
   resolveAgent(agent: string): Promise<AgentPlan>;
   /** Writes a transcript segment through the worker's payload storage; a reference without `key` when it has none. */
   archiveTranscript(input: ArchiveTranscriptInput): Promise<TranscriptSegmentRef>;
+  /** Runs an effect a middleware asked for; its result is recorded in the history. */
+  runEffect(input: RunEffectInput): Promise<unknown>;
 }
 
 /** ApplicationFailure types the activities raise; the workflow maps them back. */
@@ -78,6 +88,7 @@ export const FAILURE_TYPES = {
   unknownAgent: "LiteAgent.UnknownAgent",
   unknownModel: "LiteAgent.UnknownModel",
   toolNotFound: "LiteAgent.ToolNotFound",
+  effectNotFound: "LiteAgent.EffectNotFound",
   requestUnavailable: "LiteAgent.RequestUnavailable",
   provider: "LiteAgent.ProviderError",
 } as const;

@@ -86,6 +86,12 @@ export interface CompactionPlan {
   keepRecentToolResults?: number;
 }
 
+/** A middleware the workflow makes again: the id of its registered factory and its options (plain data). */
+export interface MiddlewarePlan {
+  id: string;
+  options?: unknown;
+}
+
 /**
  * The serialisable description of an agent: it is the workflow's input for a run and shows in the Temporal UI.
  * Implementations (tool functions, providers) are registered on the worker under the same names.
@@ -111,6 +117,8 @@ export interface AgentPlan {
   context?: { windowTokens?: number };
   /** Compaction of the carried conversation; off unless present. */
   compaction?: CompactionPlan;
+  /** The definition's own middleware, outer → inner, inside the permission gate and compaction. */
+  use?: MiddlewarePlan[];
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
 }

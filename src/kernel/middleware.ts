@@ -1,6 +1,8 @@
+import type { EffectRef } from "./effects.js";
 import type { AgentEvent, StopReason } from "./events.js";
 import type { AssistantMessage, Message } from "./messages.js";
 import type { ModelChunk, ModelStopReason, Usage } from "./model.js";
+import type { ApprovalHandler } from "./permission/types.js";
 import type { AbortSignalLike, KernelPorts } from "./ports.js";
 import type { SessionEvent } from "./session-events.js";
 import type { ToolCall, ToolResult } from "./tools.js";
@@ -22,6 +24,24 @@ export interface AgentContext {
   readonly ports: KernelPorts;
   /** The fork this run belongs to, if any. */
   readonly forkId?: string;
+  /**
+   * Performs a side effect (`defineEffect`): in-process it calls the definition's implementation, in a durable run
+   * it is an activity whose result the history keeps. Rejects when the effect fails or has no implementation.
+   */
+  effect<Input, Output>(ref: EffectRef<Input, Output>, input: Input): Promise<Output>;
+  /** The run's approver (the `approval` handler in-process, the approval board in durable runs), if any. */
+  readonly approval?: ApprovalHandler;
+}
+
+/**
+ * How a middleware is made again inside a workflow: the id of a factory registered with `defineMiddleware` (or a
+ * built-in such as `retry`) and its options, plain data. The module that registers it, when it is not built in.
+ */
+export interface DurableMiddlewareRef {
+  id: string;
+  options?: unknown;
+  /** The URL of the workflow-safe module that defines it (`import.meta.url`); the worker bundles it. */
+  module?: string;
 }
 
 /** The context of one tool call. */
@@ -64,6 +84,8 @@ export type ToolHookAction =
  */
 export interface Middleware {
   name: string;
+  /** Present when the middleware can run in a durable run (made by `defineMiddleware` or a built-in factory). */
+  durable?: DurableMiddlewareRef;
   /** Once, before the first turn (not again when a paused durable run resumes). */
   beforeAgent?(ctx: AgentContext): void | Promise<void>;
   /** Once, when the run ends for any reason (given as `end.reason`), before `done`. */

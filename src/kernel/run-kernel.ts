@@ -6,11 +6,12 @@ import { isAbortError, toAgentError } from "./errors.js";
 import type { AgentEvent, RunResult, StopReason } from "./events.js";
 import type { KernelConfig, RunInput, RunOptions } from "./kernel-config.js";
 import { messageText, type Message } from "./messages.js";
-import { runLifecycle } from "./middleware.js";
+import { runLifecycle, type AgentContext } from "./middleware.js";
+import { EffectNotImplementedError, type EffectRef, type EffectRunner } from "./effects.js";
 import { modelPhase } from "./model-phase.js";
 import type { PreparedView } from "./model-request.js";
 import { ZERO_USAGE, addUsage } from "./model.js";
-import { NEVER_ABORTED } from "./ports.js";
+import { NEVER_ABORTED, type AbortSignalLike } from "./ports.js";
 import { resolveConfig, type RunState } from "./run-state.js";
 import { SessionLog } from "./session-log.js";
 import { sortedToolSpecs } from "./sorted-tool-specs.js";
@@ -173,6 +174,8 @@ async function openRun(
     emit: sink.emit,
     state,
     ports: resolved.ports,
+    effect: effectCaller(resolved.effects, sessionId, signal),
+    ...(resolved.approval ? { approval: resolved.approval } : {}),
     ...(forkId !== undefined ? { forkId } : {}),
     ...(opened.log.persistent
       ? {
@@ -219,6 +222,18 @@ async function openRun(
   };
   if (forkId === undefined) run.fork = forker(config, run);
   return run;
+}
+
+/** `ctx.effect`: through the configured runner, or a clear rejection when the run has none. */
+function effectCaller(
+  runner: EffectRunner | undefined,
+  sessionId: string,
+  signal: AbortSignalLike,
+): AgentContext["effect"] {
+  return async <Input, Output>(ref: EffectRef<Input, Output>, input: Input): Promise<Output> => {
+    if (!runner) throw new EffectNotImplementedError(ref.effect);
+    return (await runner(ref, input, { sessionId, signal })) as Output;
+  };
 }
 
 /** Runs forks to completion, forwarding every event (stamped with the fork id) into the parent's stream. */

@@ -41,27 +41,62 @@ function filesUnder(folder: string): string[] {
     .sort();
 }
 
-/** A digest of every file the bundle is made of, so a cached bundle is reused only while the code is the same. */
-function sourceDigest(): string {
+/**
+ * A digest of every file the bundle is made of, so a cached bundle is reused only while the code is the same: the
+ * workflow folders, and for each middleware module the files of its folder (what such a module usually imports).
+ */
+function sourceDigest(modules: readonly string[]): string {
   const hash = createHash("sha256");
   for (const folder of BUNDLED_FOLDERS) {
     for (const file of filesUnder(join(sourceRoot, folder))) hash.update(file).update(readFileSync(file));
   }
+  for (const module of modules) {
+    hash.update(module);
+    for (const file of filesIn(dirname(module))) hash.update(file).update(readFileSync(file));
+  }
   return hash.digest("hex").slice(0, 16);
+}
+
+/** The code files directly in a folder. */
+function filesIn(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|js|mts|mjs|cts|cjs)$/.test(entry.name))
+    .map((entry) => join(folder, entry.name))
+    .sort();
+}
+
+/** A module given as a `file:` URL (`import.meta.url`) or a path, as a path that must exist. */
+function modulePath(module: string): string {
+  const path = module.startsWith("file:") ? fileURLToPath(module) : module;
+  if (!existsSync(path)) throw new Error(`middleware module not found: ${path}`);
+  return path;
+}
+
+/** Options of {@link loadWorkflowBundle}. */
+export interface WorkflowBundleOptions {
+  /** Where bundles are cached; default `.cache/workflow-bundle` of the project. */
+  cacheDir?: string;
+  /**
+   * Workflow-safe modules to bundle too (`file:` URLs or paths): those of the agents' `defineMiddleware`
+   * middleware, which register their factories when the workflow code loads.
+   */
+  modules?: readonly string[];
 }
 
 /**
  * The workflow bundle, built once per code version and cached on disk (`.cache/workflow-bundle`), because
  * bundling takes seconds and every worker process (tests, the demo, the CLI) needs it.
  */
-export async function loadWorkflowBundle(
-  cacheDir = join(sourceRoot, "..", ".cache", "workflow-bundle"),
-): Promise<WorkflowBundle> {
-  const file = join(cacheDir, `bundle-${sourceDigest()}.js`);
+export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): Promise<WorkflowBundle> {
+  const cacheDir = options.cacheDir ?? join(sourceRoot, "..", ".cache", "workflow-bundle");
+  const modules = [...new Set((options.modules ?? []).map(modulePath))].sort();
+  const file = join(cacheDir, `bundle-${sourceDigest(modules)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, "utf8") };
   const bundle = await bundleWorkflowCode({
     workflowsPath: workflowsPath(),
     payloadConverterPath: payloadConverterPath(),
+    // Loaded when the workflow code starts (Temporal's hook for interceptor modules; ours export no interceptors).
+    workflowInterceptorModules: modules,
     logger: quietLogger,
   });
   mkdirSync(cacheDir, { recursive: true });

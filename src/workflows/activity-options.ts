@@ -1,9 +1,16 @@
 import type { ActivityOptions } from "@temporalio/workflow";
 import type { DurableToolPlan, ModelRetryPlan } from "../common/agent-plan.js";
 import { FAILURE_TYPES } from "../common/activity-types.js";
+import type { EffectRef } from "../kernel/effects.js";
+import type { ToolRetryClass } from "../kernel/tools.js";
 
 /** Non-retryable provider statuses are marked non-retryable by the activity itself; these types never retry. */
-const NEVER_RETRY = [FAILURE_TYPES.unknownAgent, FAILURE_TYPES.unknownModel, FAILURE_TYPES.toolNotFound];
+const NEVER_RETRY = [
+  FAILURE_TYPES.unknownAgent,
+  FAILURE_TYPES.unknownModel,
+  FAILURE_TYPES.toolNotFound,
+  FAILURE_TYPES.effectNotFound,
+];
 
 /** Options of the model activity: the seed's `retry()` semantics as a Temporal retry policy. */
 export function modelActivityOptions(retry: ModelRetryPlan): ActivityOptions {
@@ -25,21 +32,29 @@ export function modelActivityOptions(retry: ModelRetryPlan): ActivityOptions {
  * run them twice; idempotent tools are retried with backoff (and receive a stable idempotency key).
  */
 export function toolActivityOptions(tool: DurableToolPlan, activityId: string): ActivityOptions {
-  const retry =
-    tool.retry === "idempotent"
-      ? {
-          maximumAttempts: 5,
-          initialInterval: 1_000,
-          backoffCoefficient: 2,
-          maximumInterval: 30_000,
-          nonRetryableErrorTypes: NEVER_RETRY,
-        }
-      : { maximumAttempts: 1 };
+  const retry = retryOfClass(tool.retry);
   return {
     activityId,
     ...(tool.taskQueue !== undefined ? { taskQueue: tool.taskQueue } : {}),
     startToCloseTimeout: tool.timeoutMs,
     heartbeatTimeout: tool.heartbeatTimeoutMs,
     retry,
+  };
+}
+
+/** Options of one effect activity: retried by the effect's class, like a tool. */
+export function effectActivityOptions(ref: EffectRef): ActivityOptions {
+  return { startToCloseTimeout: ref.timeoutMs, retry: retryOfClass(ref.retry) };
+}
+
+/** A single attempt for at-most-once work; backoff up to five attempts for idempotent work. */
+function retryOfClass(retry: ToolRetryClass): NonNullable<ActivityOptions["retry"]> {
+  if (retry !== "idempotent") return { maximumAttempts: 1 };
+  return {
+    maximumAttempts: 5,
+    initialInterval: 1_000,
+    backoffCoefficient: 2,
+    maximumInterval: 30_000,
+    nonRetryableErrorTypes: NEVER_RETRY,
   };
 }

@@ -8,7 +8,9 @@ import type { KernelConfig } from "../kernel/kernel-config.js";
 import { ZERO_USAGE, addUsage } from "../kernel/model.js";
 import { runKernel } from "../kernel/run-kernel.js";
 import { durableCompaction } from "./durable-compaction.js";
+import { durableEffects } from "./durable-effects.js";
 import { durableModel } from "./durable-model.js";
+import { durableUse } from "./durable-use.js";
 import { durableTools } from "./durable-tools.js";
 import { applicationCause } from "./failure-cause.js";
 import type { QueuedRun, SuspendedRun } from "./session-input.js";
@@ -201,6 +203,7 @@ function kernelConfig(
   calls: { next(): number; count(): number },
 ): KernelConfig {
   const host = approvalHost(session, runId);
+  const approver = durableApprover(host, plan.permission);
   const config: KernelConfig = {
     ...planSettings(plan),
     model: durableModel({
@@ -215,9 +218,12 @@ function kernelConfig(
     }),
     tools: durableTools(plan, runId),
     use: [
-      ...planPermission(plan.permission, durableApprover(host, plan.permission), false),
+      ...planPermission(plan.permission, approver, false),
       ...durableCompaction({ session, plan, runId, modelCalls: calls.count }),
+      ...durableUse(plan),
     ],
+    approval: approver,
+    effects: durableEffects(plan),
     input: durableInput(host, plan.permission),
     // Background work in durable runs belongs in child workflows; tools run as activities and get no registry.
     background: false,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
 import { workflowsPath } from "../../src/runtime/workflow-bundle.js";
@@ -22,4 +23,23 @@ describe("the workflow bundle", () => {
     }
     expect(bundle.code).toContain("agentSession");
   }, 120_000);
+
+  it("takes in a defineMiddleware module, and refuses one that reaches for Node built-ins", async () => {
+    const logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
+    const middleware = fileURLToPath(
+      new URL("../e2e/fixtures/middleware/audit-middleware.ts", import.meta.url),
+    );
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: workflowsPath(),
+      workflowInterceptorModules: [middleware],
+      logger,
+    });
+    expect(bundle.code).toContain("test/system-note");
+    const forbidden = fileURLToPath(
+      new URL("../fixtures/deterministic/forbidden-imports.ts", import.meta.url),
+    );
+    await expect(
+      bundleWorkflowCode({ workflowsPath: workflowsPath(), workflowInterceptorModules: [forbidden], logger }),
+    ).rejects.toThrow();
+  }, 240_000);
 });

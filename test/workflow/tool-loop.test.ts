@@ -3,11 +3,11 @@ import { z } from "zod";
 import { createAgent } from "../../src/agent.js";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent, localAgentConfig } from "../../src/define-agent.js";
-import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { collect } from "../support/collect.js";
+import { eventShape as shape } from "../support/event-shape.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 const add = defineTool({
@@ -54,60 +54,6 @@ const verbose = defineAgent({
 });
 
 /** Event types with consecutive deltas merged, and without timing fields. */
-function shape(events: AgentEvent[]): unknown[] {
-  const merged: AgentEvent[] = [];
-  for (const event of events) {
-    const last = merged.at(-1);
-    if (event.type === "text_delta" && last?.type === "text_delta")
-      merged[merged.length - 1] = { ...last, text: last.text + event.text };
-    else merged.push(event);
-  }
-  const shaped = merged.map((event) => {
-    const {
-      offset: _o,
-      runId: _r,
-      deltaId: _d,
-      ...rest
-    } = event as AgentEvent & {
-      offset?: number;
-      runId?: string;
-      deltaId?: string;
-    };
-    if ("durationMs" in rest) return { ...rest, durationMs: 0 };
-    if (rest.type === "done")
-      return { type: "done", reason: rest.reason, text: rest.result.text, usage: rest.result.usage };
-    return rest;
-  });
-  return inCallOrder(shaped);
-}
-
-const TOOL_EVENTS = ["tool_call_start", "tool_call_end", "tool_result"];
-const callIdOf = (event: { type: string }): string =>
-  "call" in event
-    ? (event.call as { id: string }).id
-    : "result" in event
-      ? (event.result as { id: string }).id
-      : (event as unknown as { id: string }).id;
-
-/**
- * Parallel tool calls complete in any order (live events follow completion), so within each tool phase the events
- * are compared grouped by call, in call order; everything else must match exactly.
- */
-function inCallOrder(events: { type: string }[]): unknown[] {
-  const result: unknown[] = [];
-  for (let index = 0; index < events.length;) {
-    if (!TOOL_EVENTS.includes(events[index]!.type)) {
-      result.push(events[index++]);
-      continue;
-    }
-    const phase: { type: string }[] = [];
-    while (index < events.length && TOOL_EVENTS.includes(events[index]!.type)) phase.push(events[index++]!);
-    const ids = [...new Set(phase.map(callIdOf))].sort();
-    for (const id of ids) result.push(...phase.filter((event) => callIdOf(event) === id));
-  }
-  return result;
-}
-
 describe("durable tool loop", () => {
   let worker: RunningWorker;
   let client: AgentClient;

@@ -1,3 +1,5 @@
+import { BUILTIN_MIDDLEWARE } from "../builtin-middleware-ids.js";
+import { durableRef } from "../durable-ref.js";
 import type { Message } from "../messages.js";
 import { retryBeforeFirstChunk } from "../retry-before-first-chunk.js";
 import type { Middleware } from "../middleware.js";
@@ -28,6 +30,7 @@ export function reactiveCompaction(options: ReactiveCompactionOptions = {}): Mid
   const maxAttempts = options.maxAttempts ?? 1;
   return {
     name: "reactive-compaction",
+    ...durableRef(BUILTIN_MIDDLEWARE.reactiveCompaction, options),
     wrapModelCall(ctx, next) {
       return retryBeforeFirstChunk(next, (error, attempt) => {
         if (attempt > maxAttempts || ctx.signal.aborted || !isOverflow(error)) return false;

@@ -1,10 +1,13 @@
+import { BUILTIN_MIDDLEWARE } from "../builtin-middleware-ids.js";
 import { errorMessage } from "../errors.js";
+import { isPlainData } from "../plain-data.js";
 import type { AgentEventOf, DecisionSource } from "../events.js";
-import type { Middleware, ToolCallContext, ToolExec } from "../middleware.js";
+import type { DurableMiddlewareRef, Middleware, ToolCallContext, ToolExec } from "../middleware.js";
 import type { AbortSignalLike } from "../ports.js";
 import type { ToolCall, ToolResult } from "../tools.js";
 import { defaultRedactor, type Redactor } from "./redact.js";
 import { serialLock, type SerialLock } from "./serial-lock.js";
+import type { PolicyOptions } from "./policy.js";
 import type { ApprovalAnswer, ApprovalHandler, PermissionPolicy, PolicyVerdict } from "./types.js";
 
 /** The options of `permission()`. */
@@ -48,6 +51,8 @@ const DECISIONS: readonly string[] = ["allow", "deny", "ask"];
  * `Error: blocked by policy[: reason]` without running; ask → `approval_request`, the approver's answer (deny when
  * there is no approver, it throws, or the run aborts), `approval_resolved`, then run or `Error: denied by user`.
  * Every path emits one `permission_decision` with the input redacted. A policy that throws denies (fail closed).
+ * Without an `approval` of its own the gate asks the run's approver (`ctx.approval`), if the run has one. Such a
+ * gate, over a `policy()` of plain options, also runs durably (it carries a `durable` reference).
  * @example use: [permission(policy({ ask: ["bash"] }), { request: (call) => confirm(call) ? "allow" : "deny" })]
  */
 export function permission(
@@ -63,7 +68,12 @@ export function permission(
     audit: opts.audit ?? false,
     lock: (opts.serializeApprovals ?? true) ? serialLock() : undefined,
   };
-  return { name: "permission", wrapToolCall: (ctx, next) => gate(settings, ctx, next) };
+  const middleware: Middleware = {
+    name: "permission",
+    wrapToolCall: (ctx, next) => gate(settings, ctx, next),
+  };
+  const durable = durablePermission(policy, approval, opts);
+  return durable ? { ...middleware, durable } : middleware;
 }
 
 async function gate(settings: GateSettings, ctx: ToolCallContext, next: ToolExec): Promise<ToolResult> {
@@ -115,7 +125,8 @@ async function resolveApproval(
   ctx: ToolCallContext,
   verdict: PolicyVerdict,
 ): Promise<Resolution> {
-  const { approval } = settings;
+  // A gate without its own approver asks the run's (the `approval` config in-process, the board in durable runs).
+  const approval = settings.approval ?? ctx.approval;
   if (approval === undefined) return { decision: "deny", by: "auto" };
   const slot = settings.lock?.acquire();
   try {
@@ -195,4 +206,32 @@ function errorResult(call: ToolCall, base: string, reason?: string): ToolResult 
 /** `{ [key]: value }` when the value is defined, `{}` otherwise, so events carry no undefined fields. */
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+/** The options of the durable `permission` built-in: a `policy()`'s options and the gate's plain options. */
+export interface DurablePermissionOptions {
+  policy: PolicyOptions;
+  mode?: "enforce" | "dry-run";
+  audit?: boolean;
+  serializeApprovals?: boolean;
+}
+
+/**
+ * A gate can run durably when it asks the run's approver (no handler of its own), its policy came from `policy()`
+ * with plain options (no `where`), and it keeps the default redactor.
+ */
+function durablePermission(
+  policy: PermissionPolicy,
+  approval: ApprovalHandler | undefined,
+  opts: PermissionOptions,
+): DurableMiddlewareRef | undefined {
+  if (approval || opts.redact || policy.options === undefined || !isPlainData(policy.options))
+    return undefined;
+  const options: DurablePermissionOptions = {
+    policy: policy.options as PolicyOptions,
+    ...(opts.mode ? { mode: opts.mode } : {}),
+    ...(opts.audit !== undefined ? { audit: opts.audit } : {}),
+    ...(opts.serializeApprovals !== undefined ? { serializeApprovals: opts.serializeApprovals } : {}),
+  };
+  return { id: BUILTIN_MIDDLEWARE.permission, options };
 }

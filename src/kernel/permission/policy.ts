@@ -62,6 +62,7 @@ export function policy(opts: PolicyOptions = {}): PermissionPolicy {
   const byEffect = (effect: Decision) => rules.filter((rule) => rule.effect === effect);
   const ordered = [...byEffect("deny"), ...byEffect("ask"), ...byEffect("allow")];
   return {
+    options: opts,
     check(call, ctx): Decision | PolicyVerdict {
       const rule = ordered.find((candidate) => ruleMatches(candidate, call, ctx));
       return rule === undefined ? fallback : verdictOf(rule);

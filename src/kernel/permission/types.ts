@@ -14,6 +14,8 @@ export interface PermissionPolicy {
     call: ToolCall,
     ctx: { sessionId: string },
   ): Decision | PolicyVerdict | Promise<Decision | PolicyVerdict>;
+  /** The options `policy()` built it from, so a durable run can build it again (when they are plain data). */
+  readonly options?: unknown;
 }
 
 /** The answer of a person (or a program) to an approval request. */

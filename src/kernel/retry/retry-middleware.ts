@@ -1,3 +1,5 @@
+import { BUILTIN_MIDDLEWARE } from "../builtin-middleware-ids.js";
+import { durableRef } from "../durable-ref.js";
 import { AbortError, isAbortError, toAgentError } from "../errors.js";
 import { retryBeforeFirstChunk } from "../retry-before-first-chunk.js";
 import type { AgentContext, Middleware, ModelCall } from "../middleware.js";
@@ -31,6 +33,7 @@ export function retry(options: RetryOptions = {}): Middleware {
 
   return {
     name: "retry",
+    ...durableRef(BUILTIN_MIDDLEWARE.retry, options),
     wrapModelCall(ctx: AgentContext, next: ModelCall): AsyncIterable<ModelChunk> {
       return retryBeforeFirstChunk(next, async (error, attempt) => {
         if (attempt > maxRetries || isAborted(error, ctx) || !retryOn(error)) return false;

@@ -53,6 +53,7 @@ export function fakeContext(messages: Message[], signal: AbortSignalLike = NEVER
     signal,
     emit: (event) => events.push(event),
     state: new Map(),
+    effect: () => Promise.reject(new Error("this test gives no effects")),
     ports: fakePorts,
   };
   return { ctx, events };

@@ -29,6 +29,7 @@ export function toolCallContext(call: ToolCall, signal?: AbortSignalLike): TestC
     signal: signal ?? new AbortController().signal,
     emit: (event) => events.push(event),
     state: new Map(),
+    effect: () => Promise.reject(new Error("this test gives no effects")),
     recordSessionEvent: (event) => recorded.push(event),
     ports,
     call,

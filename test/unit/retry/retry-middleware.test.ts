@@ -39,6 +39,7 @@ function fakeContext(ports: KernelPorts, signal: AbortSignalLike = new AbortCont
     signal,
     emit: (event) => events.push(event),
     state: new Map(),
+    effect: () => Promise.reject(new Error("this test gives no effects")),
     ports,
   };
   return { ctx, events };

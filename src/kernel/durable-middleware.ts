@@ -1,0 +1,61 @@
+import type { DurableMiddlewareRef, Middleware } from "./middleware.js";
+
+/** Makes a middleware from its options (plain data). */
+export type MiddlewareFactory<Options> = (options: Options) => Middleware;
+
+// Module state, filled only while modules load (the built-ins' and each `defineMiddleware` call), so every
+// workflow sees the same factories. Not on globalThis: the workflow sandbox keeps global writes per workflow.
+const factories = new Map<string, MiddlewareFactory<unknown>>();
+
+/** Registers a factory under an id (the built-ins register theirs when their module loads). */
+export function registerMiddlewareFactory<Options>(id: string, factory: MiddlewareFactory<Options>): void {
+  factories.set(id, factory as MiddlewareFactory<unknown>);
+}
+
+/**
+ * Defines a middleware that runs in-process and in durable runs alike. Write it in a workflow-safe module (no Node
+ * built-ins, no I/O, no clocks or randomness but `ctx.ports`; side effects through `ctx.effect`) and pass
+ * `import.meta.url` as `module`: the worker bundles that module into the workflow code, and the workflow makes the
+ * middleware again from its id and options (which must be plain data). Hooks may run again on replay, so they must
+ * be deterministic.
+ * @example
+ * export const systemNote = defineMiddleware({ id: "system-note", module: import.meta.url }, (o: { note: string }) => ({
+ *   name: "system-note",
+ *   beforeModel(ctx) { ctx.messages = [...ctx.messages, { role: "user", content: o.note }]; },
+ * }));
+ */
+export function defineMiddleware<Options = void>(
+  where: { id: string; module: string },
+  factory: MiddlewareFactory<Options>,
+): (options: Options) => Middleware {
+  if (!/^[A-Za-z0-9][\w.:/-]*$/.test(where.id))
+    throw new TypeError(`middleware id '${where.id}' must start with a letter or digit and use no spaces`);
+  registerMiddlewareFactory(where.id, factory);
+  return (options: Options) => ({
+    ...factory(options),
+    durable: { id: where.id, options, module: where.module },
+  });
+}
+
+/** The error of a middleware id the workflow code does not know. */
+export class UnknownMiddlewareError extends Error {
+  constructor(id: string) {
+    super(
+      `middleware '${id}' is not in this worker's workflow code: define it with defineMiddleware({ id, module: ` +
+        "import.meta.url }) and register the agent that uses it on the worker",
+    );
+    this.name = "UnknownMiddlewareError";
+  }
+}
+
+/** Makes a middleware again from its durable reference (inside the workflow). */
+export function middlewareFromRef(ref: Pick<DurableMiddlewareRef, "id" | "options">): Middleware {
+  const factory = factories.get(ref.id);
+  if (!factory) throw new UnknownMiddlewareError(ref.id);
+  return factory(ref.options);
+}
+
+/** Whether a factory is registered under an id (in this realm). */
+export function hasMiddlewareFactory(id: string): boolean {
+  return factories.has(id);
+}
