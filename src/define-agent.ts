@@ -2,6 +2,7 @@ import type {
   AgentPlan,
   CodecName,
   CompactionPlan,
+  ContextPlan,
   ContinueAsNewPlan,
   DurableToolPlan,
   MiddlewarePlan,
@@ -63,7 +64,7 @@ export interface AgentDefinition {
   toolChoice?: ToolChoice;
   permission?: PermissionPlan;
   /** The ContextEngine (compaction levels by window use); off unless given. */
-  context?: { windowTokens?: number };
+  context?: ContextPlan;
   /**
    * Compaction of the conversation the session keeps (off unless given): `{ strategy: "default" }` (model-free
    * passes) or `{ strategy: "llm", summaryModel? }` (a model summarises older turns), above `tokenThreshold`.
@@ -193,8 +194,9 @@ export function localAgentConfig(
 ): CreateAgentConfig {
   // Everything runs in-process, so any middleware will do: only the durable plan needs them to be rebuildable.
   const plan = toAgentPlan({ ...definition, use: [] });
+  const effects = directEffectRunner(definition.effects ?? [], definition.name);
   const config: CreateAgentConfig = {
-    ...planSettings(plan),
+    ...planSettings(plan, effects),
     model,
     tools: definition.tools ?? [],
     use: [
@@ -205,7 +207,7 @@ export function localAgentConfig(
       ...(definition.use ?? []),
       ...(options.use ?? []),
     ],
-    effects: directEffectRunner(definition.effects ?? [], definition.name),
+    effects,
   };
   if (options.approval) config.approval = options.approval;
   if (options.input) config.input = options.input;

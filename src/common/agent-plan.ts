@@ -1,3 +1,5 @@
+import type { ContextPlannerInput, ContextProposal } from "../kernel/context/types.js";
+import type { EffectRef } from "../kernel/effects.js";
 import type { ToolChoice } from "../kernel/model.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
 import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
@@ -86,6 +88,17 @@ export interface CompactionPlan {
   keepRecentToolResults?: number;
 }
 
+/**
+ * The ContextEngine's settings. With a `planner` (an effect taking `ContextPlannerInput` and answering a
+ * `ContextProposal`) level 3 asks it which older segments to keep, summarise or archive: an activity in durable
+ * runs, so give it `plannerTimeoutMs` to match (default 100 ms, the seed's, then level 4 runs instead).
+ */
+export interface ContextPlan {
+  windowTokens?: number;
+  planner?: EffectRef<ContextPlannerInput, ContextProposal>;
+  plannerTimeoutMs?: number;
+}
+
 /** A middleware the workflow makes again: the id of its registered factory and its options (plain data). */
 export interface MiddlewarePlan {
   id: string;
@@ -114,7 +127,7 @@ export interface AgentPlan {
   toolChoice?: ToolChoice;
   permission?: PermissionPlan;
   /** The ContextEngine's settings; off unless present. */
-  context?: { windowTokens?: number };
+  context?: ContextPlan;
   /** Compaction of the carried conversation; off unless present. */
   compaction?: CompactionPlan;
   /** The definition's own middleware, outer → inner, inside the permission gate and compaction. */

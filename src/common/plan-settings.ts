@@ -1,6 +1,9 @@
 import { codecFor } from "../kernel/codecs/codec-for.js";
-import type { KernelConfig } from "../kernel/kernel-config.js";
-import type { AgentPlan } from "./agent-plan.js";
+import type { ContextProposal } from "../kernel/context/types.js";
+import { EffectNotImplementedError, type EffectRunner } from "../kernel/effects.js";
+import type { ContextOptions, KernelConfig } from "../kernel/kernel-config.js";
+import { NEVER_ABORTED } from "../kernel/ports.js";
+import type { AgentPlan, ContextPlan } from "./agent-plan.js";
 
 /** The kernel settings a plan fixes, the same for in-process and durable runs. */
 export type PlanSettings = Pick<
@@ -32,8 +35,11 @@ export const OPTIONAL_PLAN_FIELDS = [
   "context",
 ] as const;
 
-/** Maps a plan onto the kernel's settings (model, codec, limits, sampling, ContextEngine). */
-export function planSettings(plan: AgentPlan): PlanSettings {
+/**
+ * Maps a plan onto the kernel's settings (model, codec, limits, sampling, ContextEngine). The ContextEngine's
+ * planner, when the plan names one, runs through `effects` (the driver's: direct in-process, activities durably).
+ */
+export function planSettings(plan: AgentPlan, effects?: EffectRunner): PlanSettings {
   const settings: PlanSettings = {
     modelName: plan.model,
     codec: codecFor(plan.codec),
@@ -43,5 +49,22 @@ export function planSettings(plan: AgentPlan): PlanSettings {
   };
   for (const key of OPTIONAL_PLAN_FIELDS)
     if (plan[key] !== undefined) Object.assign(settings, { [key]: plan[key] });
+  if (plan.context) settings.context = contextOptions(plan.context, effects);
   return settings;
+}
+
+/** The kernel's ContextEngine options of a plan: its planner effect becomes a planner that calls it. */
+function contextOptions(context: ContextPlan, effects: EffectRunner | undefined): ContextOptions {
+  const { planner, ...rest } = context;
+  if (!planner) return rest;
+  return {
+    ...rest,
+    planner: {
+      async propose(input, signal) {
+        if (!effects) throw new EffectNotImplementedError(planner.effect);
+        const ctx = { sessionId: input.sessionId, signal: signal ?? NEVER_ABORTED };
+        return (await effects(planner, input, ctx)) as ContextProposal;
+      },
+    },
+  };
 }

@@ -58,6 +58,8 @@ export interface KernelConfig {
 export interface ContextOptions {
   windowTokens?: number;
   planner?: ContextPlanner;
+  /** How long L3 waits for the planner; default 100 ms (a durable planner, an activity, needs longer). */
+  plannerTimeoutMs?: number;
   archive?: ContextArchive;
 }
 

@@ -1,4 +1,11 @@
-import { BUILTIN_MIDDLEWARE } from "./builtin-middleware-ids.js";
+import { BUILTIN_COMPACTORS, BUILTIN_MIDDLEWARE } from "./builtin-middleware-ids.js";
+import { compaction } from "./compaction/compaction-middleware.js";
+import { defaultCompactor, type DefaultCompactorOptions } from "./compaction/default-compactor.js";
+import {
+  tokenBudgetCompactor,
+  type TokenBudgetCompactorOptions,
+} from "./compaction/token-budget-compactor.js";
+import type { Compactor } from "./compaction/types.js";
 import { reactiveCompaction, type ReactiveCompactionOptions } from "./compaction/reactive-compaction.js";
 import { registerMiddlewareFactory } from "./durable-middleware.js";
 import { permission, type DurablePermissionOptions } from "./permission/gate.js";
@@ -19,6 +26,18 @@ registerMiddlewareFactory(BUILTIN_MIDDLEWARE.permission, (options: DurablePermis
     ...(options.serializeApprovals !== undefined ? { serializeApprovals: options.serializeApprovals } : {}),
   }),
 );
+
+registerMiddlewareFactory(BUILTIN_MIDDLEWARE.compaction, (compactor: { id: string; options?: unknown }) =>
+  compaction(compactorFromRef(compactor)),
+);
+
+/** A built-in compactor from its reference. */
+function compactorFromRef(ref: { id: string; options?: unknown }): Compactor {
+  if (ref.id === BUILTIN_COMPACTORS.default) return defaultCompactor(ref.options as DefaultCompactorOptions);
+  if (ref.id === BUILTIN_COMPACTORS.tokenBudget)
+    return tokenBudgetCompactor(ref.options as TokenBudgetCompactorOptions);
+  throw new TypeError(`compactor '${ref.id}' is not one the workflow code can make`);
+}
 
 /** The ids this module registered. */
 export const BUILTIN_MIDDLEWARE_IDS: readonly string[] = Object.values(BUILTIN_MIDDLEWARE);

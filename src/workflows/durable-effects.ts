@@ -1,4 +1,4 @@
-import { ActivityFailure, isCancellation, proxyActivities } from "@temporalio/workflow";
+import { ActivityFailure, CancellationScope, isCancellation, proxyActivities } from "@temporalio/workflow";
 import type { AgentActivities } from "../common/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import type { EffectRunner } from "../kernel/effects.js";
@@ -17,14 +17,24 @@ export function durableEffects(plan: AgentPlan): EffectRunner {
       ...effectActivityOptions(ref),
       summary: `effect ${ref.effect}`,
     });
+    // The caller may stop waiting (the ContextEngine's planner timeout): then the activity is cancelled too.
+    const scope = new CancellationScope();
+    const cancel = () => scope.cancel();
+    ctx.signal.addEventListener("abort", cancel, { once: true });
     try {
-      return await runEffect({ agent: plan.name, sessionId: ctx.sessionId, effect: ref.effect, input });
+      if (ctx.signal.aborted) throw new AbortError(`effect ${ref.effect} cancelled`);
+      return await scope.run(() =>
+        runEffect({ agent: plan.name, sessionId: ctx.sessionId, effect: ref.effect, input }),
+      );
     } catch (error) {
+      if (error instanceof AbortError) throw error;
       if (isCancellation(error)) throw new AbortError(`effect ${ref.effect} cancelled`);
       const message =
         applicationCause(error)?.message ??
         (error instanceof ActivityFailure && error.cause ? error.cause.message : errorMessage(error));
       throw new Error(`effect ${ref.effect} failed: ${message}`);
+    } finally {
+      ctx.signal.removeEventListener("abort", cancel);
     }
   };
 }

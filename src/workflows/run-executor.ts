@@ -204,8 +204,9 @@ function kernelConfig(
 ): KernelConfig {
   const host = approvalHost(session, runId);
   const approver = durableApprover(host, plan.permission);
+  const effects = durableEffects(plan);
   const config: KernelConfig = {
-    ...planSettings(plan),
+    ...planSettings(plan, effects),
     model: durableModel({
       plan,
       runId,
@@ -223,7 +224,7 @@ function kernelConfig(
       ...durableUse(plan),
     ],
     approval: approver,
-    effects: durableEffects(plan),
+    effects,
     input: durableInput(host, plan.permission),
     // Background work in durable runs belongs in child workflows; tools run as activities and get no registry.
     background: false,

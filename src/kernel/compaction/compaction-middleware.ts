@@ -1,3 +1,4 @@
+import { BUILTIN_MIDDLEWARE } from "../builtin-middleware-ids.js";
 import type { Message } from "../messages.js";
 import type { Middleware } from "../middleware.js";
 import { ZERO_USAGE } from "../model.js";
@@ -14,6 +15,8 @@ import type { Compactor } from "./types.js";
 export function compaction(compactor: Compactor): Middleware {
   return {
     name: "compaction",
+    // Durable when the compactor is a built-in with plain options (defaultCompactor, tokenBudgetCompactor).
+    ...(compactor.durable ? { durable: { id: BUILTIN_MIDDLEWARE.compaction, options: compactor.durable } } : {}),
     async beforeModel(ctx) {
       const current = ctx.messages;
       const result = await compactor.maybeCompact(current, ZERO_USAGE, undefined, ctx.signal);

@@ -1,3 +1,5 @@
+import { BUILTIN_COMPACTORS } from "../builtin-middleware-ids.js";
+import { durableRef } from "../durable-ref.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { microPass } from "./micro-pass.js";
 import { runPipeline } from "./run-pipeline.js";
@@ -31,6 +33,7 @@ export interface DefaultCompactorOptions {
 export function defaultCompactor(options: DefaultCompactorOptions = {}): Compactor {
   const passes = options.passes ?? defaultPasses(options);
   return {
+    ...durableRef(BUILTIN_COMPACTORS.default, options),
     maybeCompact(messages) {
       const before = estimateTokens(messages);
       const out = runPipeline(passes, messages);

@@ -1,3 +1,5 @@
+import { BUILTIN_COMPACTORS } from "../builtin-middleware-ids.js";
+import { durableRef } from "../durable-ref.js";
 import { AgentError } from "../errors.js";
 import type { Message } from "../messages.js";
 import { estimateTokens } from "./estimate-tokens.js";
@@ -31,6 +33,7 @@ export function tokenBudgetCompactor(options: TokenBudgetCompactorOptions): Comp
   const estimate = options.estimator ?? estimateTokens;
   const minTailTurns = Math.max(1, options.minTailTurns ?? 1);
   return {
+    ...durableRef(BUILTIN_COMPACTORS.tokenBudget, options),
     async maybeCompact(messages) {
       const before = await estimate(messages);
       if (before <= maxTokens) return { messages, before, after: before };

@@ -22,6 +22,8 @@ export interface Compactor {
     instructions?: string,
     signal?: AbortSignalLike,
   ): CompactionResult | Promise<CompactionResult>;
+  /** How a durable run makes this compactor again (built-ins with plain options): a factory id and its options. */
+  readonly durable?: { id: string; options?: unknown };
 }
 
 /** A pure pass over messages; returns the same array reference when it changes nothing. */

@@ -34,6 +34,8 @@ export interface ContextEngineOptions {
   model?: string;
   /** Enables L3. */
   planner?: ContextPlanner;
+  /** How long L3 waits for the planner before falling back to L4; default `PLANNER_TIMEOUT_MS` (100 ms). */
+  plannerTimeoutMs?: number;
   /** Where L1 and L3 externalise content; without one L1 keeps a preview and L3 cannot archive. */
   archive?: ContextArchive;
   windowTokens?: number;
@@ -160,6 +162,7 @@ class LevelledContextEngine implements ContextEngine {
       windowTokens: this.windowTokens,
       count: this.count,
       ...(options.planner ? { planner: options.planner } : {}),
+      ...(options.plannerTimeoutMs !== undefined ? { plannerTimeoutMs: options.plannerTimeoutMs } : {}),
       ...(options.archive ? { archive: options.archive } : {}),
       resultMemo: memory.resultMemo,
       plannerMemo: memory.plannerMemo,

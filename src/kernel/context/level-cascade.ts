@@ -47,6 +47,7 @@ export interface CascadeDeps {
   windowTokens: number;
   count: ContextTokenCounter;
   planner?: ContextPlanner;
+  plannerTimeoutMs?: number;
   archive?: ContextArchive;
   resultMemo: ArchivedResultMemo;
   plannerMemo: PlannerDecisionMemo;
@@ -117,7 +118,7 @@ async function levelThree(pass: CascadePass, deps: CascadeDeps, planner: Context
     view,
     candidates: view.segments.filter((segment) => candidateIds.has(segment.id)),
   };
-  const outcome = await runPlanner(planner, input, deps.ports, PLANNER_TIMEOUT_MS);
+  const outcome = await runPlanner(planner, input, deps.ports, deps.plannerTimeoutMs ?? PLANNER_TIMEOUT_MS);
   pass.planner = { used: true, fallback: outcome.proposal === undefined, latencyMs: outcome.latencyMs };
   if (!outcome.proposal) return false;
   const applied = applyPlannerProposal(pass.segments, outcome.proposal, context);
