@@ -16,7 +16,9 @@ export function compaction(compactor: Compactor): Middleware {
   return {
     name: "compaction",
     // Durable when the compactor is a built-in with plain options (defaultCompactor, tokenBudgetCompactor).
-    ...(compactor.durable ? { durable: { id: BUILTIN_MIDDLEWARE.compaction, options: compactor.durable } } : {}),
+    ...(compactor.durable
+      ? { durable: { id: BUILTIN_MIDDLEWARE.compaction, options: compactor.durable } }
+      : {}),
     async beforeModel(ctx) {
       const current = ctx.messages;
       const result = await compactor.maybeCompact(current, ZERO_USAGE, undefined, ctx.signal);
