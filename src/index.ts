@@ -30,6 +30,14 @@ export * from "./kernel/context/index.js";
 export { ContextEngine, type ContextEngineInit } from "./context-engine.js";
 export * from "./kernel/hash/index.js";
 export { retry, type RetryOptions } from "./kernel/retry/retry-middleware.js";
+export { defineMiddleware, type MiddlewareFactory } from "./kernel/durable-middleware.js";
+export {
+  defineEffect,
+  implementEffect,
+  type EffectContext,
+  type EffectImplementation,
+  type EffectRef,
+} from "./kernel/effects.js";
 export { fullJitterBackoff } from "./kernel/retry/full-jitter-backoff.js";
 export { isRetryableProviderError, RETRYABLE_STATUSES } from "./kernel/retry/is-retryable-provider-error.js";
 
