@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { Client, Connection, WithStartWorkflowOperation, type WorkflowHandle } from "@temporalio/client";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  Client,
+  Connection,
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  type WorkflowHandle,
+} from "@temporalio/client";
+import { withSubagentEvents } from "./runtime/subagent-events.js";
+import { SUBAGENT_RUN_ID } from "./workflows/session-input.js";
 import type { RunResult } from "./kernel/events.js";
 import { historyToJSONObject } from "./runtime/history-json.js";
 import { queryWithRetry } from "./runtime/query-with-retry.js";
@@ -223,7 +232,7 @@ export class AgentClient {
   ): AsyncGenerator<DurableEvent, RunResult> {
     let result: RunResult | undefined;
     try {
-      result = yield* runEventStream(
+      const own = runEventStream(
         this.temporal,
         sessionId,
         runId,
@@ -231,6 +240,7 @@ export class AgentClient {
         this.externalDeltas,
         this.closing.signal,
       );
+      result = yield* withSubagentEvents(own, (child) => this.subagentEvents(child));
     } catch (error) {
       throw toSessionError(error, sessionId, "read events");
     }
@@ -241,6 +251,20 @@ export class AgentClient {
         "closed",
       );
     return result;
+  }
+
+  /** A subagent session's task run, once the child workflow exists (it starts just after its `subagent` event). */
+  private async *subagentEvents(sessionId: string): AsyncGenerator<DurableEvent, RunResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.handle(sessionId).describe();
+        break;
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError) || attempt >= 100) throw error;
+        await sleep(100, this.closing.signal);
+      }
+    }
+    return yield* this.events(sessionId, SUBAGENT_RUN_ID);
   }
 
   /** Queues a steering message for the next turn start. `id` makes retries idempotent. */
@@ -280,8 +304,9 @@ export class AgentClient {
   ): Promise<void> {
     const body = typeof answer === "string" ? { text: answer } : answer;
     try {
+      const target = await this.decisionTarget(sessionId, callId, "pendingQuestions");
       await updateWithRetry(() =>
-        this.handle(sessionId).executeUpdate(answerQuestionUpdate, {
+        this.handle(target).executeUpdate(answerQuestionUpdate, {
           args: [{ callId, ...body, ...options }],
         }),
       );
@@ -338,13 +363,48 @@ export class AgentClient {
     }
   }
 
-  /** The session's status: current run and turn, queue, usage, stream offset. */
+  /**
+   * The session's status: current run and turn, queue, usage, stream offset. The approvals and questions of its
+   * running subagents are listed with theirs (each with the subagent's `sessionId`); answer them through either.
+   */
   async describe(sessionId: string): Promise<SessionStatus> {
+    const status = await this.ownStatus(sessionId);
+    for (const subagent of status.subagents ?? []) {
+      const child = await this.ownStatus(subagent.sessionId).catch(() => undefined);
+      if (!child) continue;
+      const from = { sessionId: subagent.sessionId };
+      status.pendingApprovals.push(...child.pendingApprovals.map((approval) => ({ ...approval, ...from })));
+      status.pendingQuestions.push(...child.pendingQuestions.map((question) => ({ ...question, ...from })));
+      if (status.status === "running" && child.status.startsWith("awaiting_")) status.status = child.status;
+    }
+    return status;
+  }
+
+  private async ownStatus(sessionId: string): Promise<SessionStatus> {
     try {
       return await queryWithRetry(() => this.handle(sessionId).query(sessionStatusQuery));
     } catch (error) {
       throw toSessionError(error, sessionId, "describe");
     }
+  }
+
+  /**
+   * Where a decision on a call goes: the session, or the running subagent session the call waits in. When neither
+   * lists it, the session (whose validator says why it cannot be decided).
+   */
+  private async decisionTarget(
+    sessionId: string,
+    callId: string,
+    kind: "pendingApprovals" | "pendingQuestions",
+  ): Promise<string> {
+    const status = await this.ownStatus(sessionId).catch(() => undefined);
+    if (!status?.subagents?.length || status[kind].some((pending) => pending.callId === callId))
+      return sessionId;
+    for (const subagent of status.subagents) {
+      const child = await this.ownStatus(subagent.sessionId).catch(() => undefined);
+      if (child?.[kind].some((pending) => pending.callId === callId)) return subagent.sessionId;
+    }
+    return sessionId;
   }
 
   /**
@@ -402,8 +462,9 @@ export class AgentClient {
     request: { callId: string; decision: "allow" | "deny"; actor?: string; reason?: string },
   ): Promise<void> {
     try {
+      const target = await this.decisionTarget(sessionId, request.callId, "pendingApprovals");
       await updateWithRetry(() =>
-        this.handle(sessionId).executeUpdate(decideToolCallUpdate, { args: [request] }),
+        this.handle(target).executeUpdate(decideToolCallUpdate, { args: [request] }),
       );
     } catch (error) {
       throw toSessionError(error, sessionId, request.decision === "allow" ? "approve" : "deny");

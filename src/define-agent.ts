@@ -11,6 +11,7 @@ import type {
 } from "./common/agent-plan.js";
 import type { CreateAgentConfig } from "./agent.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
+import { DELEGATE_BUILTIN } from "./kernel/builtin-tools/delegate-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
 import { checkEffectNames, directEffectRunner, type AnyEffectImplementation } from "./kernel/effects.js";
 import { nonPlainPath } from "./kernel/plain-data.js";
@@ -169,6 +170,10 @@ function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]
   };
   if (tool.taskQueue !== undefined) plan.taskQueue = tool.taskQueue;
   if (tool.builtin === ASK_USER_TOOL) plan.builtin = ASK_USER_TOOL;
+  if (tool.builtin === DELEGATE_BUILTIN) {
+    plan.builtin = DELEGATE_BUILTIN;
+    plan.subagents = [...((tool as { subagents?: readonly string[] }).subagents ?? [])];
+  }
   return plan;
 }
 

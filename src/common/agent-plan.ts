@@ -20,8 +20,10 @@ export interface DurableToolPlan {
   heartbeatTimeoutMs: number;
   /** The task queue of this tool's activity, when not the session's. */
   taskQueue?: string;
-  /** A runtime tool that runs inside the workflow instead of as an activity (`ask_user`). */
-  builtin?: "ask_user";
+  /** A runtime tool that runs inside the workflow instead of as an activity (`ask_user`, the delegation tool). */
+  builtin?: "ask_user" | "delegate";
+  /** The delegation tool: the agents it may start as child sessions. */
+  subagents?: string[];
 }
 
 /** Permission rules that travel with the plan (no functions: `where` is not allowed). */

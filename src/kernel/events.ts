@@ -78,6 +78,19 @@ export type AgentEventBody =
   | { type: "input_resolved"; id: string; answer: UserAnswer }
   | { type: "steer"; messages: Message[] }
   | {
+      /**
+       * A subagent the delegation tool started (`start`) or that finished (`end`, with its status and usage). Its
+       * own events carry `forkId`; durable clients read them from the child session `sessionId` into this stream.
+       */
+      type: "subagent";
+      phase: "start" | "end";
+      forkId: string;
+      sessionId: string;
+      agent: string;
+      status?: SubagentStatus;
+      usage?: Usage;
+    }
+  | {
       type: "compaction";
       kind: "micro" | "auto" | "manual";
       before: number;
@@ -101,3 +114,6 @@ export type AgentEventType = AgentEvent["type"];
 
 /** The event of one type. */
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** How a subagent ended: `failed` also when it ran out of turns or answered nothing. */
+export type SubagentStatus = "completed" | "failed" | "cancelled";

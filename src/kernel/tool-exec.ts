@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorMessage } from "./errors.js";
+import { addUsage } from "./model.js";
 import type { ToolCallContext } from "./middleware.js";
 import type { RunState } from "./run-state.js";
 import type { AnyTool, ToolCall, ToolContext, ToolResult } from "./tools.js";
@@ -51,6 +52,7 @@ function toolContext(run: RunState, tctx: ToolCallContext): ToolContext {
   if (config.input) ctx.input = config.input;
   if (config.sandbox) ctx.sandbox = config.sandbox;
   if (run.fork) ctx.fork = run.fork;
+  ctx.addUsage = (usage) => void (run.usage = addUsage(run.usage, usage));
   if (run.background) ctx.background = run.background.tasks;
   if (tctx.recordSessionEvent) ctx.recordSessionEvent = tctx.recordSessionEvent;
   if (run.log.persistent)

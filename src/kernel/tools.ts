@@ -2,6 +2,7 @@ import { z, type ZodType } from "zod";
 import type { AgentEvent, RunResult } from "./events.js";
 import type { ForkOptions } from "./fork.js";
 import type { AbortSignalLike } from "./ports.js";
+import type { Usage } from "./model.js";
 import type { ToolCallBlock } from "./messages.js";
 import type { SessionEvent } from "./session-events.js";
 import type { ApprovalHandler, InputHandler } from "./permission/types.js";
@@ -75,6 +76,8 @@ export interface ToolContext {
   recordSessionEvent?(event: SessionEvent): void;
   /** Runs a fork of the agent (a parallel clone seeded with the conversation so far); absent inside a fork. */
   fork?(input: string, options?: ForkOptions): Promise<RunResult>;
+  /** Counts model usage the tool caused (a subagent's) toward the run's usage. */
+  addUsage?(usage: Usage): void;
   /** Reports liveness for long tools (an activity heartbeat in the durable runtime). */
   heartbeat?(details?: unknown): void;
 }

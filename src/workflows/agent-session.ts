@@ -20,6 +20,8 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     if (!run) break;
     const outcome = await executeRun(session, run, resumed);
     resumed = undefined;
+    // A subagent's session ends with its task.
+    if (input.task && !outcome.suspended) session.closed = true;
     if (outcome.suspended) await continueAsNewNow(session, outcome.suspended);
     session.trimStream(run.offset);
     if (outcome.plan && historyIsLong(outcome.plan.continueAsNew, session)) await continueAsNewNow(session);
@@ -30,7 +32,13 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     runsCompleted: session.runsCompleted,
     turns: session.turns,
     usage: session.usage,
+    ...(input.task ? taskOutcome(session) : {}),
   };
+}
+
+function taskOutcome(session: SessionState): Pick<SessionOutcome, "task"> {
+  const summary = session.lastSummary();
+  return summary ? { task: summary } : {};
 }
 
 async function continueAsNewNow(session: SessionState, suspended?: SuspendedRun): Promise<never> {

@@ -9,16 +9,22 @@ import type { Tool, ToolContext, ToolOutput } from "../kernel/tools.js";
 import { toolActivityOptions } from "./activity-options.js";
 import { ASK_USER_TOOL, askUserTool } from "../kernel/builtin-tools/ask-user-tool.js";
 import { applicationCause, isActivityTimeout } from "./failure-cause.js";
+import { durableDelegateTool, isDelegateTool } from "./durable-delegate.js";
+import type { SessionState } from "./session-state.js";
 
 /**
  * The plan's tools as kernel tools whose every call is one `executeTool` activity. Arguments are validated
  * against the zod schema on the worker, where the implementation lives; here they pass through unchanged.
  */
-export function durableTools(plan: AgentPlan, runId: string): Tool[] {
-  // Runtime tools (ask_user) run in the workflow itself: waiting for a person needs no worker.
-  return plan.tools.map((tool) =>
-    tool.builtin === ASK_USER_TOOL ? askUserTool() : durableTool(plan, tool, runId),
-  );
+export function durableTools(plan: AgentPlan, runId: string, session: SessionState): Tool[] {
+  // Runtime tools (ask_user, delegation) run in the workflow itself: waiting for a person or a child needs no
+  // worker. A subagent's session gets no delegation tool (one level of subagents, as the seed).
+  const tools = session.input.task ? plan.tools.filter((tool) => !isDelegateTool(tool)) : plan.tools;
+  return tools.map((tool) => {
+    if (tool.builtin === ASK_USER_TOOL) return askUserTool();
+    if (isDelegateTool(tool)) return durableDelegateTool(session, tool) as Tool;
+    return durableTool(plan, tool, runId);
+  });
 }
 
 function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string): Tool {

@@ -51,6 +51,8 @@ export interface PendingApproval {
   requestedAt: number;
   /** When the approval times out, ms since the epoch. */
   expiresAt: number;
+  /** Set by the client for a subagent's approval: the subagent session it waits in (answer it through either). */
+  sessionId?: string;
 }
 
 /** A question waiting for the user's answer. */
@@ -62,6 +64,8 @@ export interface PendingQuestion {
   multiSelect?: boolean;
   requestedAt: number;
   expiresAt: number;
+  /** Set by the client for a subagent's question: the subagent session it waits in. */
+  sessionId?: string;
 }
 
 /** A decision on a pending approval. */
@@ -103,6 +107,13 @@ export interface SessionFailure {
   terminal?: boolean;
 }
 
+/** A subagent's session (a child workflow) that the session's current run is waiting for. */
+export interface ActiveSubagent {
+  sessionId: string;
+  agent: string;
+  forkId: string;
+}
+
 /** The session's state, for clients, the CLI and the Temporal UI. */
 export interface SessionStatus {
   sessionId: string;
@@ -115,6 +126,8 @@ export interface SessionStatus {
   currentRun?: { runId: string; turn: number };
   /** Why the last run failed, while the status is `failed`. */
   failure?: { runId: string; message: string };
+  /** Subagent sessions running for the current run (their approvals are answered in those sessions). */
+  subagents?: ActiveSubagent[];
   pendingApprovals: PendingApproval[];
   pendingQuestions: PendingQuestion[];
   /** Ids of the queued runs, in order (the first 100). */

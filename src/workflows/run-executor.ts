@@ -128,6 +128,7 @@ async function driveKernel(
     const event = next.value;
     if (event.type === "turn_start") active.turn = event.turn;
     if (event.type === "model_call_end" && event.usage) active.usage = addUsage(active.usage, event.usage);
+    if (event.type === "subagent" && event.usage) active.usage = addUsage(active.usage, event.usage);
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
     if (event.type === "done")
@@ -217,7 +218,7 @@ function kernelConfig(
       streamLive: streamsLive(plan),
       wakeUps: session.wakeUpWhileStreaming,
     }),
-    tools: durableTools(plan, runId),
+    tools: durableTools(plan, runId, session),
     use: [
       ...planPermission(plan.permission, approver, false),
       ...durableCompaction({ session, plan, runId, modelCalls: calls.count }),

@@ -58,6 +58,21 @@ export interface SessionInput {
   inlineRequests?: boolean;
   /** Keep the AgentName/AgentStatus/AgentTurns/AgentTokens search attributes current (default true). */
   searchAttributes?: boolean;
+  /**
+   * A subagent's session (a child workflow the delegation tool started): it runs this one task as its first run,
+   * then closes and returns the run's summary. It gets no delegation tool (one level of subagents).
+   */
+  task?: SubagentTask;
+}
+
+/** The run id of a subagent session's one run. */
+export const SUBAGENT_RUN_ID = "task";
+
+/** The task of a subagent's session and where it came from. */
+export interface SubagentTask {
+  input: string;
+  parentSessionId: string;
+  forkId: string;
 }
 
 /** What a closed session returns. */
@@ -66,4 +81,6 @@ export interface SessionOutcome {
   runsCompleted: number;
   turns: number;
   usage: Usage;
+  /** A subagent's session: how its task run ended. */
+  task?: RunSummary;
 }

@@ -26,6 +26,7 @@ import {
   type DecideToolCallRequest,
   type InterruptRequest,
   HANDLER_DESCRIPTIONS as about,
+  type ActiveSubagent,
   type RunSummary,
   type SessionFailure,
   type SessionStatus,
@@ -42,7 +43,13 @@ import {
   checkSteer,
 } from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
-import type { CarriedState, QueuedRun, SessionInput, SuspendedRun } from "./session-input.js";
+import {
+  SUBAGENT_RUN_ID,
+  type CarriedState,
+  type QueuedRun,
+  type SessionInput,
+  type SuspendedRun,
+} from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
 import { SessionStream } from "./session-stream.js";
 import type { EventLogState } from "./event-log.js";
@@ -99,6 +106,8 @@ export class SessionState {
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
   current: ActiveRun | undefined;
+  /** The subagent sessions (child workflows) running for the current run, by session id. */
+  readonly subagents = new Map<string, ActiveSubagent>();
   closed = false;
   runsCompleted: number;
   runsThisExecution = 0;
@@ -133,6 +142,8 @@ export class SessionState {
     this.transcript = new TranscriptLedger(carried?.transcript);
     this.stream = new SessionStream(carried?.log, () => this.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
+    if (input.task && !carried)
+      this.queue.push({ runId: SUBAGENT_RUN_ID, input: input.task.input, offset: 0 });
     this.registerHandlers();
   }
 
@@ -162,6 +173,11 @@ export class SessionState {
     const keepFrom = suspended?.run.offset ?? this.keptRunOffsets.at(-1) ?? this.stream.end;
     this.keptRunOffsets.splice(0, this.keptRunOffsets.length - 1);
     return this.stream.carry(keepFrom);
+  }
+
+  /** The summary of the newest finished run. */
+  lastSummary(): RunSummary | undefined {
+    return this.summaries.at(-1);
   }
 
   /** Records a finished run. */
@@ -239,6 +255,7 @@ export class SessionState {
       rejectedSignals: [...this.rejectedSignals],
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
+    if (this.subagents.size > 0) status.subagents = [...this.subagents.values()];
     if (this.failure) status.failure = { runId: this.failure.runId, message: this.failure.message };
     return status;
   }

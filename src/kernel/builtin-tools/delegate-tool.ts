@@ -1,0 +1,71 @@
+import { z } from "zod";
+import type { RunResult, SubagentStatus } from "../events.js";
+import type { Usage } from "../model.js";
+
+/** The marker of the delegation tool: durable runs execute it in the workflow, each task a child session. */
+export const DELEGATE_BUILTIN = "delegate";
+
+/** The tool's default name, as the seed SDK's subagent tool. */
+export const DELEGATE_TOOL = "Agent";
+
+/** The delegation tool's input: one or more tasks, each for a registered agent (the seed's `Agent` schema). */
+export const delegateSchema = z.object({
+  tasks: z
+    .array(
+      z.object({
+        display_name: z.string().min(1).describe("A short name for this task, shown to the user"),
+        subagent_type: z.string().min(1).describe("Which agent to delegate to"),
+        prompt: z.string().min(1).describe("Everything the subagent needs to know: it sees nothing else"),
+      }),
+    )
+    .min(1),
+});
+
+/** One task of a delegation. */
+export type DelegateTask = z.infer<typeof delegateSchema>["tasks"][number];
+
+/** How one subagent's task ended. */
+export interface SubagentOutcome {
+  task: DelegateTask;
+  sessionId: string;
+  status: SubagentStatus;
+  text: string;
+  usage: Usage;
+}
+
+/** The description the model reads, naming the agents it may delegate to. */
+export function delegateDescription(agents: readonly string[]): string {
+  return (
+    "Delegate self-contained tasks to subagents, which work independently with their own tools and answer with a " +
+    `report. Agents: ${agents.join(", ")}. Tasks run in parallel; give each everything it needs.`
+  );
+}
+
+/** A subagent's status from its run's result (the seed: failed on max_turns or an empty answer). */
+export function subagentStatus(result: Pick<RunResult, "stopReason" | "text">): SubagentStatus {
+  if (result.stopReason === "aborted") return "cancelled";
+  if (result.stopReason !== "stop" || result.text.trim() === "") return "failed";
+  return "completed";
+}
+
+/** The tool's result: one section per task, in input order. */
+export function renderDelegation(outcomes: readonly SubagentOutcome[]): string {
+  return outcomes
+    .map(
+      (outcome) =>
+        `## ${outcome.task.display_name} (agentId: ${outcome.sessionId}; status: ${outcome.status})\n` +
+        (outcome.text.trim() || "(no answer)"),
+    )
+    .join("\n\n");
+}
+
+/** Why a task cannot run: an agent the tool was not given. */
+export function unknownSubagent(task: DelegateTask, agents: readonly string[]): string | undefined {
+  if (agents.includes(task.subagent_type)) return undefined;
+  return `unknown subagent_type '${task.subagent_type}' (available: ${agents.join(", ")})`;
+}
+
+/** The fork id of task `index` of a call: unique in the session, stable on replay. */
+export function taskForkId(callId: string, index: number): string {
+  return `task-${callId}-${index + 1}`;
+}

@@ -1,0 +1,114 @@
+import { createAgent } from "../agent.js";
+import { AgentRegistry, type ProviderMap } from "../activities/agent-registry.js";
+import { localAgentConfig, type AgentDefinition } from "../define-agent.js";
+import {
+  DELEGATE_BUILTIN,
+  DELEGATE_TOOL,
+  delegateDescription,
+  delegateSchema,
+  renderDelegation,
+  subagentStatus,
+  taskForkId,
+  unknownSubagent,
+  type DelegateTask,
+  type SubagentOutcome,
+} from "../kernel/builtin-tools/delegate-tool.js";
+import { ZERO_USAGE } from "../kernel/model.js";
+import type { Tool, ToolContext } from "../kernel/tools.js";
+import { isAbortError } from "../kernel/errors.js";
+
+/** Options of {@link delegateTool}. */
+export interface DelegateToolOptions {
+  /** The agents the model may delegate to (by their names, the tool's `subagent_type`). */
+  agents: AgentDefinition[];
+  /**
+   * In-process runs: the providers of the subagents' models (`"*"` for any). Durable runs use the workers'
+   * providers instead (each subagent is a child session on its agent's task queue).
+   */
+  providers?: ProviderMap;
+  /** The tool's name; default `Agent`, as the seed SDK's. */
+  name?: string;
+}
+
+/** The delegation tool, with the agents it may start. */
+export type DelegateTool = Tool<{ tasks: DelegateTask[] }> & { readonly subagents: readonly string[] };
+
+/**
+ * The seed's subagent tool: the model delegates tasks (`{ tasks: [{ display_name, subagent_type, prompt }] }`) to
+ * other agents, which run in parallel in sessions of their own, and gets one report section per task. Each
+ * subagent's events reach the parent's stream stamped with its `forkId` between `subagent` start and end events;
+ * its usage counts toward the parent's run. One level only: a subagent never gets a delegation tool. In durable
+ * runs each task is a child workflow (visible under the parent in the Temporal UI, cancelled with the parent's run).
+ * @example
+ * const lead = defineAgent({ name: "lead", model: "gpt-4o", tools: [delegateTool({ agents: [researcher] })] });
+ */
+export function delegateTool(options: DelegateToolOptions): DelegateTool {
+  const subagents = options.agents.map((agent) => agent.name);
+  return {
+    name: options.name ?? DELEGATE_TOOL,
+    builtin: DELEGATE_BUILTIN,
+    subagents,
+    description: delegateDescription(subagents),
+    schema: delegateSchema,
+    async execute({ tasks }, ctx) {
+      for (const task of tasks) {
+        const problem = unknownSubagent(task, subagents);
+        if (problem) return { content: `Error: ${problem}`, isError: true };
+      }
+      const outcomes = await Promise.all(
+        tasks.map((task, index) =>
+          runLocalTask(options, task, taskForkId(ctx.call?.id ?? "call", index), ctx),
+        ),
+      );
+      return renderDelegation(outcomes);
+    },
+  };
+}
+
+/** Runs one task in-process, forwarding the subagent's events into the parent's stream. */
+async function runLocalTask(
+  options: DelegateToolOptions,
+  task: DelegateTask,
+  forkId: string,
+  ctx: ToolContext,
+): Promise<SubagentOutcome> {
+  const definition = options.agents.find((agent) => agent.name === task.subagent_type)!;
+  const sessionId = `${ctx.sessionId}/${forkId}`;
+  const agent = task.subagent_type;
+  ctx.emit({ type: "subagent", phase: "start", forkId, sessionId, agent });
+  let outcome: SubagentOutcome;
+  try {
+    const provider = new AgentRegistry([], options.providers ?? {}).provider(definition.model);
+    const child = createAgent(localAgentConfig(withoutDelegation(definition), provider));
+    const events = child.run(task.prompt, { sessionId, signal: ctx.signal });
+    for (;;) {
+      const next = await events.next();
+      if (next.done) {
+        const { text, usage } = next.value;
+        outcome = { task, sessionId, status: subagentStatus(next.value), text, usage };
+        break;
+      }
+      ctx.emit({ ...next.value, forkId });
+    }
+  } catch (error) {
+    const status = isAbortError(error) ? "cancelled" : "failed";
+    outcome = { task, sessionId, status, text: `Error: ${String(error)}`, usage: ZERO_USAGE };
+  }
+  ctx.addUsage?.(outcome.usage);
+  ctx.emit({
+    type: "subagent",
+    phase: "end",
+    forkId,
+    sessionId,
+    agent,
+    status: outcome.status,
+    usage: outcome.usage,
+  });
+  return outcome;
+}
+
+/** A subagent's definition without delegation tools: one level, as the seed. */
+export function withoutDelegation(definition: AgentDefinition): AgentDefinition {
+  const tools = definition.tools?.filter((tool) => tool.builtin !== DELEGATE_BUILTIN);
+  return tools ? { ...definition, tools } : definition;
+}

@@ -1,0 +1,125 @@
+import {
+  ChildWorkflowFailure,
+  ParentClosePolicy,
+  ChildWorkflowCancellationType,
+  isCancellation,
+  startChild,
+  workflowInfo,
+} from "@temporalio/workflow";
+import type { DurableToolPlan } from "../common/agent-plan.js";
+import {
+  DELEGATE_BUILTIN,
+  delegateDescription,
+  delegateSchema,
+  renderDelegation,
+  subagentStatus,
+  taskForkId,
+  unknownSubagent,
+  type DelegateTask,
+  type SubagentOutcome,
+} from "../kernel/builtin-tools/delegate-tool.js";
+import type { StopReason } from "../kernel/events.js";
+import { ZERO_USAGE } from "../kernel/model.js";
+import type { Tool, ToolContext } from "../kernel/tools.js";
+import type { SessionInput, SessionOutcome } from "./session-input.js";
+import type { SessionState } from "./session-state.js";
+
+/**
+ * The delegation tool in a durable run: every task is a child workflow, a session of the subagent's own on its
+ * agent's task queue (`<parent session>/<forkId>`), which runs the task and closes. Children show under the parent
+ * in the Temporal UI; cancelling the parent's run cancels them and waits for them to stop (and closing or
+ * terminating the parent session asks them to cancel: `REQUEST_CANCEL`). Usage rolls up into the parent's run.
+ */
+export function durableDelegateTool(
+  session: SessionState,
+  plan: DurableToolPlan,
+): Tool<{ tasks: DelegateTask[] }> {
+  const subagents = plan.subagents ?? [];
+  return {
+    name: plan.name,
+    builtin: DELEGATE_BUILTIN,
+    description: plan.description || delegateDescription(subagents),
+    schema: delegateSchema,
+    parameters: plan.parameters,
+    async execute({ tasks }, ctx) {
+      // One level, as the seed: a subagent's session never starts subagents of its own.
+      if (session.input.task) return { content: "Error: a subagent cannot delegate", isError: true };
+      for (const task of tasks) {
+        const problem = unknownSubagent(task, subagents);
+        if (problem) return { content: `Error: ${problem}`, isError: true };
+      }
+      const outcomes = await Promise.all(
+        tasks.map((task, index) =>
+          runChildTask(session, task, taskForkId(ctx.call?.id ?? "call", index), ctx),
+        ),
+      );
+      return renderDelegation(outcomes);
+    },
+  };
+}
+
+async function runChildTask(
+  session: SessionState,
+  task: DelegateTask,
+  forkId: string,
+  ctx: ToolContext,
+): Promise<SubagentOutcome> {
+  const agent = task.subagent_type;
+  const sessionId = `${session.sessionId}/${forkId}`;
+  const input: SessionInput = {
+    sessionId,
+    agent,
+    task: { input: task.prompt, parentSessionId: session.sessionId, forkId },
+    ...(session.input.searchAttributes === false ? { searchAttributes: false } : {}),
+  };
+  ctx.emit({ type: "subagent", phase: "start", forkId, sessionId, agent });
+  session.subagents.set(sessionId, { sessionId, agent, forkId });
+  session.refreshVisibility();
+  let outcome: SubagentOutcome;
+  try {
+    const child = await startChild<(input: SessionInput) => Promise<SessionOutcome>>("agentSession", {
+      workflowId: sessionId,
+      taskQueue: agentQueue(session.agent, agent),
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+      cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+      staticSummary: `subagent ${agent}: ${task.display_name}`,
+    });
+    const result = await child.result();
+    const stopReason = (result.task?.stopReason ?? "error") as StopReason;
+    const text = result.task?.text ?? "";
+    outcome = { task, sessionId, status: subagentStatus({ stopReason, text }), text, usage: result.usage };
+  } catch (error) {
+    const cancelled =
+      isCancellation(error) || (error instanceof ChildWorkflowFailure && isCancellation(error.cause));
+    const text = cancelled ? "cancelled" : `Error: ${error instanceof Error ? error.message : String(error)}`;
+    outcome = { task, sessionId, status: cancelled ? "cancelled" : "failed", text, usage: ZERO_USAGE };
+  } finally {
+    session.subagents.delete(sessionId);
+    session.refreshVisibility();
+  }
+  ctx.addUsage?.(outcome.usage);
+  ctx.emit({
+    type: "subagent",
+    phase: "end",
+    forkId,
+    sessionId,
+    agent,
+    status: outcome.status,
+    usage: outcome.usage,
+  });
+  return outcome;
+}
+
+/** The task queue of another agent's sessions: this session's queue is `<base>.<its agent>`. */
+function agentQueue(ownAgent: string, agent: string): string {
+  const own = workflowInfo().taskQueue;
+  const suffix = `.${ownAgent}`;
+  const base = own.endsWith(suffix) ? own.slice(0, -suffix.length) : own;
+  return `${base}.${agent}`;
+}
+
+/** Whether a plan's tool is the delegation tool. */
+export function isDelegateTool(tool: DurableToolPlan): boolean {
+  return tool.builtin === DELEGATE_BUILTIN;
+}

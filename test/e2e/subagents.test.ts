@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "../../src/agent.js";
+import type { AgentClient, DurableEvent } from "../../src/client.js";
+import { defineAgent, localAgentConfig } from "../../src/define-agent.js";
+import type { AgentEvent } from "../../src/kernel/events.js";
+import { defineTool } from "../../src/kernel/tools.js";
+import { delegateTool } from "../../src/subagents/delegate-tool.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { conversationScript } from "../../src/testing/conversation-script.js";
+import { collect } from "../support/collect.js";
+import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+
+const lookup = defineTool({
+  name: "lookup",
+  description: "looks a fact up",
+  schema: z.object({ topic: z.string() }),
+  execute: ({ topic }) => `facts about ${topic}`,
+});
+
+const USAGE = { inputTokens: 10, outputTokens: 5 };
+const researcherScript = () =>
+  conversationScript([
+    { ...toolCallTurn([{ id: "r1", name: "lookup", input: { topic: "tides" } }]), usage: USAGE },
+    { ...textTurn("Tides follow the moon."), usage: USAGE },
+  ]);
+const leadScript = () =>
+  conversationScript([
+    {
+      ...toolCallTurn([
+        {
+          id: "d1",
+          name: "Agent",
+          input: {
+            tasks: [{ display_name: "tides", subagent_type: "researcher", prompt: "why are there tides?" }],
+          },
+        },
+      ]),
+      usage: USAGE,
+    },
+    { ...textTurn("The moon, says my researcher."), usage: USAGE },
+  ]);
+
+/** The researcher needs a person's approval for every lookup. */
+const researcher = defineAgent({
+  name: "researcher",
+  model: "researcher",
+  tools: [lookup],
+  permission: { ask: ["lookup"] },
+});
+const lead = defineAgent({
+  name: "lead",
+  model: "lead",
+  tools: [delegateTool({ agents: [researcher], providers: { researcher: researcherScript() } })],
+});
+
+const EXPECTED_REPORT = "## tides (agentId: SESSION/task-d1-1; status: completed)\nTides follow the moon.";
+
+describe("subagents as child workflows", () => {
+  let worker: RunningWorker;
+  let client: AgentClient;
+  const taskQueue = uniqueTaskQueue("subagents");
+
+  beforeAll(async () => {
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [lead, researcher],
+      providers: { lead: leadScript(), researcher: researcherScript() },
+    });
+    client = await testClient(taskQueue);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  it("delegates to a child session whose approval is answered through the parent; usage rolls up", async () => {
+    const sessionId = `lead-${Date.now()}`;
+    const child = `${sessionId}/task-d1-1`;
+    const events: DurableEvent[] = [];
+    for await (const event of client.run("lead", "explain tides", { sessionId })) {
+      events.push(event);
+      if (event.type === "approval_request") {
+        expect(event.forkId).toBe("task-d1-1");
+        const status = await client.describe(sessionId);
+        expect(status.status).toBe("awaiting_approval");
+        expect(status.subagents).toEqual([{ sessionId: child, agent: "researcher", forkId: "task-d1-1" }]);
+        expect(status.pendingApprovals).toMatchObject([{ callId: "r1", tool: "lookup", sessionId: child }]);
+        await client.approve(sessionId, event.call.id, { actor: "alice" });
+      }
+    }
+    // The subagent events name the fork too: "child:" marks the child's own events.
+    const types = events.map(
+      (event) => `${event.forkId && event.type !== "subagent" ? "child:" : ""}${event.type}`,
+    );
+    const start = types.indexOf("subagent");
+    const end = types.lastIndexOf("subagent");
+    expect(start).toBeLessThan(end);
+    // The child's events come between its start and end, stamped with its fork id.
+    expect(types.slice(start + 1, end)).toEqual(
+      expect.arrayContaining([
+        "child:approval_request",
+        "child:approval_resolved",
+        "child:tool_result",
+        "child:done",
+      ]),
+    );
+    expect(types.slice(0, start).some((type) => type.startsWith("child:"))).toBe(false);
+    expect(events[end]).toMatchObject({
+      phase: "end",
+      status: "completed",
+      usage: { inputTokens: 20, outputTokens: 10 },
+    });
+    expect(events.find((event) => event.type === "tool_result" && !event.forkId)).toMatchObject({
+      result: { content: EXPECTED_REPORT.replace("SESSION", sessionId) },
+    });
+    const done = events.at(-1)!;
+    expect(done).toMatchObject({ type: "done", result: { usage: { inputTokens: 40, outputTokens: 20 } } });
+    expect((await client.describe(sessionId)).usage).toEqual({ inputTokens: 40, outputTokens: 20 });
+
+    // A session of its own, a child of the parent's workflow (the UI's Relationships), closed with its task.
+    const description = await client.handle(child).describe();
+    expect(description.parentExecution?.workflowId).toBe(sessionId);
+    expect(description.status.name).toBe("COMPLETED");
+    const decision = events.find((event) => event.type === "permission_decision" && event.forkId);
+    expect(decision).toMatchObject({ decision: "allow", by: "user", actor: "alice" });
+  });
+
+  it("cancelling the parent's run cancels the child session", async () => {
+    const sessionId = `lead-cancel-${Date.now()}`;
+    const child = `${sessionId}/task-d1-1`;
+    const events: DurableEvent[] = [];
+    for await (const event of client.run("lead", "explain tides", { sessionId })) {
+      events.push(event);
+      if (event.type === "approval_request") await client.cancel(sessionId);
+    }
+    expect(events.at(-1)).toMatchObject({ type: "done", reason: "aborted" });
+    const description = await client.handle(child).describe();
+    expect(description.status.name).toBe("CANCELLED");
+    expect(events.find((event) => event.type === "subagent" && event.phase === "end")).toMatchObject({
+      status: "cancelled",
+    });
+    const status = await client.describe(sessionId);
+    expect(status.subagents).toBeUndefined();
+    expect(status.pendingApprovals).toEqual([]);
+  });
+
+  it("in-process, the same definition runs the subagent in the process with the same report and usage", async () => {
+    const sessionId = "local-lead";
+    const { events, result } = await collect(
+      createAgent({
+        ...localAgentConfig(lead, leadScript()),
+        approval: { request: () => "allow" },
+      }).run("explain tides", { sessionId }),
+    );
+    const report = events.find(
+      (event): event is Extract<AgentEvent, { type: "tool_result" }> =>
+        event.type === "tool_result" && !event.forkId,
+    );
+    expect(report?.result.content).toBe(EXPECTED_REPORT.replace("SESSION", sessionId));
+    expect(result.usage).toEqual({ inputTokens: 40, outputTokens: 20 });
+    expect(events.filter((event) => event.forkId === "task-d1-1").map((event) => event.type)).toContain(
+      "done",
+    );
+  });
+});
