@@ -31,6 +31,7 @@ export { ContextEngine, type ContextEngineInit } from "./context-engine.js";
 export * from "./kernel/hash/index.js";
 export { retry, type RetryOptions } from "./kernel/retry/retry-middleware.js";
 export { defineMiddleware, type MiddlewareFactory } from "./kernel/durable-middleware.js";
+export { delegateTool, type DelegateTool, type DelegateToolOptions } from "./subagents/delegate-tool.js";
 export {
   defineEffect,
   implementEffect,
