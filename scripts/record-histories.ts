@@ -2,7 +2,7 @@
  * Records the replay histories (test/replay/histories): starts a Temporal dev server (or uses
  * TEMPORAL_ADDRESS), a worker with scripted agents, plays every scenario of the catalog through AgentClient and
  * writes each execution's history as canonical JSON. Re-run it whenever the workflow code changes on purpose:
- * `npx tsx scripts/record-histories.ts`.
+ * `npx tsx scripts/record-histories.ts` (`RECORD_ONLY=<names>` records only the named scenarios).
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -82,7 +82,9 @@ async function main(): Promise<void> {
   try {
     const recorded = await withWorker(endpoint, payloadDir, async (client, kit) => {
       const done: RecordedScenario[] = [];
-      for (const spec of SCENARIOS) {
+      // RECORD_ONLY=a,b records just those scenarios (new ones), leaving the others' committed histories as they are.
+      const only = process.env.RECORD_ONLY?.split(",").map((name) => name.trim());
+      for (const spec of SCENARIOS.filter((candidate) => !only || only.includes(candidate.name))) {
         const started = performance.now();
         done.push(await recordScenario(spec, client, kit.gates));
         log(`recorded ${spec.name} (${spec.shows}) in ${Math.round(performance.now() - started)} ms`);
@@ -90,7 +92,10 @@ async function main(): Promise<void> {
       return done;
     });
     const written = writeHistories(recorded, log);
-    const blobs = writePayloads(recorded, payloadDir, log);
+    // The payload folder is rewritten whole: only when this recording holds the scenarios that store payloads.
+    const partial = process.env.RECORD_ONLY !== undefined;
+    const storing = recorded.some((scenario) => scenario.spec.storesPayloads);
+    const blobs = partial && !storing ? [] : writePayloads(recorded, payloadDir, log);
     log(
       `wrote ${written.length} histories and ${blobs.length} stored payloads in ` +
         `${((performance.now() - began) / 1000).toFixed(1)} s`,

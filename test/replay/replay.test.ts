@@ -23,6 +23,7 @@ import {
   PAYLOADS_DIR,
 } from "./history-files.js";
 import { SCENARIOS } from "./scenario-catalog.js";
+import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 
 // The replays that fail on purpose make the worker log the nondeterminism; the assertions are what matter here.
 Runtime.install({
@@ -54,7 +55,7 @@ const dataConverter = {
 describe("replay of the recorded histories", () => {
   let workflowBundle: Awaited<ReturnType<typeof loadWorkflowBundle>>;
   beforeAll(async () => {
-    workflowBundle = await loadWorkflowBundle();
+    workflowBundle = await loadWorkflowBundle({ modules: RECORDER_MIDDLEWARE_MODULES });
   });
 
   it.each(historyFiles)("%s replays without a determinism error", async (file) => {

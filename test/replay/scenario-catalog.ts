@@ -284,4 +284,23 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
       scheduledActivities(histories[1]!, "executeTool").length >= 1,
   },
+  {
+    name: "subagent",
+    executions: 1,
+    shows: "a delegation: a child session started for the task, its result awaited, then the run answers",
+    exercised: ([history]) =>
+      !!history &&
+      hasEvent(history, "startChildWorkflowExecutionInitiatedEventAttributes") &&
+      hasEvent(history, "childWorkflowExecutionCompletedEventAttributes"),
+  },
+  {
+    name: "middleware",
+    executions: 1,
+    shows:
+      "a definition's own middleware in the workflow: an effect (runEffect activity) after the tool call",
+    exercised: ([history]) =>
+      !!history &&
+      scheduledActivities(history, "runEffect").length === 1 &&
+      scheduledActivities(history, "executeTool").length === 1,
+  },
 ];

@@ -3,6 +3,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundle
 import { DeterminismViolationError } from "@temporalio/workflow";
 import { beforeAll, describe, expect, it } from "vitest";
 import { payloadConverterPath, quietLogger } from "../../src/runtime/workflow-bundle.js";
+import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 import { withPayloadStorage } from "../../src/storage/payload-storage.js";
 import { listHistoryFolder, loadHistoryFile, replayPayloadStorage } from "./history-files.js";
 
@@ -22,6 +23,8 @@ async function bundleVariant(name: string): Promise<WorkflowBundle> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: fileURLToPath(entry),
     payloadConverterPath: payloadConverterPath(),
+    // The middleware scenario's agent uses a defineMiddleware module, bundled as a worker bundles it.
+    workflowInterceptorModules: RECORDER_MIDDLEWARE_MODULES.map((module) => fileURLToPath(module)),
     logger: quietLogger,
   });
   return { code };

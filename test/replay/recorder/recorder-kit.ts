@@ -11,6 +11,22 @@ import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { conversationScript } from "../../../src/testing/conversation-script.js";
 import { Gate } from "./gate.js";
+import { implementEffect } from "../../../src/kernel/effects.js";
+import { retry } from "../../../src/kernel/retry/retry-middleware.js";
+import { delegateTool } from "../../../src/subagents/delegate-tool.js";
+import { recordCall, recordCalls, systemNote } from "../../e2e/fixtures/middleware/audit-middleware.js";
+
+/** The workflow-safe middleware modules the recorder's agents use: the replay bundle must hold them too. */
+export const RECORDER_MIDDLEWARE_MODULES = [
+  new URL("../../e2e/fixtures/middleware/audit-middleware.ts", import.meta.url).href,
+];
+
+/** The subagent scenario's delegated task. */
+export const SUBAGENT_TASK = {
+  display_name: "sum",
+  subagent_type: "replay-subagent-child",
+  prompt: "Add 2 and 2.",
+};
 
 /** The longest a slow tool waits for its cancellation before giving up (so a broken cancel cannot hang the recorder). */
 const SLOW_TOOL_CEILING_MS = 30_000;
@@ -165,6 +181,11 @@ export function createRecorderKit(): RecorderKit {
     modelExited: new Gate(),
   };
   const { hold, slow, fetchPage } = gatedTools(gates);
+  const subagentChild = defineAgent({
+    name: "replay-subagent-child",
+    model: "script-subagent-child",
+    tools: [add],
+  });
   const agent = (name: string, rest: Omit<AgentDefinition, "name" | "model">) =>
     defineAgent({
       name: `replay-${name}`,
@@ -209,6 +230,13 @@ export function createRecorderKit(): RecorderKit {
           summaryModel: "script-summary",
         },
         durable: { continueAsNew: { maxHistoryEvents: COMPACTION_HISTORY_EVENTS } },
+      }),
+      subagentChild,
+      agent("subagent", { tools: [delegateTool({ agents: [subagentChild] })] }),
+      agent("middleware", {
+        tools: [add],
+        use: [systemNote({ note: "[note] be brief" }), recordCalls(), retry({ maxRetries: 1 })],
+        effects: [implementEffect(recordCall, () => ({ count: 1 }))],
       }),
     ],
     providers: {
@@ -311,6 +339,18 @@ function scripts(): ProviderMap {
     "script-approval-deny": conversationScript([
       toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 7, b: 7 } }]),
       textTurn("The sum was denied, so no answer."),
+    ]),
+    "script-subagent": conversationScript([
+      toolCallTurn([{ id: "d1", name: "Agent", input: { tasks: [SUBAGENT_TASK] } }]),
+      textTurn("The child says 4."),
+    ]),
+    "script-subagent-child": conversationScript([
+      toolCallTurn([{ id: "s1", name: "add", input: { a: 2, b: 2 } }]),
+      textTurn("4"),
+    ]),
+    "script-middleware": conversationScript([
+      toolCallTurn([{ id: "e1", name: "add", input: { a: 1, b: 1 } }]),
+      textTurn("2, recorded."),
     ]),
     "script-question": conversationScript([
       toolCallTurn([

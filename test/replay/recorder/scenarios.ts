@@ -233,6 +233,25 @@ const compaction: Scenario = async ({ client, sessionId }) => {
     throw new Error("the third run shows no compaction");
 };
 
+const subagent: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(
+    client.run(agentOf("subagent"), "Ask the child to add.", { sessionId }),
+    "stop",
+  );
+  if (
+    !events.some(
+      (event) => event.type === "subagent" && event.phase === "end" && event.status === "completed",
+    )
+  )
+    throw new Error("the subagent did not complete");
+};
+
+const middleware: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(client.run(agentOf("middleware"), "Add 1 and 1.", { sessionId }), "stop");
+  if (!events.some((event) => event.type === "tool_result" && event.result.content.endsWith("[recorded #1]")))
+    throw new Error("the middleware did not record the call");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -251,6 +270,8 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "cancel-during-approval": cancelDuringApproval,
   "stored-payload": storedPayload,
   compaction,
+  subagent,
+  middleware,
 };
 
 const ACTIVITY_ENDS = [
