@@ -13,6 +13,7 @@ import type { CreateAgentConfig } from "./agent.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import { DELEGATE_BUILTIN } from "./kernel/builtin-tools/delegate-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
+import type { BackgroundLimits } from "./kernel/background/types.js";
 import { checkEffectNames, directEffectRunner, type AnyEffectImplementation } from "./kernel/effects.js";
 import { nonPlainPath } from "./kernel/plain-data.js";
 import { planPermission } from "./common/plan-permission.js";
@@ -82,6 +83,8 @@ export interface AgentDefinition {
   use?: Middleware[];
   /** What the middleware's `ctx.effect` calls do (`implementEffect`); in durable runs each call is an activity. */
   effects?: AnyEffectImplementation[];
+  /** The seed's limits on background tasks (`maxTotal`, `maxJoinable`, `maxDetached`, `maxTaskMs`, ...). */
+  backgroundLimits?: BackgroundLimits;
   /** Durable-only settings. */
   durable?: {
     toolTimeoutMs?: number;
@@ -172,7 +175,9 @@ function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]
   if (tool.builtin === ASK_USER_TOOL) plan.builtin = ASK_USER_TOOL;
   if (tool.builtin === DELEGATE_BUILTIN) {
     plan.builtin = DELEGATE_BUILTIN;
-    plan.subagents = [...((tool as { subagents?: readonly string[] }).subagents ?? [])];
+    const delegation = tool as { subagents?: readonly string[]; backgroundKind?: "joinable" | "detached" };
+    plan.subagents = [...(delegation.subagents ?? [])];
+    if (delegation.backgroundKind) plan.backgroundKind = delegation.backgroundKind;
   }
   return plan;
 }

@@ -102,6 +102,18 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
       ...status.pendingQuestions.flatMap((question) => questionLines(question, command, options, style)),
     );
   }
+  if (status.subagents?.length)
+    lines.push(
+      `Subagents (${status.subagents.length}):`,
+      ...status.subagents.map((subagent) => `  ${style.bold(subagent.sessionId)} · agent ${subagent.agent}`),
+    );
+  if (status.backgroundTasks?.length)
+    lines.push(
+      `Background tasks (${status.backgroundTasks.length}):`,
+      ...status.backgroundTasks.map(
+        (task) => `  ${task.id} · ${task.label} · ${task.done ? "done" : "running"}`,
+      ),
+    );
   if (status.rejectedSignals.length > 0)
     lines.push(
       `Rejected signals (${status.rejectedSignals.length}):`,

@@ -1,6 +1,7 @@
 import type { ContextPlannerInput, ContextProposal } from "../kernel/context/types.js";
 import type { EffectRef } from "../kernel/effects.js";
 import type { ToolChoice } from "../kernel/model.js";
+import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
 import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
 
@@ -24,6 +25,8 @@ export interface DurableToolPlan {
   builtin?: "ask_user" | "delegate";
   /** The delegation tool: the agents it may start as child sessions. */
   subagents?: string[];
+  /** The delegation tool: what a `run_in_background` group is (default joinable: the run waits for its report). */
+  backgroundKind?: "joinable" | "detached";
 }
 
 /** Permission rules that travel with the plan (no functions: `where` is not allowed). */
@@ -132,6 +135,8 @@ export interface AgentPlan {
   context?: ContextPlan;
   /** Compaction of the carried conversation; off unless present. */
   compaction?: CompactionPlan;
+  /** The seed's limits on background tasks (a subagent group started with `run_in_background`). */
+  backgroundLimits?: BackgroundLimits;
   /** The definition's own middleware, outer → inner, inside the permission gate and compaction. */
   use?: MiddlewarePlan[];
   modelRetry: ModelRetryPlan;

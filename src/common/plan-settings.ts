@@ -21,6 +21,7 @@ export type PlanSettings = Pick<
   | "stopSequences"
   | "toolChoice"
   | "context"
+  | "backgroundLimits"
 >;
 
 /** The optional fields a definition, its plan and the kernel config share under the same names. */
@@ -33,6 +34,7 @@ export const OPTIONAL_PLAN_FIELDS = [
   "stopSequences",
   "toolChoice",
   "context",
+  "backgroundLimits",
 ] as const;
 
 /**

@@ -40,6 +40,11 @@ export interface KernelConfig {
   backgroundLimits?: BackgroundLimits;
   /** An externally owned registry: never joined or cancelled by the kernel. */
   backgroundTasks?(sessionId: string): BackgroundTasks;
+  /**
+   * Where the run's detached tasks go: a registry that outlives the run (the durable session's), never cancelled by
+   * the kernel. Its completions are delivered at turn start like the run's own; joinable tasks stay the run's.
+   */
+  detachedTasks?: BackgroundTasks;
   /** Codec repair attempts; default 2. */
   maxDecodeRetries?: number;
   /** `"safe"` records tool starts and recovers interrupted calls; default `"off"`. */

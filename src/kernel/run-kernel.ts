@@ -1,5 +1,6 @@
 import { createBackgroundTasks } from "./background/background-tasks.js";
 import { backgroundCompletionMessage } from "./background/completion-message.js";
+import { withDetached } from "./background/with-detached.js";
 import { createContextEngine } from "./context/context-engine.js";
 import { EventSink } from "./event-sink.js";
 import { isAbortError, toAgentError } from "./errors.js";
@@ -274,7 +275,7 @@ function openBackground(
     ports: config.ports,
     limits: config.backgroundLimits,
   });
-  return { tasks, owned: true };
+  return { tasks: config.detachedTasks ? withDetached(tasks, config.detachedTasks) : tasks, owned: true };
 }
 
 /** Step 5: queued steers, then background completions, become user messages before the model call. */

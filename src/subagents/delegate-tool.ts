@@ -6,10 +6,14 @@ import {
   DELEGATE_TOOL,
   delegateDescription,
   delegateSchema,
+  groupAccepted,
+  groupLabel,
+  groupStatus,
   renderDelegation,
   subagentStatus,
   taskForkId,
   unknownSubagent,
+  type DelegateInput,
   type DelegateTask,
   type SubagentOutcome,
 } from "../kernel/builtin-tools/delegate-tool.js";
@@ -28,10 +32,18 @@ export interface DelegateToolOptions {
   providers?: ProviderMap;
   /** The tool's name; default `Agent`, as the seed SDK's. */
   name?: string;
+  /**
+   * What a group the model starts with `run_in_background` is: `joinable` (default: the run waits for its report
+   * before it ends) or `detached` (the run may end first; the report reaches the session's next run).
+   */
+  backgroundKind?: "joinable" | "detached";
 }
 
 /** The delegation tool, with the agents it may start. */
-export type DelegateTool = Tool<{ tasks: DelegateTask[] }> & { readonly subagents: readonly string[] };
+export type DelegateTool = Tool<DelegateInput> & {
+  readonly subagents: readonly string[];
+  readonly backgroundKind?: "joinable" | "detached";
+};
 
 /**
  * The seed's subagent tool: the model delegates tasks (`{ tasks: [{ display_name, subagent_type, prompt }] }`) to
@@ -48,29 +60,42 @@ export function delegateTool(options: DelegateToolOptions): DelegateTool {
     name: options.name ?? DELEGATE_TOOL,
     builtin: DELEGATE_BUILTIN,
     subagents,
+    ...(options.backgroundKind ? { backgroundKind: options.backgroundKind } : {}),
     description: delegateDescription(subagents),
     schema: delegateSchema,
-    async execute({ tasks }, ctx) {
+    async execute({ tasks, run_in_background }, ctx) {
       for (const task of tasks) {
         const problem = unknownSubagent(task, subagents);
         if (problem) return { content: `Error: ${problem}`, isError: true };
       }
-      const outcomes = await Promise.all(
-        tasks.map((task, index) =>
-          runLocalTask(options, task, taskForkId(ctx.call?.id ?? "call", index), ctx),
-        ),
-      );
-      return renderDelegation(outcomes);
+      const callId = ctx.call?.id ?? "call";
+      const runAll = (sink: LocalSink) =>
+        Promise.all(tasks.map((task, index) => runLocalTask(options, task, taskForkId(callId, index), sink)));
+      if (run_in_background && ctx.background) {
+        const { id } = ctx.background.spawn({
+          label: groupLabel(tasks),
+          kind: options.backgroundKind ?? "joinable",
+          run: async (signal, emit) => {
+            const outcomes = await runAll({ ...ctx, signal, emit });
+            return { content: renderDelegation(outcomes), status: groupStatus(outcomes) };
+          },
+        });
+        return groupAccepted(id, tasks);
+      }
+      return renderDelegation(await runAll(ctx));
     },
   };
 }
 
 /** Runs one task in-process, forwarding the subagent's events into the parent's stream. */
+/** What a subagent run reports to: the tool's context, or a background task's signal and emit. */
+type LocalSink = Pick<ToolContext, "sessionId" | "signal" | "emit" | "addUsage">;
+
 async function runLocalTask(
   options: DelegateToolOptions,
   task: DelegateTask,
   forkId: string,
-  ctx: ToolContext,
+  ctx: LocalSink,
 ): Promise<SubagentOutcome> {
   const definition = options.agents.find((agent) => agent.name === task.subagent_type)!;
   const sessionId = `${ctx.sessionId}/${forkId}`;

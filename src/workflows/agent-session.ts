@@ -24,7 +24,9 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     if (input.task && !outcome.suspended) session.closed = true;
     if (outcome.suspended) await continueAsNewNow(session, outcome.suspended);
     session.trimStream(run.offset);
-    if (outcome.plan && historyIsLong(outcome.plan.continueAsNew, session)) await continueAsNewNow(session);
+    const busy = session.subagents.size > 0; // detached subagents: their parent execution must stay open
+    if (outcome.plan && !busy && historyIsLong(outcome.plan.continueAsNew, session))
+      await continueAsNewNow(session);
   }
   await condition(allHandlersFinished);
   return {

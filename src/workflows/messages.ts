@@ -126,8 +126,10 @@ export interface SessionStatus {
   currentRun?: { runId: string; turn: number };
   /** Why the last run failed, while the status is `failed`. */
   failure?: { runId: string; message: string };
-  /** Subagent sessions running for the current run (their approvals are answered in those sessions). */
+  /** Subagent sessions running (their approvals are answered in those sessions, or through this one). */
   subagents?: ActiveSubagent[];
+  /** The session's detached background tasks (a subagent group started with `run_in_background`), done or not. */
+  backgroundTasks?: { id: string; label: string; done: boolean }[];
   pendingApprovals: PendingApproval[];
   pendingQuestions: PendingQuestion[];
   /** Ids of the queued runs, in order (the first 100). */

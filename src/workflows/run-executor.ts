@@ -104,7 +104,8 @@ async function driveKernel(
     ...(run.images ? { images: run.images } : {}),
     ...(resumed ? { resume: resumed.snapshot } : {}),
     suspend: {
-      requested: () => historyIsLong(plan.continueAsNew),
+      // Not while subagents run: continuing as new would close the execution that is their parent.
+      requested: () => historyIsLong(plan.continueAsNew) && session.subagents.size === 0,
       suspend: (paused) => void (snapshot = paused),
     },
   });
@@ -227,8 +228,10 @@ function kernelConfig(
     approval: approver,
     effects,
     input: durableInput(host, plan.permission),
-    // Background work in durable runs belongs in child workflows; tools run as activities and get no registry.
-    background: false,
+    // Background work in durable runs is child workflows (a delegation with run_in_background); tools that run as
+    // activities get no registry. Detached groups go to the session's registry and outlive the run.
+    background: true,
+    detachedTasks: session.detachedTasksFor(plan),
     ports: workflowPorts,
   };
   return config;

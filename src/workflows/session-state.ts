@@ -1,4 +1,9 @@
-import { ApplicationFailure, type CancellationScope, patched, setHandler, uuid4 } from "@temporalio/workflow";
+import { ApplicationFailure, CancellationScope, patched, setHandler, uuid4 } from "@temporalio/workflow";
+import type { BackgroundTasks } from "../kernel/background/types.js";
+import { createBackgroundTasks } from "../kernel/background/background-tasks.js";
+import { NEVER_ABORTED } from "../kernel/ports.js";
+import type { AgentPlan } from "../common/agent-plan.js";
+import { workflowPorts } from "./workflow-ports.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
@@ -106,6 +111,10 @@ export class SessionState {
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
   current: ActiveRun | undefined;
+  /** The workflow's root scope: detached background work runs under it, outside any run's scope. */
+  readonly rootScope = CancellationScope.current();
+  /** The session's detached background tasks, which outlive the run that started them (made at the first run). */
+  detachedTasks: BackgroundTasks | undefined;
   /** The subagent sessions (child workflows) running for the current run, by session id. */
   readonly subagents = new Map<string, ActiveSubagent>();
   closed = false;
@@ -173,6 +182,26 @@ export class SessionState {
     const keepFrom = suspended?.run.offset ?? this.keptRunOffsets.at(-1) ?? this.stream.end;
     this.keptRunOffsets.splice(0, this.keptRunOffsets.length - 1);
     return this.stream.carry(keepFrom);
+  }
+
+  /** The session's registry of detached tasks, made at the first run with the agent's limits. */
+  detachedTasksFor(plan: AgentPlan): BackgroundTasks {
+    this.detachedTasks ??= createBackgroundTasks({
+      // A detached task's events reach the run going on when they happen; between runs the next run's note says it.
+      emit: (event) => {
+        if (this.current) this.publish(this.current.runId, event);
+      },
+      signal: NEVER_ABORTED,
+      ports: workflowPorts,
+      ...(plan.backgroundLimits ? { limits: plan.backgroundLimits } : {}),
+    });
+    return this.detachedTasks;
+  }
+
+  /** Usage of detached background work (a subagent group that outlived its run): the session's, no run's. */
+  addBackgroundUsage(usage: Usage): void {
+    this.usage = addUsage(this.usage, usage);
+    this.refreshVisibility();
   }
 
   /** The summary of the newest finished run. */
@@ -256,6 +285,8 @@ export class SessionState {
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
     if (this.subagents.size > 0) status.subagents = [...this.subagents.values()];
+    const background = this.detachedTasks?.listDetached() ?? [];
+    if (background.length > 0) status.backgroundTasks = background;
     if (this.failure) status.failure = { runId: this.failure.runId, message: this.failure.message };
     return status;
   }

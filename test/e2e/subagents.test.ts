@@ -54,6 +54,45 @@ const lead = defineAgent({
   tools: [delegateTool({ agents: [researcher], providers: { researcher: researcherScript() } })],
 });
 
+/** A subagent that needs no approval. */
+const oracle = defineAgent({ name: "oracle", model: "researcher", tools: [lookup] });
+const backgroundCall = (subagent: string) =>
+  toolCallTurn([
+    {
+      id: "b1",
+      name: "Agent",
+      input: {
+        tasks: [{ display_name: "tides", subagent_type: subagent, prompt: "why are there tides?" }],
+        run_in_background: true,
+      },
+    },
+  ]);
+/** Starts a joinable group, says it waits (the run joins instead of ending), then answers from the note. */
+const joiner = defineAgent({
+  name: "joiner",
+  model: "joiner",
+  maxTurns: 2,
+  tools: [delegateTool({ agents: [oracle], backgroundKind: "joinable" })],
+});
+const joinerScript = () =>
+  conversationScript([
+    backgroundCall("oracle"),
+    textTurn("Waiting for the report."),
+    textTurn("Report: the moon."),
+  ]);
+/** Starts a detached group and ends its run; the next run gets the note. */
+const detacher = defineAgent({
+  name: "detacher",
+  model: "detacher",
+  tools: [delegateTool({ agents: [researcher], backgroundKind: "detached" })],
+});
+const detacherScript = () =>
+  conversationScript([
+    { ...backgroundCall("researcher"), usage: USAGE },
+    { ...textTurn("I will report later."), usage: USAGE },
+    { ...textTurn("The researcher says the moon does it."), usage: USAGE },
+  ]);
+
 const EXPECTED_REPORT = "## tides (agentId: SESSION/task-d1-1; status: completed)\nTides follow the moon.";
 
 describe("subagents as child workflows", () => {
@@ -64,8 +103,13 @@ describe("subagents as child workflows", () => {
   beforeAll(async () => {
     worker = await startTestWorker({
       taskQueue,
-      agents: [lead, researcher],
-      providers: { lead: leadScript(), researcher: researcherScript() },
+      agents: [lead, researcher, oracle, joiner, detacher],
+      providers: {
+        lead: leadScript(),
+        researcher: researcherScript(),
+        joiner: joinerScript(),
+        detacher: detacherScript(),
+      },
     });
     client = await testClient(taskQueue);
   });
@@ -161,5 +205,50 @@ describe("subagents as child workflows", () => {
     expect(events.filter((event) => event.forkId === "task-d1-1").map((event) => event.type)).toContain(
       "done",
     );
+  });
+
+  it("a joinable background group: the tool answers at once, the run joins without using a turn, the note arrives at turn start", async () => {
+    const { events, result } = await collect(client.run("joiner", "explain tides"));
+    const accepted = events.find((event) => event.type === "tool_result" && !event.forkId);
+    expect(accepted).toMatchObject({
+      result: { content: expect.stringMatching(/^\[background:bg_\w+\] accepted group with 1 subagent/) },
+    });
+    const note = events.find((event) => event.type === "background_completed");
+    expect(note).toMatchObject({
+      completion: {
+        label: "Subagent group: tides",
+        status: "completed",
+        content: expect.stringContaining("Tides follow the moon."),
+      },
+    });
+    // maxTurns is 2, and the run still gets its third turn after the join: a join does not use up the budget.
+    const turns = events.flatMap((event) =>
+      event.type === "turn_start" && !event.forkId ? [event.turn] : [],
+    );
+    expect(turns).toEqual([1, 2, 3]);
+    expect(result.text).toBe("Report: the moon.");
+    expect(result.stopReason).toBe("stop");
+  });
+
+  it("a detached background group outlives its run; its note reaches the next run, and show lists it", async () => {
+    const sessionId = `detacher-${Date.now()}`;
+    const first = await collect(client.run("detacher", "research tides in the background", { sessionId }));
+    expect(first.result.text).toBe("I will report later.");
+    // The run is over; the group still runs, waiting for the subagent's approval.
+    const waiting = await client.describe(sessionId);
+    expect(waiting.backgroundTasks).toMatchObject([{ label: "Subagent group: tides", done: false }]);
+    expect(waiting.pendingApprovals).toMatchObject([{ callId: "r1", sessionId: `${sessionId}/task-b1-1` }]);
+    await client.approve(sessionId, "r1", { actor: "alice" });
+    await expect
+      .poll(async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done, { timeout: 20_000 })
+      .toBe(true);
+    const second = await collect(client.run("detacher", "anything new?", { sessionId }));
+    const note = second.events.find((event) => event.type === "background_completed");
+    expect(note).toMatchObject({
+      completion: { status: "completed", content: expect.stringContaining("Tides follow the moon.") },
+    });
+    expect(second.result.text).toBe("The researcher says the moon does it.");
+    // The group's usage counts toward the session (its run had ended): 2 parent calls + 2 child + 1.
+    expect((await client.describe(sessionId)).usage).toEqual({ inputTokens: 50, outputTokens: 25 });
   });
 });

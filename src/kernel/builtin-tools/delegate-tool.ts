@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RunResult, SubagentStatus } from "../events.js";
 import type { Usage } from "../model.js";
+import type { BackgroundStatus } from "../background/types.js";
 
 /** The marker of the delegation tool: durable runs execute it in the workflow, each task a child session. */
 export const DELEGATE_BUILTIN = "delegate";
@@ -19,10 +20,17 @@ export const delegateSchema = z.object({
       }),
     )
     .min(1),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Start the tasks and go on at once; their report arrives later as a background note"),
 });
 
 /** One task of a delegation. */
 export type DelegateTask = z.infer<typeof delegateSchema>["tasks"][number];
+
+/** The delegation tool's input. */
+export type DelegateInput = z.infer<typeof delegateSchema>;
 
 /** How one subagent's task ended. */
 export interface SubagentOutcome {
@@ -63,6 +71,23 @@ export function renderDelegation(outcomes: readonly SubagentOutcome[]): string {
 export function unknownSubagent(task: DelegateTask, agents: readonly string[]): string | undefined {
   if (agents.includes(task.subagent_type)) return undefined;
   return `unknown subagent_type '${task.subagent_type}' (available: ${agents.join(", ")})`;
+}
+
+/** The label of a background group, as the seed's: `Subagent group: a, b`. */
+export function groupLabel(tasks: readonly DelegateTask[]): string {
+  return `Subagent group: ${tasks.map((task) => task.display_name).join(", ")}`;
+}
+
+/** What the tool answers at once for a group it started in the background. */
+export function groupAccepted(id: string, tasks: readonly DelegateTask[]): string {
+  return `[background:${id}] accepted group with ${tasks.length} subagent${tasks.length === 1 ? "" : "s"}; the report arrives as a background note`;
+}
+
+/** A group's status: all completed, all failed, all cancelled, or partial. */
+export function groupStatus(outcomes: readonly SubagentOutcome[]): BackgroundStatus {
+  const statuses = new Set(outcomes.map((outcome) => outcome.status));
+  if (statuses.size !== 1) return "partial";
+  return [...statuses][0]!;
 }
 
 /** The fork id of task `index` of a call: unique in the session, stable on replay. */

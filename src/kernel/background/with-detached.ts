@@ -1,0 +1,29 @@
+import type { AbortSignalLike } from "../ports.js";
+import type { BackgroundCompletion, BackgroundSpawn, BackgroundTasks } from "./types.js";
+
+/**
+ * A run's registry with an owner that outlives the run (a durable session): joinable tasks belong to the run (joined
+ * before it ends, cancelled with it); detached ones go to `detached`, which the run never cancels, so they survive
+ * it. Completions of both are delivered at the next turn start of whichever run is going (the session's next run
+ * for a task that finished after its run ended).
+ */
+export function withDetached(run: BackgroundTasks, detached: BackgroundTasks): BackgroundTasks {
+  const owner = (id: string) => (detached.read(id) !== null || isDetachedId(detached, id) ? detached : run);
+  return {
+    spawn: (task: BackgroundSpawn) => (task.kind === "detached" ? detached : run).spawn(task),
+    pendingJoinable: () => run.pendingJoinable(),
+    pendingDetached: () => detached.pendingDetached(),
+    hasCompleted: () => run.hasCompleted() || detached.hasCompleted(),
+    takeCompleted: (): BackgroundCompletion[] => [...run.takeCompleted(), ...detached.takeCompleted()],
+    waitNextJoinable: (signal?: AbortSignalLike) => run.waitNextJoinable(signal),
+    read: (id, options) => owner(id).read(id, options),
+    listDetached: () => detached.listDetached(),
+    cancel: (id) => owner(id).cancel(id),
+    // The run's own work ends with it; detached tasks are the owner's to cancel.
+    cancelAll: () => run.cancelAll(),
+  };
+}
+
+function isDetachedId(detached: BackgroundTasks, id: string): boolean {
+  return detached.listDetached().some((task) => task.id === id);
+}
