@@ -50,6 +50,7 @@ import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
 import { MAX_FAILURE_CHARS, MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 import type { AgentError } from "../kernel/errors.js";
+import { workflowPorts } from "./workflow-ports.js";
 
 const KEPT_SUMMARIES = 50;
 /** How many runs' events stay readable in the session stream. */
@@ -87,7 +88,12 @@ export class SessionState {
   readonly steers: SteerQueue;
   readonly requests = new Map<string, ModelRequest>();
   readonly stream: SessionStream;
-  readonly board = new ApprovalBoard();
+  /**
+   * Approvers are enforced, and ignored decision signals listed in the current details, in executions begun since
+   * they exist (decided once, at the execution's start).
+   */
+  readonly authorisedApprovers = patched("authorised-approvers");
+  readonly board = new ApprovalBoard(this.authorisedApprovers);
   /** Decided once per execution, at its start, so histories from before the change replay unchanged. */
   readonly wakeUpWhileStreaming = patched("wake-up-while-streaming");
   /**
@@ -237,6 +243,8 @@ export class SessionState {
       messageCount: this.messages.length,
       offset: this.stream.end,
       rejectedSignals: [...this.rejectedSignals],
+      recentDecisions: this.board.recentDecisions(),
+      rejectedDecisions: this.board.rejectedDecisions(),
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
     if (this.failure) status.failure = { runId: this.failure.runId, message: this.failure.message };
@@ -305,15 +313,20 @@ export class SessionState {
     const rejectWith = (operation: string, problem: string | undefined) => {
       if (problem) throw new TypeError(`${operation}: ${problem}`);
     };
-    setHandler(decideToolCallUpdate, (request) => this.decide(request), {
+    setHandler(decideToolCallUpdate, (request) => this.decide(request, "update"), {
       validator: (request) => rejectWith("decideToolCall", this.board.checkDecision(request)),
       description: about.decideToolCall,
     });
     const decideBySignal = (decision: "allow" | "deny", name: string) => (request: unknown) => {
       const full = { ...(request as object), decision } as DecideToolCallRequest;
       const problem = this.board.checkDecision(full);
-      if (problem) this.reject(`${name} signal ignored: ${problem}`);
-      else this.decide(full);
+      if (!problem) return void this.decide(full, "signal");
+      // Listed with who sent it and why, in the status, the current details and the event stream.
+      if (typeof request === "object" && request !== null && !undecodableReason(request))
+        this.board.rejectDecision(full, problem, workflowPorts.now());
+      this.reject(`${name} signal ignored: ${problem}`, "rejected_decision");
+      // The details list it (a refresh can upsert search attributes: a command, so not in older executions).
+      if (this.authorisedApprovers) this.refreshVisibility();
     };
     setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
     setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });
@@ -355,8 +368,11 @@ export class SessionState {
     return transcriptPage(this.transcript, conversation, typeof from === "number" ? from : 0);
   }
 
-  private decide(request: DecideToolCallRequest): { callId: string; decision: "allow" | "deny" } {
-    this.board.decide(request);
+  private decide(
+    request: DecideToolCallRequest,
+    via: "update" | "signal",
+  ): { callId: string; decision: "allow" | "deny" } {
+    this.board.decide(request, workflowPorts.now(), via);
     return { callId: request.callId, decision: request.decision };
   }
 
@@ -455,14 +471,14 @@ export class SessionState {
     throw new TypeError(`session '${this.sessionId}' is closed${why}`);
   }
 
-  private reject(message: string): void {
+  private reject(message: string, code = "invalid_signal"): void {
     message = clip(message, MAX_REJECTION_CHARS);
     this.rejectedSignals.push(message);
     if (this.rejectedSignals.length > KEPT_REJECTIONS) this.rejectedSignals.shift();
     this.stream.publish(this.current?.runId ?? "", {
       type: "diagnostic",
       level: "warning",
-      code: "invalid_signal",
+      code,
       message,
     });
   }
