@@ -206,4 +206,13 @@ describe("the codec server (Temporal's remote codec protocol over node:http)", (
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("LITE_AGENT_ENCRYPTION_KEYS");
   });
+
+  it("the CLI command says so when its port is taken", async () => {
+    const keys = `k1=${Buffer.from(key1).toString("base64")}`;
+    const run = await runCliInProcess(["codec-server", "--port", String(open.port)], {
+      LITE_AGENT_ENCRYPTION_KEYS: keys,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`port ${open.port} is already in use: choose another with --port`);
+  });
 });

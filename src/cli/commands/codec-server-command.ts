@@ -41,6 +41,10 @@ async function codecServer(scope: CliScope, options: CodecServerOptions): Promis
       host: options.host,
       ...(token ? { token } : {}),
       log: (line) => scope.note(scope.style.dim(line)),
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE")
+        throw new CliError(`port ${options.port} is already in use: choose another with --port`);
+      throw error;
     });
     const keys = [...ring.keys.keys()].join(", ");
     scope.io.stdout(`Codec server: ${server.url} (keys ${keys}; encrypts with ${ring.currentKeyId})\n`);
