@@ -9,6 +9,7 @@ import type {
   PendingQuestion,
   RejectedDecision,
 } from "./messages.js";
+import type { CarriedDecisions } from "./session-input.js";
 import { MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 
 /** A decision as the session records it. */
@@ -40,7 +41,21 @@ export class ApprovalBoard {
    * @param enforceApprovers whether a pending approval's `approvers` are kept and enforced (decided once per
    * execution with `patched()`, so executions begun before approvers existed replay unchanged).
    */
-  constructor(private readonly enforceApprovers = true) {}
+  constructor(
+    private readonly enforceApprovers = true,
+    carried?: CarriedDecisions,
+  ) {
+    // From the previous execution's input: kept only when well-formed lists (an input is never trusted).
+    if (Array.isArray(carried?.recent)) this.recent.push(...carried.recent.slice(-LISTED_DECISIONS));
+    if (Array.isArray(carried?.rejected)) this.rejected.push(...carried.rejected.slice(-LISTED_DECISIONS));
+  }
+
+  /** What the next execution carries: the listed decisions and ignored signals. */
+  carry(): CarriedDecisions | undefined {
+    return this.recent.length + this.rejected.length > 0
+      ? { recent: [...this.recent], rejected: [...this.rejected] }
+      : undefined;
+  }
 
   private readonly approvals = new Map<string, PendingApproval>();
   private readonly questions = new Map<string, PendingQuestion>();

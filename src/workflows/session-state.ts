@@ -42,7 +42,13 @@ import {
   checkSteer,
 } from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
-import type { CarriedState, QueuedRun, SessionInput, SuspendedRun } from "./session-input.js";
+import type {
+  CarriedDecisions,
+  CarriedState,
+  QueuedRun,
+  SessionInput,
+  SuspendedRun,
+} from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
 import { SessionStream } from "./session-stream.js";
 import type { EventLogState } from "./event-log.js";
@@ -93,7 +99,7 @@ export class SessionState {
    * they exist (decided once, at the execution's start).
    */
   readonly authorisedApprovers = patched("authorised-approvers");
-  readonly board = new ApprovalBoard(this.authorisedApprovers);
+  readonly board: ApprovalBoard;
   /** Decided once per execution, at its start, so histories from before the change replay unchanged. */
   readonly wakeUpWhileStreaming = patched("wake-up-while-streaming");
   /**
@@ -137,6 +143,7 @@ export class SessionState {
     this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     this.failure = carried?.failure;
     this.transcript = new TranscriptLedger(carried?.transcript);
+    this.board = new ApprovalBoard(this.authorisedApprovers, carried?.decisions);
     this.stream = new SessionStream(carried?.log, () => this.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.registerHandlers();
@@ -219,6 +226,7 @@ export class SessionState {
       ...(suspended ? { activeRun: suspended } : {}),
       ...(this.failure ? { failure: this.failure } : {}),
       ...(this.transcript.compactions > 0 ? { transcript: this.transcript.state() } : {}),
+      ...optionalDecisions(this.board.carry()),
     };
   }
 
@@ -482,4 +490,8 @@ export class SessionState {
       message,
     });
   }
+}
+
+function optionalDecisions(decisions: CarriedDecisions | undefined): { decisions?: CarriedDecisions } {
+  return decisions ? { decisions } : {};
 }

@@ -38,6 +38,14 @@ const guarded = defineAgent({
     approvers: [{ tools: "refund_*", actors: ["alice"], groups: ["finance"] }],
   },
 });
+/** The same rules, continuing as new after every run. */
+const guardedShort = defineAgent({
+  name: "guarded-short",
+  model: "guarded",
+  tools: [refundOrder],
+  permission: guarded.permission!,
+  durable: { continueAsNew: { maxRunsPerExecution: 1 } },
+});
 const open = defineAgent({
   name: "open",
   model: "open",
@@ -71,7 +79,7 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
   beforeAll(async () => {
     worker = await startTestWorker({
       taskQueue,
-      agents: [guarded, open],
+      agents: [guarded, guardedShort, open],
       providers: { guarded: refundScript(), open: refundScript() },
       approverGroups: { finance: ["bob"] },
     });
@@ -219,5 +227,23 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
       decision: "allow",
       actor: "mallory",
     });
+  });
+
+  it("the listed decisions and ignored signals survive continue-as-new", async () => {
+    const alice = clientAs("alice");
+    const { started, events, callId } = await pendingRefund(alice, "guarded-short");
+    const first = await alice.handle(started.sessionId).describe();
+    await alice.handle(started.sessionId).signal(approveSignal, { callId, actor: "mallory" });
+    await alice.approve(started.sessionId, callId, { reason: "ok" });
+    await events;
+    await expect
+      .poll(async () => (await alice.handle(started.sessionId).describe()).runId, { timeout: 15_000 })
+      .not.toBe(first.runId);
+    const status = await alice.describe(started.sessionId);
+    expect(status.recentDecisions).toMatchObject([{ callId, actor: "alice", reason: "ok", via: "update" }]);
+    expect(status.rejectedDecisions).toMatchObject([{ callId, actor: "mallory" }]);
+    expect(await currentDetails(alice, started.sessionId)).toContain(
+      `allowed **refund_order** call \`${callId}\` by alice`,
+    );
   });
 });

@@ -150,4 +150,18 @@ describe("the approval board's approver check", () => {
       why: "no",
     });
   });
+
+  it("carries its listed decisions into the next execution (and ignores a carried value that is not a list)", () => {
+    const board = new ApprovalBoard(true);
+    expect(board.carry()).toBeUndefined();
+    board.addApproval(pending);
+    board.decide({ callId: "c1", decision: "deny", actor: "alice" }, 5, "update");
+    board.rejectDecision({ callId: "c9", decision: "allow", actor: "eve" }, "unknown call", 6);
+    const next = new ApprovalBoard(true, board.carry());
+    expect(next.recentDecisions()).toEqual(board.recentDecisions());
+    expect(next.rejectedDecisions()).toEqual(board.rejectedDecisions());
+    const garbage = new ApprovalBoard(true, { recent: "x", rejected: null } as never);
+    expect(garbage.recentDecisions()).toEqual([]);
+    expect(garbage.rejectedDecisions()).toEqual([]);
+  });
 });
