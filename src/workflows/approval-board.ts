@@ -37,6 +37,14 @@ const LISTED_DECISIONS = 10;
  * answered in any order; a decision for an unknown or already settled call is refused with the reason.
  */
 export class ApprovalBoard {
+  private readonly approvals = new Map<string, PendingApproval>();
+  private readonly questions = new Map<string, PendingQuestion>();
+  private readonly decisions = new Map<string, RecordedDecision>();
+  private readonly answers = new Map<string, RecordedAnswer>();
+  private readonly settled = new Map<string, string>();
+  private readonly recent: DecisionRecord[] = [];
+  private readonly rejected: RejectedDecision[] = [];
+
   /**
    * @param enforceApprovers whether a pending approval's `approvers` are kept and enforced (decided once per
    * execution with `patched()`, so executions begun before approvers existed replay unchanged).
@@ -45,9 +53,9 @@ export class ApprovalBoard {
     private readonly enforceApprovers = true,
     carried?: CarriedDecisions,
   ) {
-    // From the previous execution's input: kept only when well-formed lists (an input is never trusted).
-    if (Array.isArray(carried?.recent)) this.recent.push(...carried.recent.slice(-LISTED_DECISIONS));
-    if (Array.isArray(carried?.rejected)) this.rejected.push(...carried.rejected.slice(-LISTED_DECISIONS));
+    // From the previous execution's input, which is never trusted: only well-formed entries are kept.
+    this.recent.push(...wellFormed(carried?.recent));
+    this.rejected.push(...wellFormed(carried?.rejected));
   }
 
   /** What the next execution carries: the listed decisions and ignored signals. */
@@ -56,14 +64,6 @@ export class ApprovalBoard {
       ? { recent: [...this.recent], rejected: [...this.rejected] }
       : undefined;
   }
-
-  private readonly approvals = new Map<string, PendingApproval>();
-  private readonly questions = new Map<string, PendingQuestion>();
-  private readonly decisions = new Map<string, RecordedDecision>();
-  private readonly answers = new Map<string, RecordedAnswer>();
-  private readonly settled = new Map<string, string>();
-  private readonly recent: DecisionRecord[] = [];
-  private readonly rejected: RejectedDecision[] = [];
 
   pendingApprovals(): PendingApproval[] {
     return [...this.approvals.values()];
@@ -238,6 +238,21 @@ function checkShape(request: unknown, required: string[]): string | undefined {
   if (actor !== undefined && typeof actor !== "string") return "'actor' must be a string";
   if (reason !== undefined && typeof reason !== "string") return "'reason' must be a string";
   return undefined;
+}
+
+/** The carried entries that have the fields the status and details read (the newest LISTED_DECISIONS). */
+function wellFormed<T extends { callId: string; decision: string; at: number }>(entries: unknown): T[] {
+  if (!Array.isArray(entries)) return [];
+  return entries
+    .filter(
+      (entry: Partial<T> | null): entry is T =>
+        typeof entry === "object" &&
+        entry !== null &&
+        typeof entry.callId === "string" &&
+        (entry.decision === "allow" || entry.decision === "deny") &&
+        Number.isFinite(entry.at),
+    )
+    .slice(-LISTED_DECISIONS);
 }
 
 /** A string field of an unchecked request, clipped; undefined when it is not a string. */

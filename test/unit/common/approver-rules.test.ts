@@ -163,5 +163,15 @@ describe("the approval board's approver check", () => {
     const garbage = new ApprovalBoard(true, { recent: "x", rejected: null } as never);
     expect(garbage.recentDecisions()).toEqual([]);
     expect(garbage.rejectedDecisions()).toEqual([]);
+    const mixed = new ApprovalBoard(true, {
+      recent: [
+        null,
+        { callId: "c1" },
+        { callId: "c2", decision: "allow", at: "soon" },
+        ...board.recentDecisions(),
+      ],
+      rejected: [],
+    } as never);
+    expect(mixed.recentDecisions()).toEqual(board.recentDecisions());
   });
 });
