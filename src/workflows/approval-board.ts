@@ -54,8 +54,8 @@ export class ApprovalBoard {
     carried?: CarriedDecisions,
   ) {
     // From the previous execution's input, which is never trusted: only well-formed entries are kept.
-    this.recent.push(...wellFormed(carried?.recent));
-    this.rejected.push(...wellFormed(carried?.rejected));
+    this.recent.push(...wellFormed<DecisionRecord>(carried?.recent));
+    this.rejected.push(...wellFormed<RejectedDecision>(carried?.rejected));
   }
 
   /** What the next execution carries: the listed decisions and ignored signals. */
