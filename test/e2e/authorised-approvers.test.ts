@@ -8,6 +8,7 @@ import { defineTool } from "../../src/kernel/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { approveSignal } from "../../src/workflows/messages.js";
+import { runCliInProcess } from "../support/cli-in-process.js";
 import { collect } from "../support/collect.js";
 import {
   startTestWorker,
@@ -175,6 +176,26 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
       decision: "allow",
       actor: "alice",
     });
+  });
+
+  it("the CLI's approve names the refused actor (--actor, then LITE_AGENT_ACTOR), and shows who may decide", async () => {
+    const alice = clientAs("alice");
+    const { started, events, callId } = await pendingRefund(alice, "guarded");
+    const env = {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      TEMPORAL_NAMESPACE: inject("temporalNamespace"),
+      LITE_AGENT_TASK_QUEUE: taskQueue,
+      LITE_AGENT_ACTOR: "mallory",
+    };
+    const refused = await runCliInProcess(["approve", started.sessionId, callId], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`actor 'mallory' may not decide tool 'refund_order' (call '${callId}')`);
+    const show = await runCliInProcess(["show", started.sessionId], env);
+    expect(show.stdout).toContain("may be decided by: alice, group finance (bob)");
+    const allowed = await runCliInProcess(["approve", started.sessionId, callId, "--actor", "bob"], env);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain(`allowed ${callId} in session ${started.sessionId} (by bob)`);
+    expect((await events).find(isType("approval_resolved"))).toMatchObject({ actor: "bob" });
   });
 
   it("a decision signal from a disallowed actor is listed and ignored; one from an approver decides", async () => {
