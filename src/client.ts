@@ -102,6 +102,11 @@ export interface AgentClientOptions {
    * what they wrote.
    */
   encryption?: PayloadEncryptionOption;
+  /**
+   * Who this client decides and answers as (`approve`, `deny`, `answer`), unless a call names another actor: the
+   * application's signed-in user. Agents with `permission.approvers` refuse decisions from anyone they do not name.
+   */
+  actor?: string;
 }
 
 function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDeltaSource | undefined {
@@ -128,14 +133,17 @@ export class AgentClient {
   private searchAttributesChecked: Promise<void> | undefined;
   /** When each agent's queue was last seen polled. */
   private readonly workersSeen = new Map<string, number>();
+  /** Who decides and answers when a call names no actor (the `actor` option). */
+  readonly actor: string | undefined;
 
   constructor(
     readonly temporal: Client,
     options: Pick<
       AgentClientOptions,
-      "taskQueue" | "deltas" | "workerWaitMs" | "searchAttributes" | "maxRunInputBytes"
+      "taskQueue" | "deltas" | "workerWaitMs" | "searchAttributes" | "maxRunInputBytes" | "actor"
     > = {},
   ) {
+    this.actor = options.actor?.trim() || undefined;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.externalDeltas = deltaSource(options.deltas);
     const externalStorage = temporal.options.loadedDataConverter.externalStorage !== undefined;
@@ -283,7 +291,7 @@ export class AgentClient {
     callId: string,
     options: { actor?: string; reason?: string } = {},
   ): Promise<void> {
-    await this.decide(sessionId, { callId, decision: "allow", ...options });
+    await this.decide(sessionId, { callId, decision: "allow", ...this.withActor(options) });
   }
 
   /** Denies a pending tool call; the model gets `Error: denied by user[: reason]`. */
@@ -292,7 +300,7 @@ export class AgentClient {
     callId: string,
     options: { actor?: string; reason?: string } = {},
   ): Promise<void> {
-    await this.decide(sessionId, { callId, decision: "deny", ...options });
+    await this.decide(sessionId, { callId, decision: "deny", ...this.withActor(options) });
   }
 
   /** Answers a pending question (`ask_user`): free text, or the selected options. */
@@ -307,7 +315,7 @@ export class AgentClient {
       const target = await this.decisionTarget(sessionId, callId, "pendingQuestions");
       await updateWithRetry(() =>
         this.handle(target).executeUpdate(answerQuestionUpdate, {
-          args: [{ callId, ...body, ...options }],
+          args: [{ callId, ...body, ...this.withActor(options) }],
         }),
       );
     } catch (error) {
@@ -455,6 +463,13 @@ export class AgentClient {
     if (Date.now() - (this.workersSeen.get(taskQueue) ?? -Infinity) < 30_000) return;
     await waitForAgentWorker(this.temporal, agent, taskQueue, { timeoutMs: this.workerWaitMs });
     this.workersSeen.set(taskQueue, Date.now());
+  }
+
+  /** The call's options with the client's actor when the call names none. */
+  private withActor<T extends { actor?: string }>(options: T): T {
+    return options.actor === undefined && this.actor !== undefined
+      ? { ...options, actor: this.actor }
+      : options;
   }
 
   private async decide(

@@ -19,6 +19,11 @@ export interface CreateWorkerOptions {
   /** Model providers by model id; `"*"` serves any model. */
   providers: ProviderMap;
   /**
+   * Groups of actors that agents' `permission.approvers` name (`{ finance: ["bob", "carol"] }`), for the groups
+   * an agent does not define itself: your organisation's groups, kept out of the agent definitions.
+   */
+  approverGroups?: Record<string, string[]>;
+  /**
    * The base task queue, default `lite-agent`. Each agent's sessions run on `<taskQueue>.<agent>` (workflow and
    * activities), and this worker polls one such queue per agent, so a session never reaches a worker without its agent.
    */
@@ -95,7 +100,7 @@ export const DEFAULT_MAX_CACHED_SESSIONS = 250;
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
   const config = loadConnectionConfig({ namespace: options.namespace });
   const namespace = options.namespace ?? config.namespace;
-  const registry = new AgentRegistry(options.agents, options.providers);
+  const registry = new AgentRegistry(options.agents, options.providers, options.approverGroups);
   const agents = registry.agentNames();
   if (agents.length === 0) throw new TypeError("createWorker: no agents to serve");
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));

@@ -1,6 +1,7 @@
 import { middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
 import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
 import type { AgentPlan } from "../common/agent-plan.js";
+import { checkApproverSettings, withWorkerGroups } from "../common/approver-rules.js";
 import type { ModelProvider } from "../kernel/model.js";
 import type { AnyTool } from "../kernel/tools.js";
 
@@ -26,12 +27,19 @@ export class AgentRegistry {
   private readonly agents = new Map<string, AgentDefinition>();
   private readonly providerCache = new Map<string, ModelProvider>();
 
+  /**
+   * @param approverGroups groups of actors for the agents' `permission.approvers`, filling the names an agent does
+   * not define. Every agent's approvers are checked here, so a group nobody defines fails the worker's start.
+   */
   constructor(
     agents: AgentDefinition[],
     private readonly providers: ProviderMap,
+    private readonly approverGroups?: Record<string, string[]>,
   ) {
     for (const agent of agents) {
       if (this.agents.has(agent.name)) throw new TypeError(`two agents are named '${agent.name}'`);
+      const problem = agent.permission && checkApproverSettings(agent.permission, approverGroups);
+      if (problem) throw new TypeError(`agent '${agent.name}': ${problem}`);
       // Fails now, with the agent and the reason, for anything a durable run cannot carry (such as middleware
       // that cannot be made again in the workflow), instead of at a session's first run.
       toAgentPlan(agent);
@@ -46,7 +54,9 @@ export class AgentRegistry {
 
   /** The plan of an agent. */
   plan(agent: string): AgentPlan {
-    return toAgentPlan(this.definition(agent));
+    const plan = toAgentPlan(this.definition(agent));
+    if (!plan.permission?.approvers) return plan;
+    return { ...plan, permission: withWorkerGroups(plan.permission, this.approverGroups) };
   }
 
   /** The implementation of one of an agent's tools. */

@@ -3,6 +3,7 @@ import type { CliRuntime } from "./command-action.js";
 import { registerAnswerCommand } from "./commands/answer-command.js";
 import { registerCancelCommand } from "./commands/cancel-command.js";
 import { registerCloseCommand } from "./commands/close-command.js";
+import { registerCodecServerCommand } from "./commands/codec-server-command.js";
 import { registerDecisionCommands } from "./commands/decision-commands.js";
 import { registerDevCommand } from "./commands/dev-command.js";
 import { registerHistoryCommand } from "./commands/history-command.js";
@@ -21,7 +22,7 @@ type Register = (program: Command, runtime: CliRuntime) => void;
 
 /** The commands, by help group. */
 const GROUPS: [string, Register[]][] = [
-  ["Servers:", [registerDevCommand, registerWorkerCommand]],
+  ["Servers:", [registerDevCommand, registerWorkerCommand, registerCodecServerCommand]],
   ["Runs:", [registerRunCommand, registerWatchCommand]],
   [
     "People in the loop:",
@@ -42,7 +43,8 @@ Exit codes: 0 success (a run that stopped normally), 1 failure (failed run, reje
 server), 2 misuse of the command line, 130 interrupted or aborted.
 
 Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (and Temporal's TLS / API key settings), LITE_AGENT_TASK_QUEUE,
-LITE_AGENT_ACTOR (who decides), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
+LITE_AGENT_ACTOR (who decides), LITE_AGENT_ENCRYPTION_KEYS (payload encryption; also read by codec-server),
+LITE_AGENT_CODEC_TOKEN (codec-server's bearer token), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
 `;
 
 /**

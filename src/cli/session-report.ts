@@ -1,6 +1,7 @@
 import { excerpt, formatUsage } from "../terminal/event-printer.js";
 import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
+import { describeApprovers } from "../common/approver-rules.js";
 import type { PendingApproval, PendingQuestion, SessionStatus } from "../workflows/messages.js";
 import { eventSummary } from "./event-summary.js";
 import { formatDuration } from "./format-duration.js";
@@ -37,6 +38,7 @@ function approvalLines(
   return [
     `  ${style.bold(approval.callId)}  ${approval.tool} ${style.dim(excerpt(JSON.stringify(approval.input) ?? "", 100))}${why}`,
     `      ${timing(approval.requestedAt, approval.expiresAt, options.now)} · run ${approval.runId}`,
+    ...(approval.approvers ? [`      may be decided by: ${describeApprovers(approval.approvers)}`] : []),
     `      allow: ${command("approve", approval.callId)}`,
     `      deny:  ${command("deny", approval.callId)} --reason '…'`,
   ];
@@ -118,6 +120,24 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
     lines.push(
       `Rejected signals (${status.rejectedSignals.length}):`,
       ...status.rejectedSignals.map((reason) => `  ${reason}`),
+    );
+  const decisions = status.recentDecisions ?? [];
+  if (decisions.length > 0)
+    lines.push(
+      `Recent decisions (${decisions.length}):`,
+      ...decisions.map(
+        (d) =>
+          `  ${d.decision === "allow" ? "allowed" : "denied"} ${d.tool} ${d.callId} by ${d.actor ?? "(no actor)"} at ${new Date(d.at).toISOString()} (${d.via})${d.reason ? ` — ${d.reason}` : ""}`,
+      ),
+    );
+  const ignored = status.rejectedDecisions ?? [];
+  if (ignored.length > 0)
+    lines.push(
+      `Ignored decision signals (${ignored.length}):`,
+      ...ignored.map(
+        (r) =>
+          `  ${r.decision === "allow" ? "approve" : "deny"} ${r.tool ?? ""} ${r.callId} from ${r.actor ?? "(no actor)"} at ${new Date(r.at).toISOString()}: ${r.why}`,
+      ),
     );
   lines.push(...eventLines(options.events, style));
   return `${lines.join("\n")}\n`;

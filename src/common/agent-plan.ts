@@ -4,6 +4,7 @@ import type { ToolChoice } from "../kernel/model.js";
 import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
 import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
+import type { ApproverRule } from "./approver-rules.js";
 
 export type { CodecName } from "../kernel/codecs/codec-for.js";
 import type { CodecName } from "../kernel/codecs/codec-for.js";
@@ -42,6 +43,14 @@ export interface PermissionPlan {
   approvalTimeoutMs?: number;
   /** What a timed-out approval becomes; default deny. */
   onTimeout?: "deny" | "allow" | "fail";
+  /**
+   * Who may decide approvals, per tool pattern (every matching rule counts). A tool no rule names may be decided
+   * by anyone, as when there are no approvers. A decision from anyone else is refused (update) or listed and
+   * ignored (signal).
+   */
+  approvers?: ApproverRule[];
+  /** Groups of actors that `approvers` names; the worker's `approverGroups` add the ones not defined here. */
+  groups?: Record<string, string[]>;
 }
 
 /** How the model activity is retried (Temporal retry policy), following the seed's `retry()` semantics. */

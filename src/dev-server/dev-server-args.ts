@@ -8,6 +8,8 @@ export interface DevServerArgsInput {
   readonly port: number;
   /** `undefined` runs without the Web UI (`--headless`). */
   readonly uiPort: number | undefined;
+  /** The Web UI's remote codec endpoint (`--ui-codec-endpoint`), when it has one. */
+  readonly uiCodecEndpoint?: string | undefined;
   readonly dbFile: string | undefined;
   readonly namespace: string;
   readonly searchAttributes: SearchAttributeSpec;
@@ -34,6 +36,8 @@ export function devServerArgs(input: DevServerArgsInput): string[] {
   if (input.uiPort !== undefined && input.supportedFlags.has("--ui-disable-news-fetch")) {
     args.push("--ui-disable-news-fetch");
   }
+  if (input.uiPort !== undefined && input.uiCodecEndpoint !== undefined)
+    args.push("--ui-codec-endpoint", input.uiCodecEndpoint);
   if (input.dbFile !== undefined) args.push("--db-filename", input.dbFile);
   // "default" always exists; passing it again is harmless but noisy in the server's log.
   if (input.namespace !== "default") args.push("--namespace", input.namespace);

@@ -20,6 +20,11 @@ export interface StartDevServerOptions {
   readonly uiPort?: number;
   /** Run without the Web UI. */
   readonly headless?: boolean;
+  /**
+   * The remote codec server the Web UI decodes payloads with (`--ui-codec-endpoint`), such as
+   * `lite-agent codec-server`'s URL; the browser calls it, so it must allow the UI's origin.
+   */
+  readonly uiCodecEndpoint?: string;
   /** Namespace to create and wait for (default "default"). */
   readonly namespace?: string;
   /** Custom search attributes to register (default {@link DEFAULT_SEARCH_ATTRIBUTES}). */

@@ -64,6 +64,8 @@ export type AgentEventBody =
       by: DecisionSource;
       /** Who decided, when a person did (durable approvals). */
       actor?: string;
+      /** When a person decided, ms since the epoch (durable approvals: workflow time). */
+      at?: number;
     }
   | { type: "approval_request"; call: ToolCall; reason?: string }
   | {
@@ -73,6 +75,8 @@ export type AgentEventBody =
       by: DecisionSource;
       actor?: string;
       reason?: string;
+      /** When a person decided, ms since the epoch (durable approvals: workflow time). */
+      at?: number;
     }
   | { type: "input_request"; call: ToolCall; question: UserQuestion }
   | { type: "input_resolved"; id: string; answer: UserAnswer }

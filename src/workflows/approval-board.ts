@@ -1,17 +1,24 @@
+import { describeApprovers, mayDecide } from "../common/approver-rules.js";
 import type { UserAnswer } from "../kernel/permission/types.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
 import type {
   AnswerQuestionRequest,
   DecideToolCallRequest,
+  DecisionRecord,
   PendingApproval,
   PendingQuestion,
+  RejectedDecision,
 } from "./messages.js";
+import type { CarriedDecisions } from "./session-input.js";
+import { MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 
 /** A decision as the session records it. */
 export interface RecordedDecision {
   decision: "allow" | "deny";
   actor?: string;
   reason?: string;
+  /** Workflow time of the decision (absent in sessions whose execution began before decisions were timed). */
+  at?: number;
 }
 
 /** An answer as the session records it. */
@@ -22,6 +29,8 @@ export interface RecordedAnswer {
 
 /** How many settled decisions the board remembers, to explain a late or repeated one. */
 const REMEMBERED = 200;
+/** How many decisions, and ignored decision signals, the status lists. */
+const LISTED_DECISIONS = 10;
 
 /**
  * The session's pending approvals and questions, and what was decided. Several can be pending at once and be
@@ -33,6 +42,28 @@ export class ApprovalBoard {
   private readonly decisions = new Map<string, RecordedDecision>();
   private readonly answers = new Map<string, RecordedAnswer>();
   private readonly settled = new Map<string, string>();
+  private readonly recent: DecisionRecord[] = [];
+  private readonly rejected: RejectedDecision[] = [];
+
+  /**
+   * @param enforceApprovers whether a pending approval's `approvers` are kept and enforced (decided once per
+   * execution with `patched()`, so executions begun before approvers existed replay unchanged).
+   */
+  constructor(
+    private readonly enforceApprovers = true,
+    carried?: CarriedDecisions,
+  ) {
+    // From the previous execution's input, which is never trusted: only well-formed entries are kept.
+    this.recent.push(...wellFormed<DecisionRecord>(carried?.recent));
+    this.rejected.push(...wellFormed<RejectedDecision>(carried?.rejected));
+  }
+
+  /** What the next execution carries: the listed decisions and ignored signals. */
+  carry(): CarriedDecisions | undefined {
+    return this.recent.length + this.rejected.length > 0
+      ? { recent: [...this.recent], rejected: [...this.rejected] }
+      : undefined;
+  }
 
   pendingApprovals(): PendingApproval[] {
     return [...this.approvals.values()];
@@ -43,7 +74,21 @@ export class ApprovalBoard {
   }
 
   addApproval(pending: PendingApproval): void {
+    if (!this.enforceApprovers && pending.approvers) {
+      const { approvers: _ignored, ...plain } = pending;
+      pending = plain;
+    }
     this.approvals.set(pending.callId, pending);
+  }
+
+  /** The last decisions taken, newest last. */
+  recentDecisions(): DecisionRecord[] {
+    return [...this.recent];
+  }
+
+  /** The decision signals that were ignored, newest last. */
+  rejectedDecisions(): RejectedDecision[] {
+    return [...this.rejected];
   }
 
   addQuestion(pending: PendingQuestion): void {
@@ -56,8 +101,16 @@ export class ApprovalBoard {
     if (shape) return shape;
     if (request.decision !== "allow" && request.decision !== "deny")
       return '\'decision\' must be "allow" or "deny"';
-    if (this.approvals.has(request.callId) && !this.decisions.has(request.callId)) return undefined;
-    return this.explainUnknown(request.callId, "approval", [...this.approvals.keys()]);
+    const pending = this.approvals.get(request.callId);
+    if (!pending || this.decisions.has(request.callId))
+      return this.explainUnknown(request.callId, "approval", [...this.approvals.keys()]);
+    if (pending.approvers && !mayDecide(pending.approvers, request.actor)) {
+      const who = describeApprovers(pending.approvers);
+      return request.actor
+        ? `actor '${request.actor}' may not decide tool '${pending.tool}' (call '${request.callId}'); its approvers are: ${who}`
+        : `a decision on tool '${pending.tool}' (call '${request.callId}') must name its actor; its approvers are: ${who}`;
+    }
+    return undefined;
   }
 
   /** Why an answer cannot be taken, or undefined when it can. */
@@ -82,12 +135,31 @@ export class ApprovalBoard {
       : `'${unknown}' is not one of the options: ${pending.options!.join(", ")}`;
   }
 
-  decide(request: DecideToolCallRequest): void {
-    this.decisions.set(request.callId, {
+  /** Records a decision that passed {@link checkDecision}, taken at workflow time `at`. */
+  decide(request: DecideToolCallRequest, at: number, via: DecisionRecord["via"]): void {
+    const who = { ...optional("actor", request.actor), ...optional("reason", request.reason) };
+    this.decisions.set(request.callId, { decision: request.decision, ...who, at });
+    const tool = this.approvals.get(request.callId)?.tool ?? "";
+    this.keep(this.recent, { callId: request.callId, tool, decision: request.decision, ...who, at, via });
+  }
+
+  /** Lists a decision signal that was ignored, and why. */
+  rejectDecision(request: DecideToolCallRequest, why: string, at: number): void {
+    const tool = this.approvals.get(request.callId)?.tool;
+    this.keep(this.rejected, {
+      callId: clip(String(request.callId), MAX_REJECTION_CHARS),
+      ...optional("tool", tool),
       decision: request.decision,
-      ...optional("actor", request.actor),
-      ...optional("reason", request.reason),
+      ...optional("actor", clipped(request.actor)),
+      ...optional("reason", clipped(request.reason)),
+      at,
+      why: clip(why, MAX_REJECTION_CHARS),
     });
+  }
+
+  private keep<T>(list: T[], entry: T): void {
+    list.push(entry);
+    if (list.length > LISTED_DECISIONS) list.shift();
   }
 
   answer(request: AnswerQuestionRequest): void {
@@ -166,6 +238,26 @@ function checkShape(request: unknown, required: string[]): string | undefined {
   if (actor !== undefined && typeof actor !== "string") return "'actor' must be a string";
   if (reason !== undefined && typeof reason !== "string") return "'reason' must be a string";
   return undefined;
+}
+
+/** The carried entries that have the fields the status and details read (the newest LISTED_DECISIONS). */
+function wellFormed<T extends { callId: string; decision: string; at: number }>(entries: unknown): T[] {
+  if (!Array.isArray(entries)) return [];
+  return entries
+    .filter(
+      (entry: Partial<T> | null): entry is T =>
+        typeof entry === "object" &&
+        entry !== null &&
+        typeof entry.callId === "string" &&
+        (entry.decision === "allow" || entry.decision === "deny") &&
+        Number.isFinite(entry.at),
+    )
+    .slice(-LISTED_DECISIONS);
+}
+
+/** A string field of an unchecked request, clipped; undefined when it is not a string. */
+function clipped(value: unknown): string | undefined {
+  return typeof value === "string" ? clip(value, MAX_REJECTION_CHARS) : undefined;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

@@ -1,4 +1,11 @@
-import type { PendingApproval, PendingQuestion, SessionStatus } from "./messages.js";
+import { describeApprovers } from "../common/approver-rules.js";
+import type {
+  DecisionRecord,
+  PendingApproval,
+  PendingQuestion,
+  RejectedDecision,
+  SessionStatus,
+} from "./messages.js";
 
 const STATUS_LABEL: Record<SessionStatus["status"], string> = {
   idle: "idle",
@@ -20,10 +27,14 @@ function short(value: unknown, max = 120): string {
 }
 
 function approvalLines(sessionId: string, approval: PendingApproval): string[] {
-  const input = JSON.stringify({ callId: approval.callId });
+  // With approvers, the signal must name one of them (the placeholder is refused until replaced).
+  const input = JSON.stringify(
+    approval.approvers ? { callId: approval.callId, actor: "<your name>" } : { callId: approval.callId },
+  );
+  const who = approval.approvers ? ` · may be decided by ${describeApprovers(approval.approvers)}` : "";
   // One top-level line per action: the UI's markdown styling flattens nested lists.
   return [
-    `- **${approval.tool}** \`${short(approval.input)}\`${approval.reason ? ` — ${approval.reason}` : ""} · call \`${approval.callId}\`, waiting since ${iso(approval.requestedAt)}, times out ${iso(approval.expiresAt)}`,
+    `- **${approval.tool}** \`${short(approval.input)}\`${approval.reason ? ` — ${approval.reason}` : ""} · call \`${approval.callId}\`, waiting since ${iso(approval.requestedAt)}, times out ${iso(approval.expiresAt)}${who}`,
     `- approve \`${approval.callId}\`: signal \`approve\` with \`${input}\` · \`temporal workflow signal --workflow-id ${sessionId} --name approve --input '${input}'\` · \`lite-agent approve ${sessionId} ${approval.callId}\``,
     `- deny \`${approval.callId}\`: signal \`deny\` with \`${input}\` · \`temporal workflow signal --workflow-id ${sessionId} --name deny --input '${input}'\` · \`lite-agent deny ${sessionId} ${approval.callId}\``,
   ];
@@ -35,6 +46,16 @@ function questionLines(sessionId: string, question: PendingQuestion): string[] {
     `- ${question.question}${question.options ? ` (options: ${question.options.join(", ")})` : ""} · call \`${question.callId}\`, times out ${iso(question.expiresAt)}`,
     `- answer \`${question.callId}\`: signal \`answer\` with \`${input}\` · \`lite-agent answer ${sessionId} ${question.callId} <text>\``,
   ];
+}
+
+function decisionLine(record: DecisionRecord): string {
+  const verb = record.decision === "allow" ? "allowed" : "denied";
+  return `- ${verb} **${record.tool}** call \`${record.callId}\` by ${record.actor ?? "(no actor)"} at ${iso(record.at)} (${record.via})${record.reason ? ` — ${record.reason}` : ""}`;
+}
+
+function rejectedLine(rejected: RejectedDecision): string {
+  const what = rejected.decision === "allow" ? "approve" : "deny";
+  return `- ignored ${what} of ${rejected.tool ? `**${rejected.tool}** ` : ""}call \`${rejected.callId}\` from ${rejected.actor ?? "(no actor)"} at ${iso(rejected.at)}: ${rejected.why}`;
 }
 
 /** The session's current details, in markdown, as the Temporal UI shows them. */
@@ -57,6 +78,16 @@ export function currentDetails(status: SessionStatus): string {
   if (status.pendingQuestions.length > 0) {
     lines.push("", `### Pending questions (${status.pendingQuestions.length})`);
     for (const question of status.pendingQuestions) lines.push(...questionLines(status.sessionId, question));
+  }
+  const decisions = status.recentDecisions ?? [];
+  if (decisions.length > 0) {
+    lines.push("", `### Recent decisions (${decisions.length})`);
+    for (const record of decisions) lines.push(decisionLine(record));
+  }
+  const rejected = status.rejectedDecisions ?? [];
+  if (rejected.length > 0) {
+    lines.push("", `### Ignored decision signals (${rejected.length})`);
+    for (const entry of rejected) lines.push(rejectedLine(entry));
   }
   return lines.join("\n");
 }

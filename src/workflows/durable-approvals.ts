@@ -1,5 +1,6 @@
 import { condition } from "@temporalio/workflow";
 import type { PermissionPlan } from "../common/agent-plan.js";
+import { approversFor } from "../common/approver-rules.js";
 import { AgentError } from "../kernel/errors.js";
 import type {
   ApprovalAnswer,
@@ -48,6 +49,7 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
     async request(call: ToolCall, ctx): Promise<ApprovalAnswer> {
       const timeoutMs = timeoutOf(plan);
       const requestedAt = host.now();
+      const approvers = approversFor(plan, call.name);
       host.board.addApproval({
         callId: call.id,
         runId: host.runId,
@@ -56,6 +58,7 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
         ...(ctx?.reason !== undefined ? { reason: ctx.reason } : {}),
         requestedAt,
         expiresAt: requestedAt + timeoutMs,
+        ...(approvers ? { approvers } : {}),
       });
       host.changed();
       try {

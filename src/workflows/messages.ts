@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { ModelRequest, Usage } from "../kernel/model.js";
 import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
+import type { ApproverSet } from "../common/approver-rules.js";
 
 // Wire names are persisted in histories: never rename one without patched() and a new replay history.
 
@@ -53,6 +54,33 @@ export interface PendingApproval {
   expiresAt: number;
   /** Set by the client for a subagent's approval: the subagent session it waits in (answer it through either). */
   sessionId?: string;
+  /** Who may decide it, when the plan's `approvers` name the tool; anyone may otherwise. */
+  approvers?: ApproverSet;
+}
+
+/** A decision the session took: who, why, when, and how it came (update or signal). */
+export interface DecisionRecord {
+  callId: string;
+  tool: string;
+  decision: "allow" | "deny";
+  actor?: string;
+  reason?: string;
+  /** Workflow time of the decision, ms since the epoch. */
+  at: number;
+  via: "update" | "signal";
+}
+
+/** A decision signal the session ignored, with why (an actor who may not decide, an unknown call, …). */
+export interface RejectedDecision {
+  callId: string;
+  tool?: string;
+  decision: "allow" | "deny";
+  actor?: string;
+  reason?: string;
+  /** Workflow time of the signal, ms since the epoch. */
+  at: number;
+  /** Why it was ignored (at most 300 characters). */
+  why: string;
 }
 
 /** A question waiting for the user's answer. */
@@ -145,6 +173,10 @@ export interface SessionStatus {
    * most 10, each at most 300 characters).
    */
   rejectedSignals: string[];
+  /** The last decisions taken (newest last, at most 10); absent from sessions started before they were kept. */
+  recentDecisions?: DecisionRecord[];
+  /** Decision signals that were ignored, with why (newest last, at most 10); absent as `recentDecisions`. */
+  rejectedDecisions?: RejectedDecision[];
 }
 
 /** Asks for a page of the session's transcript: the unarchived messages from `from` (default 0) on. */
@@ -216,10 +248,10 @@ export const HANDLER_DESCRIPTIONS = {
   followUp: 'Follows up when the model would stop: {"id": "unique", "content": "..."}. Deduplicated by id.',
   cancel: 'Cancels the running run, or a queued one: {} or {"runId": "...", "reason": "..."}.',
   decideToolCall:
-    'Decides a pending approval: {callId, decision: "allow" | "deny", actor?, reason?}. Refused when the call is unknown or settled.',
+    'Decides a pending approval: {callId, decision: "allow" | "deny", actor?, reason?}. Refused when the call is unknown or settled, or the actor is not among its approvers.',
   approve:
-    'Allows a pending tool call: {"callId": "...", "actor": "...", "reason": "..."} (see Current Details).',
-  deny: 'Denies a pending tool call: {"callId": "...", "actor": "...", "reason": "..."} (see Current Details).',
+    'Allows a pending tool call: {"callId": "...", "actor": "...", "reason": "..."} (see Current Details; an actor who is not among its approvers is listed and ignored).',
+  deny: 'Denies a pending tool call: {"callId": "...", "actor": "...", "reason": "..."} (see Current Details; an actor who is not among its approvers is listed and ignored).',
   answerQuestion:
     "Answers a pending question: {callId, text?, selected?, actor?}. Refused when unknown or settled.",
   answer:

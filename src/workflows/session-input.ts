@@ -2,7 +2,7 @@ import type { RunSnapshot } from "../kernel/run-snapshot.js";
 import type { EventLogState } from "./event-log.js";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { Usage } from "../kernel/model.js";
-import type { RunSummary, SessionFailure } from "./messages.js";
+import type { DecisionRecord, RejectedDecision, RunSummary, SessionFailure } from "./messages.js";
 import type { TranscriptState } from "../common/transcript-ledger.js";
 
 /** A run waiting its turn in the session. */
@@ -46,6 +46,14 @@ export interface CarriedState {
   failure?: SessionFailure;
   /** The transcript archive's references and how much of `messages` (or the active run's) they cover. */
   transcript?: TranscriptState;
+  /** The last decisions and ignored decision signals, so the status and details keep listing them. */
+  decisions?: CarriedDecisions;
+}
+
+/** What the approval board carries into the next execution. */
+export interface CarriedDecisions {
+  recent: DecisionRecord[];
+  rejected: RejectedDecision[];
 }
 
 /** The input of the session workflow. One workflow chain per session; its id is the session id. */

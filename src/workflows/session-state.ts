@@ -50,6 +50,7 @@ import {
 import { undecodableReason } from "./lenient-payload-converter.js";
 import {
   SUBAGENT_RUN_ID,
+  type CarriedDecisions,
   type CarriedState,
   type QueuedRun,
   type SessionInput,
@@ -99,7 +100,12 @@ export class SessionState {
   readonly steers: SteerQueue;
   readonly requests = new Map<string, ModelRequest>();
   readonly stream: SessionStream;
-  readonly board = new ApprovalBoard();
+  /**
+   * Approvers are enforced, and ignored decision signals listed in the current details, in executions begun since
+   * they exist (decided once, at the execution's start).
+   */
+  readonly authorisedApprovers = patched("authorised-approvers");
+  readonly board: ApprovalBoard;
   /** Decided once per execution, at its start, so histories from before the change replay unchanged. */
   readonly wakeUpWhileStreaming = patched("wake-up-while-streaming");
   /**
@@ -149,6 +155,7 @@ export class SessionState {
     this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     this.failure = carried?.failure;
     this.transcript = new TranscriptLedger(carried?.transcript);
+    this.board = new ApprovalBoard(this.authorisedApprovers, carried?.decisions);
     this.stream = new SessionStream(carried?.log, () => this.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     if (input.task && !carried)
@@ -258,6 +265,7 @@ export class SessionState {
       ...(suspended ? { activeRun: suspended } : {}),
       ...(this.failure ? { failure: this.failure } : {}),
       ...(this.transcript.compactions > 0 ? { transcript: this.transcript.state() } : {}),
+      ...optionalDecisions(this.board.carry()),
     };
   }
 
@@ -282,6 +290,8 @@ export class SessionState {
       messageCount: this.messages.length,
       offset: this.stream.end,
       rejectedSignals: [...this.rejectedSignals],
+      recentDecisions: this.board.recentDecisions(),
+      rejectedDecisions: this.board.rejectedDecisions(),
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
     if (this.subagents.size > 0) status.subagents = [...this.subagents.values()];
@@ -353,15 +363,20 @@ export class SessionState {
     const rejectWith = (operation: string, problem: string | undefined) => {
       if (problem) throw new TypeError(`${operation}: ${problem}`);
     };
-    setHandler(decideToolCallUpdate, (request) => this.decide(request), {
+    setHandler(decideToolCallUpdate, (request) => this.decide(request, "update"), {
       validator: (request) => rejectWith("decideToolCall", this.board.checkDecision(request)),
       description: about.decideToolCall,
     });
     const decideBySignal = (decision: "allow" | "deny", name: string) => (request: unknown) => {
       const full = { ...(request as object), decision } as DecideToolCallRequest;
       const problem = this.board.checkDecision(full);
-      if (problem) this.reject(`${name} signal ignored: ${problem}`);
-      else this.decide(full);
+      if (!problem) return void this.decide(full, "signal");
+      // Listed with who sent it and why, in the status, the current details and the event stream.
+      if (typeof request === "object" && request !== null && !undecodableReason(request))
+        this.board.rejectDecision(full, problem, workflowPorts.now());
+      this.reject(`${name} signal ignored: ${problem}`, "rejected_decision");
+      // The details list it (a refresh can upsert search attributes: a command, so not in older executions).
+      if (this.authorisedApprovers) this.refreshVisibility();
     };
     setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
     setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });
@@ -403,8 +418,11 @@ export class SessionState {
     return transcriptPage(this.transcript, conversation, typeof from === "number" ? from : 0);
   }
 
-  private decide(request: DecideToolCallRequest): { callId: string; decision: "allow" | "deny" } {
-    this.board.decide(request);
+  private decide(
+    request: DecideToolCallRequest,
+    via: "update" | "signal",
+  ): { callId: string; decision: "allow" | "deny" } {
+    this.board.decide(request, workflowPorts.now(), via);
     return { callId: request.callId, decision: request.decision };
   }
 
@@ -503,15 +521,19 @@ export class SessionState {
     throw new TypeError(`session '${this.sessionId}' is closed${why}`);
   }
 
-  private reject(message: string): void {
+  private reject(message: string, code = "invalid_signal"): void {
     message = clip(message, MAX_REJECTION_CHARS);
     this.rejectedSignals.push(message);
     if (this.rejectedSignals.length > KEPT_REJECTIONS) this.rejectedSignals.shift();
     this.stream.publish(this.current?.runId ?? "", {
       type: "diagnostic",
       level: "warning",
-      code: "invalid_signal",
+      code,
       message,
     });
   }
+}
+
+function optionalDecisions(decisions: CarriedDecisions | undefined): { decisions?: CarriedDecisions } {
+  return decisions ? { decisions } : {};
 }

@@ -36,6 +36,16 @@ describe("devServerArgs", () => {
     expect(devServerArgs({ ...base, supportedFlags: new Set() })).not.toContain("--ui-disable-news-fetch");
   });
 
+  it("points the UI at a codec server, and not when headless", () => {
+    const codec = "http://127.0.0.1:8888";
+    expect(devServerArgs({ ...base, uiCodecEndpoint: codec }).join(" ")).toContain(
+      "--ui-port 8001 --ui-disable-news-fetch --ui-codec-endpoint http://127.0.0.1:8888 --search-attribute",
+    );
+    expect(devServerArgs({ ...base, uiPort: undefined, uiCodecEndpoint: codec })).not.toContain(
+      "--ui-codec-endpoint",
+    );
+  });
+
   it("passes only the port to the test server", () => {
     expect(devServerArgs({ ...base, kind: "test-server" })).toEqual(["7001"]);
   });

@@ -48,6 +48,21 @@ function approvalTimer(
 
 const eventId = (event: HistoryEvent) => Number(String(event.eventId));
 
+/** Whether the history records the `patched()` marker of `patchId`. */
+function hasPatchMarker(history: History, patchId: string): boolean {
+  return eventsOf(history).some((event) => {
+    const data: unknown = event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data;
+    // Bytes as loaded by the SDK, or base64 in the JSON form.
+    const text =
+      typeof data === "string"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : data instanceof Uint8Array
+          ? Buffer.from(data).toString("utf8")
+          : "";
+    return text.includes(`"id":"${patchId}"`);
+  });
+}
+
 /** The ids of the scheduled events of a type's activities whose cancellation the workflow requested. */
 function cancelRequested(history: History, type: string): HistoryEvent[] {
   const scheduled = new Set(scheduledActivities(history, type).map((event) => String(event.eventId)));
@@ -199,6 +214,28 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     executions: 1,
     shows: "a tool call that waits for approval (its timer set), is denied by update, and never runs",
     exercised: ([history]) => !!history && decidedWithoutTool(history, "decideToolCall"),
+  },
+  {
+    name: "approvers",
+    executions: 1,
+    shows:
+      "a plan with approvers: an approve signal from an actor it does not name is ignored (the wait goes on), one from an approver decides, then the tool runs",
+    exercised: ([history]) => {
+      if (!history) return false;
+      const timer = approvalTimer(history, DEFAULT_APPROVAL_WAIT_S);
+      const signals = eventsOf(history).filter(
+        (event) => event.workflowExecutionSignaledEventAttributes?.signalName === "approve",
+      );
+      const tools = scheduledActivities(history, "executeTool");
+      return (
+        hasPatchMarker(history, "authorised-approvers") &&
+        timer?.end === "canceled" &&
+        signals.length === 2 &&
+        eventId(signals[0]!) > timer.eventId &&
+        tools.length === 1 &&
+        eventId(tools[0]!) > eventId(signals[1]!)
+      );
+    },
   },
   {
     name: "question",

@@ -36,6 +36,7 @@ export async function startTestWorker(options: {
   toolTaskQueues?: string[];
   /** Omitted: the environment's (LITE_AGENT_STORAGE*), as a user's worker. */
   storage?: PayloadStorageOption;
+  approverGroups?: Record<string, string[]>;
 }): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });

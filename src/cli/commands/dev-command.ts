@@ -15,6 +15,7 @@ interface DevOptions {
   dbFile?: string;
   cacheDir: string;
   headless?: boolean;
+  uiCodecEndpoint?: string;
   agents?: string;
   verbose?: boolean;
 }
@@ -77,6 +78,7 @@ async function dev(scope: CliScope, options: DevOptions): Promise<number> {
       dbFile,
       port: options.port,
       ...(options.headless ? { headless: true } : { uiPort: options.uiPort }),
+      ...(options.uiCodecEndpoint ? { uiCodecEndpoint: options.uiCodecEndpoint } : {}),
       ...(scope.globals.namespace ? { namespace: scope.globals.namespace } : {}),
       // Errors only, unless asked: the server then does not even produce the lines it would be told to hide.
       logLevel: options.verbose ? "info" : "error",
@@ -113,6 +115,10 @@ export function registerDevCommand(program: Command, runtime: CliRuntime): void 
     .addOption(new Option("--port <port>", "gRPC port of the server").argParser(parsePort).default(7233))
     .addOption(new Option("--ui-port <port>", "port of the Temporal UI").argParser(parsePort).default(8233))
     .option("--headless", "no Temporal UI")
+    .option(
+      "--ui-codec-endpoint <url>",
+      "the codec server the UI decrypts payloads with (see lite-agent codec-server)",
+    )
     .option(
       "--db-file <file>",
       "SQLite file that keeps the server's state (default <cache-dir>/temporal/lite-agent.db)",

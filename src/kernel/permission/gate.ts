@@ -31,6 +31,7 @@ interface Resolution {
   by: DecisionSource;
   actor?: string;
   reason?: string;
+  at?: number;
 }
 
 type DecisionFields = Omit<AgentEventOf<"permission_decision">, "type" | "call">;
@@ -91,7 +92,11 @@ async function gate(settings: GateSettings, ctx: ToolCallContext, next: ToolExec
   }
   ctx.emit({ type: "approval_request", call: safeCall, ...optional("reason", verdict.reason) });
   const resolution = await resolveApproval(settings, ctx, verdict);
-  const answer = { ...optional("actor", resolution.actor), ...optional("reason", resolution.reason) };
+  const answer = {
+    ...optional("actor", resolution.actor),
+    ...optional("reason", resolution.reason),
+    ...optional("at", resolution.at),
+  };
   ctx.emit({
     type: "approval_resolved",
     id: ctx.call.id,
@@ -181,6 +186,7 @@ function fromAnswer(answer: ApprovalAnswer): Resolution {
     by: answer.by === "auto" ? "auto" : "user",
     ...optional("actor", answer.actor),
     ...optional("reason", answer.reason),
+    ...optional("at", typeof answer.at === "number" ? answer.at : undefined),
   };
 }
 

@@ -20,7 +20,16 @@ export interface PermissionPolicy {
 
 /** The answer of a person (or a program) to an approval request. */
 export type ApprovalAnswer =
-  "allow" | "deny" | { decision: "allow" | "deny"; actor?: string; reason?: string; by?: "user" | "auto" };
+  | "allow"
+  | "deny"
+  | {
+      decision: "allow" | "deny";
+      actor?: string;
+      reason?: string;
+      by?: "user" | "auto";
+      /** When the decision was taken, ms since the epoch (durable approvals: workflow time). */
+      at?: number;
+    };
 
 /** Asks someone whether a tool call may run. */
 export interface ApprovalHandler {

@@ -203,12 +203,16 @@ export function createRecorderKit(): RecorderKit {
       agent("mid-run-continue-as-new", {
         tools: [add],
         // One continue-as-new in the middle of the run (each execution also records its patch markers).
-        durable: { continueAsNew: { maxHistoryEvents: 66 } },
+        durable: { continueAsNew: { maxHistoryEvents: 70 } },
       }),
       agent("provider-error", {}),
       agent("closed", { tools: [add] }),
       agent("approval-wait", { tools: [add], permission: { ask: ["add"] } }),
       agent("approval-deny", { tools: [add], permission: { ask: ["add"] } }),
+      agent("approvers", {
+        tools: [add],
+        permission: { ask: ["add"], approvers: [{ tools: "add", actors: ["recorder"] }] },
+      }),
       agent("question", { tools: [askUserTool()] }),
       agent("approval-timeout", {
         tools: [add],
@@ -248,8 +252,11 @@ export function createRecorderKit(): RecorderKit {
   };
 }
 
-/** The compaction scenario's history budget: its third run continues as new after a few turns. */
-const COMPACTION_HISTORY_EVENTS = 70;
+/**
+ * The compaction scenario's history budget: its third run continues as new after a few turns, and the next
+ * execution (70-odd events, one patch marker more with each new patch) stays within it.
+ */
+const COMPACTION_HISTORY_EVENTS = 75;
 
 /** The compaction scenario's third prompt: the model adds until the run holds this many sums. */
 export const COMPACTION_SUMS = 4;
@@ -351,6 +358,10 @@ function scripts(): ProviderMap {
     "script-middleware": conversationScript([
       toolCallTurn([{ id: "e1", name: "add", input: { a: 1, b: 1 } }]),
       textTurn("2, recorded."),
+    ]),
+    "script-approvers": conversationScript([
+      toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 8, b: 8 } }]),
+      textTurn("The approver allowed it: 16."),
     ]),
     "script-question": conversationScript([
       toolCallTurn([

@@ -1,5 +1,6 @@
 import type { AgentClient, DurableEvent } from "../../../src/client.js";
 import type { RunResult } from "../../../src/kernel/events.js";
+import { approveSignal } from "../../../src/workflows/messages.js";
 import {
   APPROVAL_CALL_ID,
   COMPACTION_SUMS,
@@ -140,6 +141,28 @@ const approvalDeny: Scenario = async ({ client, sessionId }) => {
     throw new Error("the denied add did not come back as denied: " + JSON.stringify(result));
 };
 
+/** A decision signal from someone the approvers do not name (listed and ignored), then one from an approver. */
+const approvers: Scenario = async ({ client, sessionId }) => {
+  const started = await client.start(agentOf("approvers"), "What is 8+8? (needs the recorder's approval)", {
+    sessionId,
+  });
+  await waitForPendingApproval(client, sessionId);
+  const handle = client.handle(sessionId);
+  await handle.signal(approveSignal, { callId: APPROVAL_CALL_ID, actor: "intruder" });
+  await waitFor(
+    async () => ((await client.describe(sessionId)).rejectedDecisions ?? []).length === 1,
+    "the intruder's approval to be listed as ignored",
+  );
+  await handle.signal(approveSignal, { callId: APPROVAL_CALL_ID, actor: "recorder", reason: "checked" });
+  const events = await expectEnd(
+    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    "stop",
+  );
+  const resolved = events.find((event) => event.type === "approval_resolved");
+  if (!resolved || !JSON.stringify(resolved).includes('"actor":"recorder"'))
+    throw new Error("the approver's signal did not decide: " + JSON.stringify(resolved));
+};
+
 const question: Scenario = async ({ client, sessionId }) => {
   const started = await client.start(agentOf("question"), "Pick a colour for me.", { sessionId });
   await waitFor(
@@ -264,6 +287,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "approval-wait": approvalWait,
   "approval-timeout": approvalTimeout,
   "approval-deny": approvalDeny,
+  approvers,
   question,
   "context-engine": contextEngine,
   interrupt,

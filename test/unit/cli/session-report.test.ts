@@ -97,4 +97,37 @@ describe("sessionReport", () => {
       "Recent events",
     );
   });
+
+  it("shows who may decide, the recent decisions and the ignored decision signals", () => {
+    const text = sessionReport(
+      {
+        ...waiting,
+        pendingApprovals: [
+          { ...waiting.pendingApprovals[0]!, approvers: { actors: ["alice"], groups: { finance: ["bob"] } } },
+        ],
+        recentDecisions: [
+          {
+            callId: "c0",
+            tool: "refund",
+            decision: "allow",
+            actor: "bob",
+            reason: "ok",
+            at: NOW,
+            via: "update",
+          },
+        ],
+        rejectedDecisions: [
+          { callId: "c1", tool: "refund", decision: "deny", actor: "eve", at: NOW, why: "not hers" },
+        ],
+      },
+      { now: NOW, commandPrefix: "lite-agent", events: undefined },
+    );
+    expect(text).toContain("      may be decided by: alice, group finance (bob)\n");
+    expect(text).toContain(
+      "Recent decisions (1):\n  allowed refund c0 by bob at 2026-01-01T12:00:00.000Z (update) — ok\n",
+    );
+    expect(text).toContain(
+      "Ignored decision signals (1):\n  deny refund c1 from eve at 2026-01-01T12:00:00.000Z: not hers\n",
+    );
+  });
 });

@@ -83,4 +83,35 @@ describe("current details", () => {
     expect(text).toContain("- Which colour? (options: red, blue) · call `q1`");
     expect(text).toContain("lite-agent answer s-1 q1 <text>");
   });
+
+  it("names who may decide an approval, and lists recent decisions and ignored decision signals", () => {
+    const text = currentDetails({
+      ...base,
+      pendingApprovals: [
+        {
+          callId: "c1",
+          runId: "run-1",
+          tool: "refund",
+          input: {},
+          requestedAt: 0,
+          expiresAt: 1_000,
+          approvers: { actors: ["alice"], groups: { finance: ["bob"] } },
+        },
+      ],
+      recentDecisions: [
+        { callId: "c0", tool: "refund", decision: "deny", actor: "bob", reason: "dup", at: 0, via: "update" },
+      ],
+      rejectedDecisions: [
+        { callId: "c1", tool: "refund", decision: "allow", actor: "eve", at: 0, why: "not hers" },
+      ],
+    });
+    expect(text).toContain("· may be decided by alice, group finance (bob)");
+    expect(text).toContain(`--name approve --input '{"callId":"c1","actor":"<your name>"}'`);
+    expect(text).toContain(
+      "### Recent decisions (1)\n- denied **refund** call `c0` by bob at 1970-01-01T00:00:00.000Z (update) — dup",
+    );
+    expect(text).toContain(
+      "### Ignored decision signals (1)\n- ignored approve of **refund** call `c1` from eve at 1970-01-01T00:00:00.000Z: not hers",
+    );
+  });
 });

@@ -1,0 +1,95 @@
+import { Option, type Command } from "commander";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { CliError } from "../cli-error.js";
+import { parseCommaList, parsePort } from "../parse-options.js";
+
+/** The Temporal UI of `lite-agent dev` (and of `temporal server start-dev`), as a browser names its origin. */
+export const DEV_UI_ORIGINS = ["http://localhost:8233", "http://127.0.0.1:8233"] as const;
+
+interface CodecServerOptions {
+  port: number;
+  host: string;
+  origin: string[];
+  token?: string;
+}
+
+async function codecServer(scope: CliScope, options: CodecServerOptions): Promise<number> {
+  const [{ encryptionKeyRingFromEnv, AesGcmPayloadCodec }, { startCodecServer }, { serverInterrupts }] =
+    await Promise.all([
+      import("../../encryption/index.js"),
+      import("../../codec-server/index.js"),
+      import("../serve-worker.js"),
+    ]);
+  let ring;
+  try {
+    ring = encryptionKeyRingFromEnv(scope.io.env);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (!ring)
+    throw new CliError(
+      "no encryption keys: set LITE_AGENT_ENCRYPTION_KEYS (or LITE_AGENT_ENCRYPTION_KEY_FILE) as for the workers",
+    );
+  const token = options.token?.trim() || undefined;
+  const interrupts = serverInterrupts(scope);
+  try {
+    const server = await startCodecServer({
+      codec: new AesGcmPayloadCodec(ring),
+      origins: options.origin,
+      port: options.port,
+      host: options.host,
+      ...(token ? { token } : {}),
+      log: (line) => scope.note(scope.style.dim(line)),
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE")
+        throw new CliError(`port ${options.port} is already in use: choose another with --port`);
+      throw error;
+    });
+    const keys = [...ring.keys.keys()].join(", ");
+    scope.io.stdout(`Codec server: ${server.url} (keys ${keys}; encrypts with ${ring.currentKeyId})\n`);
+    scope.io.stdout(`Allowed UI origins: ${options.origin.join(", ")}\n`);
+    scope.io.stdout(
+      token
+        ? "Requests must carry 'Authorization: Bearer <token>'.\n"
+        : "No token: anyone who can reach this port and passes the origin check can decode payloads.\n",
+    );
+    scope.io.stdout(
+      `Point the UI at it: temporal server start-dev --ui-codec-endpoint ${server.url}, or the UI's "Codec Server" setting.\n`,
+    );
+    scope.io.stdout(scope.style.dim("Press Ctrl-C to stop.\n"));
+    await new Promise<void>((resolve) => {
+      if (interrupts.signal.aborted) resolve();
+      interrupts.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    await server.close();
+    scope.note("Codec server stopped.");
+    return 0;
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+/** `lite-agent codec-server`: decodes encrypted payloads for the Temporal UI and CLI (remote codec protocol). */
+export function registerCodecServerCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command("codec-server")
+    .description(
+      "serve Temporal's remote codec protocol with the encryption keys, so the Temporal UI shows payloads decrypted",
+    )
+    .addOption(new Option("--port <port>", "port to listen on").argParser(parsePort).default(8888))
+    .option("--host <ip>", "interface to bind", "127.0.0.1")
+    .addOption(
+      new Option("--origin <origins>", "the Temporal UI origin(s) allowed to call it, comma-separated")
+        .argParser(parseCommaList)
+        .default([...DEV_UI_ORIGINS], DEV_UI_ORIGINS.join(",")),
+    )
+    .addOption(
+      new Option("--token <token>", "require 'Authorization: Bearer <token>' on every request").env(
+        "LITE_AGENT_CODEC_TOKEN",
+      ),
+    )
+    .action(
+      commandAction<[], CodecServerOptions>(runtime, (scope, _args, options) => codecServer(scope, options)),
+    );
+}

@@ -1,0 +1,169 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import type { PayloadCodec } from "@temporalio/common";
+import { errorMessage } from "../kernel/errors.js";
+import { PayloadsJsonError, parsePayloadsJson, payloadsToJson } from "./payloads-json.js";
+
+/** What a codec server serves, and to whom. */
+export interface CodecServerSettings {
+  /** The codec that encodes and decodes (the workers' encryption codec). */
+  codec: PayloadCodec;
+  /**
+   * The browser origins (`scheme://host:port`) allowed to call it: the Temporal UI's. A request with another
+   * `Origin` is refused; one without (the Temporal CLI, curl) is not a browser's and is let through.
+   */
+  origins: readonly string[];
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** When set, only these namespaces (the `X-Namespace` header) are served. */
+  namespaces?: readonly string[];
+  /** The largest request body taken, in bytes (default 64 MiB). */
+  maxBodyBytes?: number;
+  /** One line per refused or failed request. */
+  log?: (line: string) => void;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+const ALLOWED_HEADERS = "Content-Type, X-Namespace, Authorization";
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The request handler of a Temporal remote codec server: `POST <path>/encode` and `POST <path>/decode` take
+ * `{"payloads": [...]}` (protobuf JSON, bytes in base64) and answer the same shape, run through the codec. CORS
+ * preflights are answered for the configured origins only; with a token set, `Authorization: Bearer` is checked
+ * (401 when missing, 403 when wrong). Errors answer `{"error": "<what is wrong and what to do>"}`.
+ */
+export function codecRequestHandler(
+  settings: CodecServerSettings,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const cors = corsHeaders(settings, request.headers.origin);
+    handle(settings, request)
+      .then((reply) => send(response, reply.status, reply.body, { ...cors, ...reply.headers }))
+      .catch((error: unknown) => {
+        const status = error instanceof HttpError ? error.status : 500;
+        const message = errorMessage(error);
+        settings.log?.(`${request.method} ${request.url}: ${status} ${message}`);
+        const headers = { ...cors, ...(error instanceof HttpError ? error.headers : {}) };
+        send(response, status, JSON.stringify({ error: message }), headers);
+      });
+  };
+}
+
+interface Reply {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+async function handle(settings: CodecServerSettings, request: IncomingMessage): Promise<Reply> {
+  const origin = request.headers.origin;
+  if (origin !== undefined && !settings.origins.includes(origin))
+    throw new HttpError(
+      403,
+      `origin ${origin} is not allowed (allowed: ${settings.origins.join(", ") || "none"}); start the codec server with --origin ${origin}`,
+    );
+  const operation = operationOf(request.url);
+  if (!operation)
+    throw new HttpError(404, `no such endpoint ${request.url}: use POST /encode or POST /decode`);
+  if (request.method === "OPTIONS") {
+    return {
+      status: 204,
+      headers: {
+        "Access-Control-Allow-Methods": "POST, OPTIONS",
+        "Access-Control-Allow-Headers": ALLOWED_HEADERS,
+        "Access-Control-Max-Age": "600",
+      },
+    };
+  }
+  if (request.method !== "POST")
+    throw new HttpError(405, `${request.method} is not allowed: use POST`, { Allow: "POST, OPTIONS" });
+  checkToken(settings.token, request.headers.authorization);
+  const namespace = headerValue(request.headers["x-namespace"]);
+  if (settings.namespaces && (!namespace || !settings.namespaces.includes(namespace)))
+    throw new HttpError(
+      403,
+      `namespace ${namespace ? `'${namespace}'` : "(no X-Namespace header)"} is not served here (served: ${settings.namespaces.join(", ")})`,
+    );
+  const body = await readBody(request, settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  let payloads;
+  try {
+    payloads = parsePayloadsJson(body);
+  } catch (error) {
+    if (error instanceof PayloadsJsonError) throw new HttpError(400, error.message);
+    throw error;
+  }
+  try {
+    const result =
+      operation === "encode" ? await settings.codec.encode(payloads) : await settings.codec.decode(payloads);
+    return { status: 200, body: payloadsToJson(result) };
+  } catch (error) {
+    throw new HttpError(422, `cannot ${operation}: ${errorMessage(error)}`);
+  }
+}
+
+function operationOf(url: string | undefined): "encode" | "decode" | undefined {
+  const path = (url ?? "").split("?")[0]!.replace(/\/+$/, "");
+  if (path.endsWith("/encode")) return "encode";
+  if (path.endsWith("/decode")) return "decode";
+  return undefined;
+}
+
+function checkToken(token: string | undefined, authorization: string | undefined): void {
+  if (token === undefined) return;
+  const challenge = { "WWW-Authenticate": 'Bearer realm="lite-agent codec server"' };
+  if (!authorization)
+    throw new HttpError(401, "this codec server needs 'Authorization: Bearer <token>'", challenge);
+  const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
+  if (!match) throw new HttpError(401, "the Authorization header is not 'Bearer <token>'", challenge);
+  const given = Buffer.from(match[1]!.trim());
+  const expected = Buffer.from(token);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new HttpError(403, "the bearer token is not the codec server's");
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function corsHeaders(settings: CodecServerSettings, origin: string | undefined): Record<string, string> {
+  if (origin === undefined || !settings.origins.includes(origin)) return { Vary: "Origin" };
+  return {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Allow-Credentials": "true",
+    Vary: "Origin",
+  };
+}
+
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpError(413, `the body is larger than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function send(
+  response: ServerResponse,
+  status: number,
+  body: string | undefined,
+  headers: Record<string, string>,
+): void {
+  response.writeHead(status, {
+    ...headers,
+    ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+  });
+  response.end(body);
+}
