@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode, type WorkflowBundle } from "@temporalio/worker";
 
@@ -50,18 +51,37 @@ function sourceDigest(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
+/** Options of {@link loadWorkflowBundle}. */
+export interface WorkflowBundleOptions {
+  /**
+   * Include Temporal's OpenTelemetry workflow interceptors (`@temporalio/interceptors-opentelemetry`): workflow,
+   * signal, update and activity-scheduling spans, exported through the worker's `exporter` sink. They add no
+   * command to the history, so sessions replay alike with and without them.
+   */
+  tracing?: boolean;
+}
+
+/** The module of Temporal's OpenTelemetry workflow interceptors. */
+export function tracingInterceptorsPath(): string {
+  return createRequire(import.meta.url).resolve(
+    "@temporalio/interceptors-opentelemetry/lib/workflow-interceptors",
+  );
+}
+
 /**
  * The workflow bundle, built once per code version and cached on disk (`.cache/workflow-bundle`), because
  * bundling takes seconds and every worker process (tests, the demo, the CLI) needs it.
  */
 export async function loadWorkflowBundle(
   cacheDir = join(sourceRoot, "..", ".cache", "workflow-bundle"),
+  options: WorkflowBundleOptions = {},
 ): Promise<WorkflowBundle> {
-  const file = join(cacheDir, `bundle-${sourceDigest()}.js`);
+  const file = join(cacheDir, `bundle-${sourceDigest()}${options.tracing ? "-otel" : ""}.js`);
   if (existsSync(file)) return { code: readFileSync(file, "utf8") };
   const bundle = await bundleWorkflowCode({
     workflowsPath: workflowsPath(),
     payloadConverterPath: payloadConverterPath(),
+    ...(options.tracing ? { workflowInterceptorModules: [tracingInterceptorsPath()] } : {}),
     logger: quietLogger,
   });
   mkdirSync(cacheDir, { recursive: true });
