@@ -26,6 +26,9 @@ import { redisDeltaSource } from "./stream/redis-delta-source.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
 import { agentSession } from "./workflows/agent-session.js";
+import type { AgentTracing } from "./telemetry/agent-tracing.js";
+import { clientTracingInterceptors } from "./telemetry/client-tracing.js";
+import { tracingFromEnv } from "./telemetry/tracing-from-env.js";
 import {
   answerQuestionUpdate,
   cancelRunUpdate,
@@ -93,6 +96,11 @@ export interface AgentClientOptions {
    * what they wrote.
    */
   encryption?: PayloadEncryptionOption;
+  /**
+   * OpenTelemetry tracing of this client's calls (`connect` only): an {@link AgentTracing}, `false` for none, or by
+   * default the environment's (`OTEL_EXPORTER_OTLP_ENDPOINT`; see docs/operations.md).
+   */
+  tracing?: AgentTracing | false;
 }
 
 function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDeltaSource | undefined {
@@ -150,7 +158,16 @@ export class AgentClient {
       withPayloadEncryption(undefined, options.encryption),
       options.storage,
     );
-    return new AgentClient(new Client({ connection, namespace: config.namespace, dataConverter }), options);
+    const interceptors = clientTracingInterceptors(
+      options.tracing === false ? undefined : (options.tracing ?? tracingFromEnv()),
+    );
+    const client = new Client({
+      connection,
+      namespace: config.namespace,
+      dataConverter,
+      ...(interceptors ? { interceptors } : {}),
+    });
+    return new AgentClient(client, options);
   }
 
   /** Closes the connection to Temporal; event streams still being read end with an error. */

@@ -1,5 +1,14 @@
-import { context, trace, type Context, type Span, type SpanOptions, type Tracer } from "@opentelemetry/api";
+import {
+  context,
+  propagation,
+  trace,
+  type Context,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+} from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { Resource, envDetectorSync } from "@opentelemetry/resources";
 import {
   BasicTracerProvider,
@@ -26,7 +35,7 @@ export interface AgentTracingOptions {
 /**
  * The tracing of a worker or client: one tracer provider of its own (no global one is registered), whose tracer
  * makes our spans (session runs, turns, model calls, tool calls) and Temporal's interceptors' spans. Also installs
- * the AsyncLocalStorage context manager when none is, so a span is current across `await`s.
+ * the global context manager and propagator when none are (see `ensureGlobals`).
  */
 export class AgentTracing {
   /** The tracer every span is made with. */
@@ -48,7 +57,7 @@ export class AgentTracing {
       spanProcessors: [spanProcessor],
     });
     this.tracer = this.provider.getTracer("lite-agent-temporal");
-    ensureContextManager();
+    ensureGlobals();
   }
 
   /** Starts a span under `parent`, with the given ids (a span every worker names alike: runs, turns). */
@@ -82,14 +91,19 @@ function tracingResource(serviceName: string | undefined): Resource {
   return serviceName ? resource.merge(new Resource({ "service.name": serviceName })) : resource;
 }
 
-let contextManagerSet = false;
+let globalsSet = false;
 
-/** Installs the AsyncLocalStorage context manager once per process, unless another one already is. */
-function ensureContextManager(): void {
-  if (contextManagerSet) return;
-  contextManagerSet = true;
+/**
+ * Installs, once per process and unless others already are, the AsyncLocalStorage context manager (the current
+ * span follows `await`s) and the W3C trace context propagator (Temporal's interceptors carry span contexts in
+ * headers with the global propagator: without one, client, workflow and activity spans would not connect).
+ */
+function ensureGlobals(): void {
+  if (globalsSet) return;
+  globalsSet = true;
   const manager = new AsyncLocalStorageContextManager();
   if (context.setGlobalContextManager(manager)) manager.enable();
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 }
 
 /** The span context of a span another process may have made, as the parent of a new span here. */

@@ -44,8 +44,6 @@ export class WorkerTelemetry {
   constructor(
     /** Tracing, or undefined when off. */
     readonly tracing: AgentTracing | undefined,
-    /** Tracing made here (from the environment): shut down with the worker. */
-    private readonly ownsTracing = false,
   ) {
     this.runs = new RunSpans(tracing, this.metrics);
   }
@@ -57,9 +55,8 @@ export class WorkerTelemetry {
   static fromOptions(options: WorkerTelemetryOptions): WorkerTelemetry {
     const metrics = options.metrics === false ? undefined : (options.metrics ?? metricsAddressFromEnv());
     if (metrics !== undefined) installMetricsRuntime(metrics);
-    if (options.tracing !== undefined) return new WorkerTelemetry(options.tracing || undefined);
-    const fromEnv = tracingFromEnv();
-    return new WorkerTelemetry(fromEnv, fromEnv !== undefined);
+    const tracing = options.tracing === false ? undefined : (options.tracing ?? tracingFromEnv());
+    return new WorkerTelemetry(tracing);
   }
 
   /** The workflow bundle's options: Temporal's workflow interceptors when tracing is on. */
@@ -67,10 +64,9 @@ export class WorkerTelemetry {
     return { tracing: this.tracing !== undefined };
   }
 
-  /** When the worker has stopped: exports what is left (and stops tracing made from the environment). */
+  /** When the worker has stopped: exports the spans that have ended (tracing itself goes on: it may be shared). */
   async stopped(): Promise<void> {
-    if (this.ownsTracing) await this.tracing?.shutdown();
-    else await this.tracing?.forceFlush();
+    await this.tracing?.forceFlush().catch(() => undefined);
   }
 
   /** The worker's interceptors: the user's, then Temporal's OpenTelemetry ones when tracing is on. */

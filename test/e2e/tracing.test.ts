@@ -1,13 +1,18 @@
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import type { AgentClient } from "../../src/client.js";
+import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { createAgentTracing } from "../../src/telemetry/agent-tracing.js";
-import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import {
+  startTestWorker,
+  temporalAddress,
+  uniqueTaskQueue,
+  type RunningWorker,
+} from "../support/temporal.js";
 
 const lookup = defineTool({
   name: "lookup",
@@ -56,9 +61,11 @@ beforeAll(async () => {
     providers: { "traced-model": model() },
     tracing,
   });
-  client = await testClient(taskQueue);
+  const namespace = inject("temporalNamespace");
+  client = await AgentClient.connect({ address: temporalAddress(), namespace, taskQueue, tracing });
 });
 afterAll(async () => {
+  await client?.close();
   await worker?.stop();
   await tracing.shutdown();
 });
@@ -142,11 +149,21 @@ describe("tracing a durable run", () => {
     expect(approval.attributes["lite_agent.approval.decision"]).toBe("allow");
   });
 
-  it("exports Temporal's spans too, and links each call span to its activity's span", async () => {
+  it("exports Temporal's spans too, from the client through the workflow to the activities", async () => {
     const spans = exporter.getFinishedSpans();
+    const start = one(spans, "UpdateWithStartWorkflow:startRun");
+    const handled = named(spans, "HandleUpdate:startRun");
+    expect(handled.some((span) => isChild(span, start))).toBe(true);
+    // The workflow schedules each activity under its own span (exported through the workflow sink), and the
+    // activity's span on the worker is that span's child: the context travels in the activity's headers.
     const activitySpans = named(spans, "RunActivity:callModel");
-    expect(activitySpans.length).toBeGreaterThanOrEqual(2);
-    expect(named(spans, "StartActivity:callModel").length).toBeGreaterThanOrEqual(2);
+    const scheduled = named(spans, "StartActivity:callModel");
+    expect(activitySpans).toHaveLength(2);
+    for (const span of activitySpans) expect(scheduled.some((parent) => isChild(span, parent))).toBe(true);
+    expect(scheduled.every((span) => span.spanContext().traceId === start.spanContext().traceId)).toBe(true);
+    const decided = one(spans, "StartWorkflowUpdate:decideToolCall");
+    expect(named(spans, "HandleUpdate:decideToolCall").some((span) => isChild(span, decided))).toBe(true);
+    // Each call span is linked to its activity's span (our trace is the run's; Temporal's is the client's call).
     const chat = named(spans, "chat traced-model")[0]!;
     const linked = chat.links.map((link) => link.context.spanId);
     expect(activitySpans.some((span) => linked.includes(span.spanContext().spanId))).toBe(true);
