@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode, type WorkflowBundle } from "@temporalio/worker";
 
@@ -54,18 +53,17 @@ function sourceDigest(): string {
 /** Options of {@link loadWorkflowBundle}. */
 export interface WorkflowBundleOptions {
   /**
-   * Include Temporal's OpenTelemetry workflow interceptors (`@temporalio/interceptors-opentelemetry`): workflow,
-   * signal, update and activity-scheduling spans, exported through the worker's `exporter` sink. They add no
-   * command to the history, so sessions replay alike with and without them.
+   * Include Temporal's OpenTelemetry workflow interceptors (`@temporalio/interceptors-opentelemetry`; see
+   * src/workflows/tracing-interceptors.ts): workflow, signal and activity-scheduling spans, exported through the
+   * worker's `exporter` sink. They add no command and keep the commands' order, so sessions replay alike with and
+   * without them.
    */
   tracing?: boolean;
 }
 
-/** The module of Temporal's OpenTelemetry workflow interceptors. */
+/** The workflow interceptors of the tracing bundle: Temporal's OpenTelemetry ones, less update spans. */
 export function tracingInterceptorsPath(): string {
-  return createRequire(import.meta.url).resolve(
-    "@temporalio/interceptors-opentelemetry/lib/workflow-interceptors",
-  );
+  return workflowModule("tracing-interceptors");
 }
 
 /**

@@ -151,9 +151,11 @@ describe("tracing a durable run", () => {
 
   it("exports Temporal's spans too, from the client through the workflow to the activities", async () => {
     const spans = exporter.getFinishedSpans();
+    // The client's update-with-start span begins Temporal's trace: the workflow run continues it (its span ends
+    // with the session, so it is not exported here), and so do the activities it schedules.
     const start = one(spans, "UpdateWithStartWorkflow:startRun");
-    const handled = named(spans, "HandleUpdate:startRun");
-    expect(handled.some((span) => isChild(span, start))).toBe(true);
+    // Updates are not traced inside the workflow (src/workflows/tracing-interceptors.ts).
+    expect(named(spans, "HandleUpdate:startRun")).toEqual([]);
     // The workflow schedules each activity under its own span (exported through the workflow sink), and the
     // activity's span on the worker is that span's child: the context travels in the activity's headers.
     const activitySpans = named(spans, "RunActivity:callModel");
@@ -161,8 +163,7 @@ describe("tracing a durable run", () => {
     expect(activitySpans).toHaveLength(2);
     for (const span of activitySpans) expect(scheduled.some((parent) => isChild(span, parent))).toBe(true);
     expect(scheduled.every((span) => span.spanContext().traceId === start.spanContext().traceId)).toBe(true);
-    const decided = one(spans, "StartWorkflowUpdate:decideToolCall");
-    expect(named(spans, "HandleUpdate:decideToolCall").some((span) => isChild(span, decided))).toBe(true);
+    expect(named(spans, "StartWorkflowUpdate:decideToolCall")).toHaveLength(1);
     // Each call span is linked to its activity's span (our trace is the run's; Temporal's is the client's call).
     const chat = named(spans, "chat traced-model")[0]!;
     const linked = chat.links.map((link) => link.context.spanId);
