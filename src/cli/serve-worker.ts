@@ -32,10 +32,14 @@ let runtimeInstalled = false;
 
 /**
  * Worker state changes would drown what matters: only `level` and worse show, as one short line each, the
- * native core's logs included. Signals are ours to handle. With `LITE_AGENT_METRICS_PORT` set, the runtime also
- * serves Temporal's and the agents' metrics there (Prometheus).
+ * native core's logs included. Signals are ours to handle. For a worker (`serveMetrics`) with
+ * `LITE_AGENT_METRICS_PORT` set, the runtime also serves Temporal's and the agents' metrics there (Prometheus).
  */
-export function installQuietRuntime(write: (line: string) => void, level: LogLevel = "WARN"): void {
+export function installQuietRuntime(
+  write: (line: string) => void,
+  level: LogLevel = "WARN",
+  serveMetrics = false,
+): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const options: RuntimeOptions = {
@@ -43,7 +47,7 @@ export function installQuietRuntime(write: (line: string) => void, level: LogLev
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: level }), forward: {} } },
     shutdownSignals: [],
   };
-  const metrics = metricsAddressFromEnv();
+  const metrics = serveMetrics ? metricsAddressFromEnv() : undefined;
   if (metrics === undefined) Runtime.install(options);
   else installMetricsRuntime(metrics, options);
 }
@@ -69,7 +73,7 @@ export async function serveWorker(
   options: ServeWorkerOptions,
   interrupt: AbortSignal,
 ): Promise<void> {
-  installQuietRuntime(scope.io.stderr);
+  installQuietRuntime(scope.io.stderr, "WARN", true);
   const connection = await connectWorker(options);
   let worker: AgentWorker | undefined;
   try {
