@@ -5,7 +5,6 @@
  */
 export const GEN_AI = {
   operationName: "gen_ai.operation.name",
-  providerName: "gen_ai.provider.name",
   requestModel: "gen_ai.request.model",
   conversationId: "gen_ai.conversation.id",
   agentName: "gen_ai.agent.name",

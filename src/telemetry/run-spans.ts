@@ -149,7 +149,8 @@ export class RunSpans {
     if (run.turn) this.endTurn(run, run.turn.number, undefined);
     for (const [id] of run.approvals) this.endApproval(run, id, "cancelled");
     this.runs.delete(`${run.sessionId}\u0000${run.runId}`);
-    const span = this.runSpan(run, true);
+    // Unseen until its end: a run that ended before its first turn (its agent unknown), so not a resumed one.
+    const span = this.runSpan(run, false);
     if (!span) return;
     span.setAttributes({
       [LITE_AGENT.stopReason]: event.reason,
