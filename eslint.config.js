@@ -16,6 +16,8 @@ const workflowSafePackages = [
   "@noble/hashes/sha2",
   "@noble/hashes/utils",
   "dequal",
+  // Temporal's OpenTelemetry workflow interceptors, made for the sandbox (only the tracing bundle loads them).
+  "@temporalio/interceptors-opentelemetry/lib/workflow/index.js",
 ];
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);

@@ -35,6 +35,9 @@ import { redisDeltaSource } from "./stream/redis-delta-source.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
 import { agentSession } from "./workflows/agent-session.js";
+import type { AgentTracing } from "./telemetry/agent-tracing.js";
+import { clientTracingInterceptors } from "./telemetry/client-tracing.js";
+import { tracingFromEnv } from "./telemetry/tracing-from-env.js";
 import {
   answerQuestionUpdate,
   cancelRunUpdate,
@@ -107,6 +110,12 @@ export interface AgentClientOptions {
    * application's signed-in user. Agents with `permission.approvers` refuse decisions from anyone they do not name.
    */
   actor?: string;
+
+  /**
+   * OpenTelemetry tracing of this client's calls (`connect` only): an {@link AgentTracing}, `false` for none, or by
+   * default the environment's (`OTEL_EXPORTER_OTLP_ENDPOINT`; see docs/operations.md).
+   */
+  tracing?: AgentTracing | false;
 }
 
 function deltaSource(option: AgentClientOptions["deltas"] = "auto"): ExternalDeltaSource | undefined {
@@ -167,7 +176,16 @@ export class AgentClient {
       withPayloadEncryption(undefined, options.encryption),
       options.storage,
     );
-    return new AgentClient(new Client({ connection, namespace: config.namespace, dataConverter }), options);
+    const interceptors = clientTracingInterceptors(
+      options.tracing === false ? undefined : (options.tracing ?? tracingFromEnv()),
+    );
+    const client = new Client({
+      connection,
+      namespace: config.namespace,
+      dataConverter,
+      ...(interceptors ? { interceptors } : {}),
+    });
+    return new AgentClient(client, options);
   }
 
   /** Closes the connection to Temporal; event streams still being read end with an error. */
@@ -514,3 +532,5 @@ export { NoWorkerError } from "./runtime/agent-task-queue.js";
 export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";
 export type { DurableEvent, EventStreamPosition, ExternalDeltaSource } from "./runtime/run-event-stream.js";
 export type { SessionStatus } from "./workflows/messages.js";
+export { createAgentTracing, AgentTracing, type AgentTracingOptions } from "./telemetry/agent-tracing.js";
+export { tracingFromEnv } from "./telemetry/tracing-from-env.js";

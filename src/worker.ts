@@ -11,9 +11,10 @@ import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload
 import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
 import { declaredSecrets } from "./common/scrub-secrets.js";
 import { DEFAULT_STICKY_QUEUE_TIMEOUT } from "./common/recovery-defaults.js";
+import { WorkerTelemetry, type WorkerTelemetryOptions } from "./telemetry/worker-telemetry.js";
 
-/** Options of `createWorker`. */
-export interface CreateWorkerOptions {
+/** Options of `createWorker` (tracing and metrics: {@link WorkerTelemetryOptions}, docs/operations.md). */
+export interface CreateWorkerOptions extends WorkerTelemetryOptions {
   /** The agents this worker runs (their tool implementations run here). */
   agents: AgentDefinition[];
   /** Model providers by model id; `"*"` serves any model. */
@@ -103,6 +104,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const registry = new AgentRegistry(options.agents, options.providers, options.approverGroups);
   const agents = registry.agentNames();
   if (agents.length === 0) throw new TypeError("createWorker: no agents to serve");
+  // Before the connection: serving metrics installs the process's Temporal runtime.
+  const telemetry = WorkerTelemetry.fromOptions(options);
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
   if (options.searchAttributes !== false) await checkSearchAttributes(connection.operatorService, namespace);
   const transport = options.deltas === false ? undefined : (options.deltas ?? deltaTransportFromEnv());
@@ -111,12 +114,19 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     withPayloadEncryption(options.workerOptions?.dataConverter, options.encryption),
     options.storage,
   );
-  const activities = createActivities(registry, transport, {
-    secrets: providerSecrets(options),
-    ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
-    ...(dataConverter?.payloadCodecs ? { payloadCodecs: dataConverter.payloadCodecs } : {}),
+  const activities = telemetry.activities(
+    createActivities(registry, transport, {
+      secrets: providerSecrets(options),
+      ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
+      ...(dataConverter?.payloadCodecs ? { payloadCodecs: dataConverter.payloadCodecs } : {}),
+    }),
+  );
+  const workflowBundle = await loadWorkflowBundle({
+    ...telemetry.bundleOptions,
+    modules: registry.middlewareModules(),
   });
-  const workflowBundle = await loadWorkflowBundle({ modules: registry.middlewareModules() });
+  const interceptors = telemetry.interceptors(options.workerOptions?.interceptors);
+  const sinks = telemetry.sinks(options.workerOptions?.sinks);
   const base = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   const workers = new Map<string, Worker>();
   for (const agent of agents) {
@@ -130,6 +140,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       workflowBundle,
       activities,
       dataConverter,
+      ...(interceptors ? { interceptors } : {}),
+      sinks,
     });
     workers.set(agent, worker);
   }
@@ -141,10 +153,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       taskQueue,
       activities,
       dataConverter,
+      ...(interceptors ? { interceptors } : {}),
     });
     workers.set(`tools:${taskQueue}`, worker);
   }
-  return new AgentWorker(workers, async () => transport?.close());
+  return new AgentWorker(workers, async () => {
+    await transport?.close();
+    await telemetry.stopped();
+  });
 }
 
 /** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */
@@ -179,3 +195,7 @@ export {
   temporalDeltaTransport,
   type DeltaTransport,
 } from "./stream/delta-transport.js";
+export { createAgentTracing, AgentTracing, type AgentTracingOptions } from "./telemetry/agent-tracing.js";
+export { tracingFromEnv } from "./telemetry/tracing-from-env.js";
+export { installMetricsRuntime, metricsTelemetryOptions } from "./telemetry/metrics-runtime.js";
+export type { WorkerTelemetryOptions } from "./telemetry/worker-telemetry.js";

@@ -4,7 +4,9 @@ import {
   NativeConnection,
   Runtime,
   type LogLevel,
+  type RuntimeOptions,
 } from "@temporalio/worker";
+import { installMetricsRuntime, metricsAddressFromEnv } from "../telemetry/metrics-runtime.js";
 import { handleInterrupts } from "../terminal/interrupts.js";
 import { workerLogLine } from "../terminal/worker-log-line.js";
 import { errorMessage } from "../kernel/errors.js";
@@ -30,16 +32,24 @@ let runtimeInstalled = false;
 
 /**
  * Worker state changes would drown what matters: only `level` and worse show, as one short line each, the
- * native core's logs included. Signals are ours to handle.
+ * native core's logs included. Signals are ours to handle. For a worker (`serveMetrics`) with
+ * `LITE_AGENT_METRICS_PORT` set, the runtime also serves Temporal's and the agents' metrics there (Prometheus).
  */
-export function installQuietRuntime(write: (line: string) => void, level: LogLevel = "WARN"): void {
+export function installQuietRuntime(
+  write: (line: string) => void,
+  level: LogLevel = "WARN",
+  serveMetrics = false,
+): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({
+  const options: RuntimeOptions = {
     logger: new DefaultLogger(level, (entry) => write(`${workerLogLine(entry)}\n`)),
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: level }), forward: {} } },
     shutdownSignals: [],
-  });
+  };
+  const metrics = serveMetrics ? metricsAddressFromEnv() : undefined;
+  if (metrics === undefined) Runtime.install(options);
+  else installMetricsRuntime(metrics, options);
 }
 
 async function connectWorker(options: ServeWorkerOptions): Promise<NativeConnection> {
@@ -63,7 +73,7 @@ export async function serveWorker(
   options: ServeWorkerOptions,
   interrupt: AbortSignal,
 ): Promise<void> {
-  installQuietRuntime(scope.io.stderr);
+  installQuietRuntime(scope.io.stderr, "WARN", true);
   const connection = await connectWorker(options);
   let worker: AgentWorker | undefined;
   try {

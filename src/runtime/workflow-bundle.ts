@@ -81,6 +81,18 @@ export interface WorkflowBundleOptions {
    * middleware, which register their factories when the workflow code loads.
    */
   modules?: readonly string[];
+  /**
+   * Include Temporal's OpenTelemetry workflow interceptors (`@temporalio/interceptors-opentelemetry`; see
+   * src/workflows/tracing-interceptors.ts): workflow, signal and activity-scheduling spans, exported through the
+   * worker's `exporter` sink. They add no command and keep the commands' order, so sessions replay alike with and
+   * without them.
+   */
+  tracing?: boolean;
+}
+
+/** The workflow interceptors of the tracing bundle: Temporal's OpenTelemetry ones, less update spans. */
+export function tracingInterceptorsPath(): string {
+  return workflowModule("tracing-interceptors");
 }
 
 /**
@@ -90,13 +102,14 @@ export interface WorkflowBundleOptions {
 export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): Promise<WorkflowBundle> {
   const cacheDir = options.cacheDir ?? join(sourceRoot, "..", ".cache", "workflow-bundle");
   const modules = [...new Set((options.modules ?? []).map(modulePath))].sort();
-  const file = join(cacheDir, `bundle-${sourceDigest(modules)}.js`);
+  const file = join(cacheDir, `bundle-${sourceDigest(modules)}${options.tracing ? "-otel" : ""}.js`);
   if (existsSync(file)) return { code: readFileSync(file, "utf8") };
   const bundle = await bundleWorkflowCode({
     workflowsPath: workflowsPath(),
     payloadConverterPath: payloadConverterPath(),
-    // Loaded when the workflow code starts (Temporal's hook for interceptor modules; ours export no interceptors).
-    workflowInterceptorModules: modules,
+    // Loaded when the workflow code starts (Temporal's hook for interceptor modules; the middleware modules export
+    // no interceptors, the tracing module does).
+    workflowInterceptorModules: [...(options.tracing ? [tracingInterceptorsPath()] : []), ...modules],
     logger: quietLogger,
   });
   mkdirSync(cacheDir, { recursive: true });

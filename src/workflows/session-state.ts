@@ -40,6 +40,7 @@ import {
 } from "./messages.js";
 import { TranscriptLedger } from "../common/transcript-ledger.js";
 import { transcriptPage } from "./transcript-page.js";
+import { reportTelemetry } from "./telemetry-report.js";
 import {
   checkCancel,
   checkInterrupt,
@@ -167,6 +168,7 @@ export class SessionState {
   publish(runId: string, event: AgentEvent, modelCall?: number): void {
     if (event.type === "error" && event.fatal) this.noteFatalError(runId, event.error.message);
     this.stream.publish(runId, event, modelCall);
+    reportTelemetry(this.agent, runId, event);
   }
 
   /**

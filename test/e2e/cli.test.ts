@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
@@ -361,6 +363,52 @@ describe("the lite-agent CLI", () => {
     const stopped = await served.exited;
     expect(stopped.code).toBe(0);
     expect(stopped.stderr).toContain("Worker stopped.");
+  });
+
+  it("worker takes tracing (OTLP) and metrics (Prometheus) from the environment", async () => {
+    // A stand-in OTLP/HTTP collector: the protobuf bodies it receives hold span names and attributes as plain bytes.
+    const received: Buffer[] = [];
+    const collector = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        if (request.url === "/v1/traces") received.push(Buffer.concat(chunks));
+        response.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+    const { port: collectorPort } = collector.address() as AddressInfo;
+    const metricsPort = await findFreePort();
+    const queue = uniqueTaskQueue("cli-otel");
+    const served = startCli(["worker", "--agents", fixture, "--task-queue", queue], {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`,
+        OTEL_SERVICE_NAME: "cli-otel-worker",
+        OTEL_BSP_SCHEDULE_DELAY: "100",
+        LITE_AGENT_METRICS_PORT: `127.0.0.1:${metricsPort}`,
+      },
+    });
+    try {
+      await served.waitFor(/Worker polling task queue/);
+      const result = await cli("--task-queue", queue, "run", "cli-tester", "add 20 and 22");
+      expect(result.code).toBe(0);
+      const exported = async () => Buffer.concat(received).toString("latin1");
+      const deadline = Date.now() + 10_000;
+      while (!(await exported()).includes("invoke_agent cli-tester") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      const spans = await exported();
+      for (const text of ["invoke_agent cli-tester", "turn 1", "execute_tool add", "cli-otel-worker"])
+        expect(spans).toContain(text);
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(metrics).toMatch(
+        /^lite_agent_tool_calls_total\{agent="cli-tester",outcome="ok",tool="add"\} 1$/m,
+      );
+      expect(metrics).toMatch(/^temporal_workflow_task_execution_latency\w*\{/m);
+    } finally {
+      served.kill("SIGINT");
+      await served.exited;
+      collector.close();
+    }
   });
 
   it("dev runs a dev server and the demo agent, which run serves out of the box", async () => {

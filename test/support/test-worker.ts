@@ -6,6 +6,7 @@ import type { AgentDefinition } from "../../src/define-agent.js";
 import type { ProviderMap } from "../../src/activities/index.js";
 import type { PayloadStorageOption } from "../../src/storage/payload-storage.js";
 import type { DeltaTransport } from "../../src/stream/delta-transport.js";
+import type { AgentTracing } from "../../src/telemetry/agent-tracing.js";
 import { createWorker, type AgentWorker } from "../../src/worker.js";
 
 // No Runtime.install here: a test file that captures the worker's log installs its own runtime before it starts a
@@ -37,6 +38,8 @@ export async function startTestWorker(options: {
   /** Omitted: the environment's (LITE_AGENT_STORAGE*), as a user's worker. */
   storage?: PayloadStorageOption;
   approverGroups?: Record<string, string[]>;
+  /** Omitted: the environment's (OTEL_EXPORTER_OTLP_ENDPOINT), as a user's worker. */
+  tracing?: AgentTracing | false;
 }): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });

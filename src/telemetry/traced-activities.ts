@@ -1,0 +1,143 @@
+import { SpanKind, SpanStatusCode, context, trace, type Link, type Span } from "@opentelemetry/api";
+import { Context as ActivityContext } from "@temporalio/activity";
+import { ApplicationFailure } from "@temporalio/common";
+import type { AgentActivities, CallModelInput, ExecuteToolInput } from "../common/activity-types.js";
+import type { ModelStopReason } from "../kernel/model.js";
+import { errorMessage } from "../kernel/errors.js";
+import type { AgentMetrics } from "./agent-metrics.js";
+import { remoteParent, type AgentTracing } from "./agent-tracing.js";
+import { GEN_AI, LITE_AGENT } from "./gen-ai-attributes.js";
+import { turnSpanIds } from "./run-span-ids.js";
+
+/** The GenAI conventions' finish reasons (OpenAI's words) for ours. */
+const FINISH_REASONS: Record<ModelStopReason, string> = {
+  stop: "stop",
+  tool_use: "tool_calls",
+  max_tokens: "length",
+};
+
+/**
+ * The activities with a span around each model call (`chat <model>`) and tool call (`execute_tool <name>`), named
+ * and attributed as the OpenTelemetry GenAI conventions say, children of their turn's span (ids derived from the
+ * session, run and turn; see run-span-ids.ts) and linked to the activity's Temporal span when there is one; and
+ * with the token and tool call metrics. Made here, in the activity, the spans measure the real call.
+ */
+export function tracedActivities(
+  activities: AgentActivities,
+  tracing: AgentTracing | undefined,
+  metrics: AgentMetrics | undefined,
+): AgentActivities {
+  return {
+    ...activities,
+    async callModel(input) {
+      const span = tracing && startCallSpan(tracing, modelSpan(input), sessionOf(), input.runId, input.turn);
+      try {
+        const output = await within(span, () => activities.callModel(input));
+        metrics?.modelUsage(input.agent, input.model, output.usage);
+        span?.setAttributes({
+          [GEN_AI.inputTokens]: output.usage.inputTokens,
+          [GEN_AI.outputTokens]: output.usage.outputTokens,
+          ...(output.stopReason ? { [GEN_AI.finishReasons]: [FINISH_REASONS[output.stopReason]] } : {}),
+        });
+        return output;
+      } catch (error) {
+        if (span) failed(span, error);
+        throw error;
+      } finally {
+        span?.end();
+      }
+    },
+    async executeTool(input) {
+      const span =
+        tracing && startCallSpan(tracing, toolSpan(input), input.sessionId, input.runId, input.turn);
+      try {
+        const output = await within(span, () => activities.executeTool(input));
+        metrics?.toolCall(input.agent, input.call.name, output.isError ? "error" : "ok");
+        if (output.isError) {
+          span?.setAttribute(LITE_AGENT.toolIsError, true);
+          span?.setStatus({ code: SpanStatusCode.ERROR, message: "the tool returned an error result" });
+        }
+        return output;
+      } catch (error) {
+        metrics?.toolCall(input.agent, input.call.name, "failed");
+        if (span) failed(span, error);
+        throw error;
+      } finally {
+        span?.end();
+      }
+    },
+  };
+}
+
+interface CallSpan {
+  name: string;
+  attributes: Record<string, string | number>;
+}
+
+function modelSpan(input: CallModelInput): CallSpan {
+  return {
+    name: `chat ${input.model}`,
+    attributes: {
+      [GEN_AI.operationName]: "chat",
+      [GEN_AI.requestModel]: input.model,
+      [GEN_AI.agentName]: input.agent,
+    },
+  };
+}
+
+function toolSpan(input: ExecuteToolInput): CallSpan {
+  return {
+    name: `execute_tool ${input.call.name}`,
+    attributes: {
+      [GEN_AI.operationName]: "execute_tool",
+      [GEN_AI.toolName]: input.call.name,
+      [GEN_AI.toolCallId]: input.call.id,
+      [GEN_AI.toolType]: "function",
+      [GEN_AI.agentName]: input.agent,
+    },
+  };
+}
+
+/** The session of the running activity: its workflow's id. */
+function sessionOf(): string {
+  return ActivityContext.current().info.workflowExecution?.workflowId ?? "";
+}
+
+function startCallSpan(
+  tracing: AgentTracing,
+  call: CallSpan,
+  sessionId: string,
+  runId: string,
+  turn: number,
+): Span {
+  const info = ActivityContext.current().info;
+  // Temporal's activity span (when its interceptors are on) is the current one: linked, not the parent.
+  const temporal = trace.getSpan(context.active())?.spanContext();
+  const links: Link[] = temporal ? [{ context: temporal }] : [];
+  return tracing.tracer.startSpan(
+    call.name,
+    {
+      kind: SpanKind.CLIENT,
+      links,
+      attributes: {
+        ...call.attributes,
+        [GEN_AI.conversationId]: sessionId,
+        [LITE_AGENT.runId]: runId,
+        [LITE_AGENT.turn]: turn,
+        [LITE_AGENT.attempt]: info.attempt,
+      },
+    },
+    remoteParent(turnSpanIds(sessionId, runId, turn)),
+  );
+}
+
+/** Runs `call` with `span` current (a provider's own instrumentation nests under it). */
+function within<T>(span: Span | undefined, call: () => Promise<T>): Promise<T> {
+  return span ? context.with(trace.setSpan(context.active(), span), call) : call();
+}
+
+function failed(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+  const type = error instanceof ApplicationFailure && error.type ? error.type : undefined;
+  span.setAttribute(GEN_AI.errorType, type ?? (error instanceof Error ? error.name : "Error"));
+}
