@@ -27,6 +27,11 @@ const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
  * that file (the test lints it with `ignore: false`).
  */
 const deterministicFolders = ["src/kernel", "src/workflows", "src/common", "test/fixtures/deterministic"];
+/**
+ * The package's workflow-safe entry (`lite-agent-temporal/workflow`), without extension: it keeps the same rules,
+ * and workflow code may import it (as `.js`, the specifier the rule resolves).
+ */
+const deterministicEntries = ["src/workflow"];
 
 export default tseslint.config(
   {
@@ -56,12 +61,18 @@ export default tseslint.config(
   },
   {
     // Determinism boundary (DESIGN.md §4): the kernel and the workflow code run inside the Temporal sandbox.
-    files: deterministicFolders.map((folder) => `${folder}/**/*.ts`),
+    files: [
+      ...deterministicFolders.map((folder) => `${folder}/**/*.ts`),
+      ...deterministicEntries.map((entry) => `${entry}.ts`),
+    ],
     plugins: { "lite-agent": { rules: { "deterministic-imports": deterministicImports } } },
     rules: {
       "lite-agent/deterministic-imports": [
         "error",
-        { root: import.meta.dirname, allowed: deterministicFolders },
+        {
+          root: import.meta.dirname,
+          allowed: [...deterministicFolders, ...deterministicEntries.map((entry) => `${entry}.js`)],
+        },
       ],
       "no-restricted-imports": [
         "error",
