@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { uniqueTaskQueue } from "../support/test-worker.js";
 import { readmeSampleModule } from "./readme-sample.js";
 import { packAndInstall, type ScratchProject } from "./scratch-project.js";
@@ -50,6 +50,7 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
   beforeAll(async () => {
     project = await packAndInstall();
   }, 600_000);
+  afterAll(() => project?.remove());
 
   it("ships the compiled code and what its exports name, without sources or tsx", () => {
     const installed = path.join(project.dir, "node_modules", "lite-agent-temporal");

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,8 @@ export interface ScratchProject {
   dir: string;
   /** The tarball `npm pack` made. */
   tarball: string;
+  /** Deletes the tarball and the project. */
+  remove(): void;
 }
 
 /** Runs `npm args` in `cwd` and returns its output; fails with npm's output when it fails. */
@@ -47,5 +49,9 @@ export async function packAndInstall(): Promise<ScratchProject> {
   const install = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
   await npm([...install, path.join(base, tarball), "zod@^4"], dir);
   cpSync(consumerFiles, dir, { recursive: true });
-  return { dir, tarball: path.join(base, tarball) };
+  return {
+    dir,
+    tarball: path.join(base, tarball),
+    remove: () => rmSync(base, { recursive: true, force: true }),
+  };
 }
