@@ -76,6 +76,26 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
     expect(stdout).toContain("worker");
   }, 60_000);
 
+  // A Node that strips types itself (22.18+, 23.6+) loads the module and starts the worker instead.
+  it.skipIf(Boolean((process.features as { typescript?: unknown }).typescript))(
+    "the compiled CLI says how to load a TypeScript agents module when Node cannot",
+    async () => {
+      writeFileSync(path.join(project.dir, "agents.ts"), "export const agents: unknown[] = [];\n");
+      const failure = await run("npx", ["--no-install", "lite-agent", "worker", "--agents", "./agents.ts"], {
+        cwd: project.dir,
+        env: consumerEnv(),
+        timeout: 60_000,
+      }).then(
+        () => ({ code: 0, stderr: "" }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure.code).toBe(2);
+      expect(failure.stderr).toContain("cannot load TypeScript (./agents.ts)");
+      expect(failure.stderr).toContain('NODE_OPTIONS="--import tsx"');
+    },
+    60_000,
+  );
+
   it("runs the in-process agent with the scripted model of lite-agent-temporal/testing", async () => {
     const out = await runConsumer(project, "in-process.mjs");
     expect(out).toMatchObject({ text: "2 + 3 = 5", stopReason: "stop", result: "2 + 3 = 5" });
