@@ -1,7 +1,19 @@
 # syntax=docker/dockerfile:1
-# The lite-agent worker image. The CLI runs its TypeScript sources through tsx, a runtime dependency, so there is
-# no build step and `npm ci --omit=dev` is all it installs. Default command: `lite-agent worker` (the demo
-# agent); pass `worker --agents <module>` with your module mounted into the container to serve your own agents.
+# The lite-agent worker image, compiled JavaScript: a build stage installs every dependency and compiles src/ into
+# dist/ (`npm run build`); the runtime stage installs the runtime dependencies only (`npm ci --omit=dev`: no
+# TypeScript, no tsx) and runs dist/ through bin/lite-agent.js, which takes dist/ as there is no src/ beside it.
+# Default command: `lite-agent worker` (the demo agent); pass `worker --agents <module.js>` with your compiled module
+# mounted into the container to serve your own agents.
+
+FROM node:22.12.0-bookworm-slim AS build
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/
+COPY src ./src
+RUN npm run build
+
 FROM node:22.12.0-bookworm-slim
 
 ENV NODE_ENV=production \
@@ -17,15 +29,14 @@ RUN mkdir -p .cache/demo
 COPY --chown=node:node package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-COPY --chown=node:node tsconfig.json ./
 COPY --chown=node:node bin ./bin
-COPY --chown=node:node src ./src
+COPY --from=build --chown=node:node /build/dist ./dist
 COPY --chown=node:node deploy/worker-healthcheck.mjs ./deploy/
 
-# Bundling the workflow code takes seconds; do it once here, cached under .cache/workflow-bundle for exactly these
-# sources, so every container starts polling at once.
-RUN node --import tsx --input-type=module \
-    -e 'const { loadWorkflowBundle } = await import("./src/runtime/workflow-bundle.ts"); await loadWorkflowBundle();'
+# Bundling the workflow code takes seconds; do it once here from the compiled dist/workflows, cached under
+# .cache/workflow-bundle for exactly this code, so every container starts polling at once.
+RUN node --input-type=module \
+    -e 'const { loadWorkflowBundle } = await import("./dist/worker.js"); await loadWorkflowBundle();'
 
 # A heap limit makes V8 collect the memory of evicted idle sessions sooner: 1,000 idle + 100 active sessions peak at
 # about 700 MB instead of 1.3 GB (docs/operations.md, Worker memory). Raise it with maxCachedSessions.

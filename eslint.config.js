@@ -36,6 +36,11 @@ const deterministicFolders = [
   // A user's middleware module (defineMiddleware), bundled into the workflow code: the same rules hold.
   "test/e2e/fixtures/middleware",
 ];
+/**
+ * The package's workflow-safe entry (`lite-agent-temporal/workflow`), without extension: it keeps the same rules,
+ * and workflow code may import it (as `.js`, the specifier the rule resolves).
+ */
+const deterministicEntries = ["src/workflow"];
 
 export default tseslint.config(
   {
@@ -65,12 +70,18 @@ export default tseslint.config(
   },
   {
     // Determinism boundary (DESIGN.md §4): the kernel and the workflow code run inside the Temporal sandbox.
-    files: deterministicFolders.map((folder) => `${folder}/**/*.ts`),
+    files: [
+      ...deterministicFolders.map((folder) => `${folder}/**/*.ts`),
+      ...deterministicEntries.map((entry) => `${entry}.ts`),
+    ],
     plugins: { "lite-agent": { rules: { "deterministic-imports": deterministicImports } } },
     rules: {
       "lite-agent/deterministic-imports": [
         "error",
-        { root: import.meta.dirname, allowed: deterministicFolders },
+        {
+          root: import.meta.dirname,
+          allowed: [...deterministicFolders, ...deterministicEntries.map((entry) => `${entry}.js`)],
+        },
       ],
       "no-restricted-imports": [
         "error",

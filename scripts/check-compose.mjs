@@ -2,7 +2,8 @@
 // (Debian's `docker-compose` 1.29 first, else the `docker compose` plugin), and the configuration it
 // normalizes must keep the stack's rules: localhost-only ports, pinned images, health checks and restart
 // policies, the worker built here with its environment passed through, and every search attribute the session
-// workflow upserts registered by deploy/temporal/setup-namespace.sh.
+// workflow upserts registered by deploy/temporal/setup-namespace.sh; and the worker image (Dockerfile) runs compiled
+// JavaScript as a non-root user on Node 22 or later.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 
@@ -147,19 +148,46 @@ function secretProblems() {
   }
 }
 
-/** The worker image: a current Node LTS base and a non-root user. */
+/** The stages of a Dockerfile: the text from each `FROM` to the next. */
+function stages(text) {
+  return text.split(/^(?=FROM\s)/m).filter((stage) => /^FROM\s/.test(stage));
+}
+
+/**
+ * The image runs compiled JavaScript: a build stage runs `npm run build`, and the final stage installs runtime
+ * dependencies only, copies dist/ from the build, and neither copies the TypeScript sources nor names tsx.
+ */
+function compiledImageProblems(text) {
+  const all = stages(text);
+  const final = (all.at(-1) ?? "").replace(/^\s*#.*$/gm, "");
+  const problems = [];
+  if (!all.slice(0, -1).some((stage) => /^RUN\s+npm run build\b/m.test(stage)))
+    problems.push("Dockerfile: no build stage runs `npm run build`");
+  if (!/^RUN\s+npm ci\b[^\n]*--omit=dev/m.test(final))
+    problems.push("Dockerfile: the final stage must install runtime dependencies only (npm ci --omit=dev)");
+  if (!/^COPY\s+--from=\S+[^\n]*[\s/]dist\b/m.test(final))
+    problems.push("Dockerfile: the final stage must copy dist/ from the build stage");
+  if (/^COPY\b[^\n]*[\s/]src\b/m.test(final))
+    problems.push("Dockerfile: the final stage copies the TypeScript sources (src/); it runs dist/");
+  if (/\btsx\b/.test(final)) problems.push("Dockerfile: the final stage runs TypeScript through tsx");
+  return problems;
+}
+
+/** The worker image: a current Node LTS base in every stage, a non-root user, compiled JavaScript. */
 function dockerfileProblems() {
   const text = readFileSync("Dockerfile", "utf8");
   const problems = [];
-  const base = /^FROM\s+node:(\d+)\S*/m.exec(text);
-  if (!base || Number(base[1]) < MIN_NODE_MAJOR)
-    problems.push(
-      `Dockerfile: the base image must be node:${MIN_NODE_MAJOR} or later, not ${base?.[0] ?? "unknown"}`,
-    );
+  const bases = [...text.matchAll(/^FROM\s+(\S+)/gm)].map((match) => match[1]);
+  if (bases.length === 0) problems.push("Dockerfile: no FROM");
+  for (const base of bases) {
+    const major = /^node:(\d+)/.exec(base);
+    if (!major || Number(major[1]) < MIN_NODE_MAJOR)
+      problems.push(`Dockerfile: the base image must be node:${MIN_NODE_MAJOR} or later, not ${base}`);
+  }
   const users = [...text.matchAll(/^USER\s+(\S+)/gm)].map((match) => match[1]);
   if (users.length === 0 || ["root", "0"].includes(users.at(-1)))
     problems.push("Dockerfile: the image must run as a non-root user (USER node)");
-  return problems;
+  return [...problems, ...compiledImageProblems(text)];
 }
 
 if (!existsSync(FILE)) {

@@ -1,37 +1,104 @@
 /**
- * The public API: the in-process agent (the seed's `createAgent`), the kernel's types, codecs, middleware,
- * policies, compaction, persistence and the testing fakes. Durable runs live in `./worker` and `./client`.
+ * The public API, `lite-agent-temporal`: the in-process agent (the seed's `createAgent`), agent definitions, the
+ * message, event, tool and error types, providers, middleware (retry, permission, compaction), codecs,
+ * persistence, the context engine and the seed's fake model. Durable runs live in `./worker` and `./client`,
+ * payload storage in `./storage`, test kits in `./testing`, and what workflow code may import in `./workflow`.
+ * Kernel internals and tuning constants are not exported: import them from their modules inside this repository.
  */
+
+// The in-process agent and the agent definition it shares with durable runs.
 export { createAgent, type Agent, type CreateAgentConfig, type RunHandle } from "./agent.js";
 export { nodePorts } from "./node-ports.js";
+export {
+  defineAgent,
+  localAgentConfig,
+  toAgentPlan,
+  DURABLE_DEFAULTS,
+  type AgentDefinition,
+  type LocalAgentOptions,
+} from "./define-agent.js";
+export type * from "./common/agent-plan.js";
+export type { TranscriptSegmentRef } from "./common/transcript-ledger.js";
 
+// Messages, models, events, tools, errors: the kernel's contracts.
 export * from "./kernel/messages.js";
 export * from "./kernel/model.js";
 export * from "./kernel/errors.js";
-export * from "./kernel/events.js";
+export type * from "./kernel/events.js";
 export * from "./kernel/tools.js";
-export * from "./kernel/middleware.js";
-export type * from "./kernel/ports.js";
-export { NEVER_ABORTED } from "./kernel/ports.js";
 export type * from "./kernel/session-events.js";
 export type * from "./kernel/kernel-config.js";
-export { runKernel } from "./kernel/run-kernel.js";
+export type { AbortSignalLike, KernelPorts } from "./kernel/ports.js";
+export { NEVER_ABORTED } from "./kernel/ports.js";
 export { SteerController, type SteerInput } from "./kernel/steer-controller.js";
 export { forkConfig, type ForkOptions } from "./kernel/fork.js";
 export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 
-export * from "./kernel/codecs/index.js";
-export * from "./kernel/permission/index.js";
-export * from "./kernel/compaction/index.js";
-export * from "./kernel/checkpoint/index.js";
-export * from "./kernel/background/index.js";
-export * from "./kernel/context/index.js";
-// The seed's constructible class; it shadows the interface of the same name that the line above exports.
-export { ContextEngine, type ContextEngineInit } from "./context-engine.js";
-export * from "./kernel/hash/index.js";
+// Middleware: the contract and its factories.
+export {
+  composeModelCall,
+  composeToolCall,
+  type AgentContext,
+  type Middleware,
+  type ModelCall,
+  type ModelResponse,
+  type RunEnd,
+  type ToolCallContext,
+  type ToolExec,
+  type ToolHookAction,
+} from "./kernel/middleware.js";
 export { retry, type RetryOptions } from "./kernel/retry/retry-middleware.js";
+export { fullJitterBackoff, type BackoffFn } from "./kernel/retry/full-jitter-backoff.js";
+export { isRetryableProviderError } from "./kernel/retry/is-retryable-provider-error.js";
+export {
+  permission,
+  policy,
+  strictPolicy,
+  composePolicies,
+  defaultRedactor,
+  type ApprovalAnswer,
+  type ApprovalHandler,
+  type Condition,
+  type InputHandler,
+  type MatchSpec,
+  type PermissionOptions,
+  type PermissionPolicy,
+  type PermissionRule,
+  type PolicyContext,
+  type PolicyOptions,
+  type PolicyVerdict,
+  type Redactor,
+  type UserAnswer,
+  type UserQuestion,
+} from "./kernel/permission/index.js";
+export {
+  compaction,
+  reactiveCompaction,
+  defaultCompactor,
+  tokenBudgetCompactor,
+  llmCompactor,
+  reactiveTrim,
+  runPipeline,
+  snipPass,
+  microPass,
+  toolResultBudgetPass,
+  memorySpillStore,
+  estimateTokens,
+  type CompactPass,
+  type CompactionResult,
+  type Compactor,
+  type DefaultCompactorOptions,
+  type LlmCompactorOptions,
+  type MicroPassOptions,
+  type ReactiveCompactionOptions,
+  type ReactiveTrimOptions,
+  type SnipPassOptions,
+  type SpillStore,
+  type TokenBudgetCompactorOptions,
+  type TokenEstimator,
+  type ToolResultBudgetPassOptions,
+} from "./kernel/compaction/index.js";
 export { defineMiddleware, type MiddlewareFactory } from "./kernel/durable-middleware.js";
-export { delegateTool, type DelegateTool, type DelegateToolOptions } from "./subagents/delegate-tool.js";
 export {
   defineEffect,
   implementEffect,
@@ -39,25 +106,53 @@ export {
   type EffectImplementation,
   type EffectRef,
 } from "./kernel/effects.js";
-export { fullJitterBackoff } from "./kernel/retry/full-jitter-backoff.js";
-export { isRetryableProviderError, RETRYABLE_STATUSES } from "./kernel/retry/is-retryable-provider-error.js";
+export { delegateTool, type DelegateTool, type DelegateToolOptions } from "./subagents/delegate-tool.js";
 
+// Codecs: how tool calls travel in the model's messages.
+export {
+  nativeCodec,
+  jsonCodec,
+  reactCodec,
+  codecFor,
+  type CodecName,
+  type DecodedResponse,
+  type JsonCodecOptions,
+  type ReactCodecOptions,
+  type ToolCallCodec,
+} from "./kernel/codecs/index.js";
+
+// Persistence (in-process sessions), background tasks and the context engine.
+export {
+  foldEvents,
+  storeEvents,
+  memoryCheckpointer,
+  type MemoryCheckpointerOptions,
+} from "./kernel/checkpoint/index.js";
 export { fileCheckpointer, type FileCheckpointerOptions } from "./checkpoint/file-checkpointer.js";
-export * from "./providers/openai-provider.js";
 export {
-  classifyProviderError,
-  type ProviderErrorClassification,
-} from "./providers/openai-classify-error.js";
+  createBackgroundTasks,
+  type BackgroundTasksOptions,
+  type BackgroundCompletion,
+  type BackgroundLimits,
+  type BackgroundOutcome,
+  type BackgroundSpawn,
+  type BackgroundStatus,
+  type BackgroundTasks,
+} from "./kernel/background/index.js";
+// The seed's constructible class (the kernel's interface of the same name is its contract).
+export { ContextEngine, type ContextEngineInit } from "./context-engine.js";
 export {
-  defineAgent,
-  toAgentPlan,
-  localAgentConfig,
-  DURABLE_DEFAULTS,
-  type AgentDefinition,
-} from "./define-agent.js";
-export type * from "./common/agent-plan.js";
-export { planCompactor, DEFAULT_COMPACTION_THRESHOLD, type SummarySource } from "./common/plan-compactor.js";
-export { checkCompactionPlan } from "./common/check-compaction-plan.js";
-export type { TranscriptSegmentRef } from "./common/transcript-ledger.js";
+  memoryContextArchive,
+  type ContextArchive,
+  type ContextFact,
+  type ContextPlanner,
+  type ContextPlannerInput,
+  type ContextProposal,
+  type ContextSegment,
+  type ContextView,
+} from "./kernel/context/index.js";
 
-export * from "./testing.js";
+// Providers: OpenAI and any OpenAI-compatible endpoint; the seed's fake model (the rest is in ./testing).
+export * from "./providers/openai-provider.js";
+export * from "./providers/fake-provider.js";
+export * from "./providers/scripted-provider.js";

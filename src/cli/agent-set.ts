@@ -51,7 +51,10 @@ export function agentSetOf(module: Record<string, unknown>, file: string): Agent
   return { agents: agents as AgentDefinition[], providers: providers as ProviderMap };
 }
 
-/** Imports the agents module `file` (TypeScript or JavaScript, relative to `cwd`). */
+/**
+ * Imports the agents module `file` (relative to `cwd`): JavaScript, or TypeScript where Node can load it (a
+ * TypeScript loader such as tsx, as in this repository's source checkout, or a Node that strips types).
+ */
 export async function importAgentSet(file: string, cwd: string): Promise<AgentSet> {
   const absolute = path.resolve(cwd, file);
   let module: Record<string, unknown>;
@@ -61,6 +64,12 @@ export async function importAgentSet(file: string, cwd: string): Promise<AgentSe
     const code = isRecord(error) ? error.code : undefined;
     if (code === "ERR_MODULE_NOT_FOUND" && String((error as Error).message).includes(absolute)) {
       throw usageError(`--agents: no module at ${absolute}`);
+    }
+    if (code === "ERR_UNKNOWN_FILE_EXTENSION" && /\.[cm]?tsx?$/.test(absolute)) {
+      throw usageError(
+        `--agents: this Node cannot load TypeScript (${file}): compile it to JavaScript, or give Node a ` +
+          `TypeScript loader, e.g. NODE_OPTIONS="--import tsx" with tsx installed in your project`,
+      );
     }
     throw error;
   }

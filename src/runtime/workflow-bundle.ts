@@ -9,7 +9,7 @@ const sourceRoot = dirname(here);
 /** The folders whose code ends up in the workflow bundle. */
 const BUNDLED_FOLDERS = ["workflows", "kernel", "common"];
 
-/** A module of the workflow folder: the TypeScript source when running from source, else the build. */
+/** A module of the workflow folder: the TypeScript source when running from source, else the compiled `dist/`. */
 function workflowModule(name: string): string {
   const candidates = [
     join(sourceRoot, "workflows", `${name}.ts`),
@@ -96,8 +96,11 @@ export function tracingInterceptorsPath(): string {
 }
 
 /**
- * The workflow bundle, built once per code version and cached on disk (`.cache/workflow-bundle`), because
- * bundling takes seconds and every worker process (tests, the demo, the CLI) needs it.
+ * The workflow bundle, built once per code version and cached on disk, because bundling takes seconds and every
+ * worker process (tests, the demo, the CLI) needs it. The cache is `.cache/workflow-bundle` in the package's folder:
+ * the project root when running from source, `node_modules/lite-agent-temporal` when installed (there the bundle
+ * is made of the compiled `dist/` workflows). A cache that cannot be written (a read-only install) only costs the
+ * bundling time at each start.
  */
 export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): Promise<WorkflowBundle> {
   const cacheDir = options.cacheDir ?? join(sourceRoot, "..", ".cache", "workflow-bundle");
@@ -112,11 +115,20 @@ export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): P
     workflowInterceptorModules: [...(options.tracing ? [tracingInterceptorsPath()] : []), ...modules],
     logger: quietLogger,
   });
-  mkdirSync(cacheDir, { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, bundle.code);
-  renameSync(temporary, file);
+  writeCachedBundle(cacheDir, file, bundle.code);
   return { code: bundle.code };
+}
+
+/** Writes a bundle into the cache (atomically, as workers may start together); a failed write is only logged. */
+function writeCachedBundle(cacheDir: string, file: string, code: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(temporary, code);
+    renameSync(temporary, file);
+  } catch (error) {
+    console.warn(`workflow bundle not cached in ${cacheDir}: ${(error as Error).message}`);
+  }
 }
 
 const ignore = () => undefined;

@@ -1,0 +1,94 @@
+/**
+ * The workflow-safe entry, `lite-agent-temporal/workflow`: what code that runs inside the Temporal workflow
+ * sandbox may import (a user's own workflows, and middleware modules bundled into the worker's workflow code).
+ * Everything here is deterministic and loads only the kernel (`src/kernel`), the plan helpers (`src/common`),
+ * the session's message definitions (`src/workflows/messages.ts`), `@temporalio/workflow`, `@temporalio/common`
+ * and pure packages: no Node built-ins, no providers, no activities, no client. The ESLint determinism block
+ * checks this file like the workflow folders, and test/workflow/workflow-entry.test.ts bundles it.
+ */
+
+// Messages, model and tool contracts.
+export * from "./kernel/messages.js";
+export * from "./kernel/model.js";
+export * from "./kernel/errors.js";
+export type * from "./kernel/events.js";
+export * from "./kernel/tools.js";
+export type * from "./kernel/session-events.js";
+export type * from "./kernel/kernel-config.js";
+export type { AbortSignalLike, KernelPorts } from "./kernel/ports.js";
+export { NEVER_ABORTED } from "./kernel/ports.js";
+
+// Middleware: the contract, composition, and the kernel's deterministic middleware factories.
+export {
+  composeModelCall,
+  composeToolCall,
+  type AgentContext,
+  type Middleware,
+  type ModelCall,
+  type ModelResponse,
+  type RunEnd,
+  type ToolCallContext,
+  type ToolExec,
+  type ToolHookAction,
+} from "./kernel/middleware.js";
+export { retry, type RetryOptions } from "./kernel/retry/retry-middleware.js";
+// Middleware of your own that runs in durable runs too, and the typed side effects it may call.
+export { defineMiddleware, type MiddlewareFactory } from "./kernel/durable-middleware.js";
+export {
+  defineEffect,
+  type EffectContext,
+  type EffectImplementation,
+  type EffectRef,
+} from "./kernel/effects.js";
+export { fullJitterBackoff, type BackoffFn } from "./kernel/retry/full-jitter-backoff.js";
+export { isRetryableProviderError } from "./kernel/retry/is-retryable-provider-error.js";
+export {
+  compaction,
+  reactiveCompaction,
+  defaultCompactor,
+  tokenBudgetCompactor,
+  llmCompactor,
+  estimateTokens,
+  type Compactor,
+  type CompactionResult,
+  type CompactPass,
+  type DefaultCompactorOptions,
+  type LlmCompactorOptions,
+  type ReactiveCompactionOptions,
+  type TokenBudgetCompactorOptions,
+  type TokenEstimator,
+} from "./kernel/compaction/index.js";
+export {
+  permission,
+  policy,
+  strictPolicy,
+  composePolicies,
+  type ApprovalAnswer,
+  type ApprovalHandler,
+  type InputHandler,
+  type PermissionOptions,
+  type PermissionPolicy,
+  type PermissionRule,
+  type PolicyContext,
+  type PolicyOptions,
+  type PolicyVerdict,
+  type UserAnswer,
+  type UserQuestion,
+} from "./kernel/permission/index.js";
+
+// Codecs and the event fold.
+export {
+  nativeCodec,
+  jsonCodec,
+  reactCodec,
+  type CodecName,
+  type DecodedResponse,
+  type JsonCodecOptions,
+  type ReactCodecOptions,
+  type ToolCallCodec,
+} from "./kernel/codecs/index.js";
+export { foldEvents } from "./kernel/checkpoint/index.js";
+
+// The serialisable agent plan that a session runs, and the session's messages (signals, updates, queries).
+export type * from "./common/agent-plan.js";
+export * from "./workflows/messages.js";

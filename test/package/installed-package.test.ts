@@ -1,0 +1,162 @@
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { uniqueTaskQueue } from "../support/test-worker.js";
+import { readmeSampleModule } from "./readme-sample.js";
+import { packAndInstall, type ScratchProject } from "./scratch-project.js";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
+
+/** The environment of the consumer processes: the suite's Temporal server, and nothing of this repository's. */
+function consumerEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    TEMPORAL_ADDRESS: inject("temporalAddress"),
+    TEMPORAL_NAMESPACE: inject("temporalNamespace"),
+  };
+}
+
+/** What the consumer scripts print (each some of it). */
+interface ConsumerOutput {
+  [key: string]: unknown;
+  types: string[];
+  printed: string;
+  pending: number;
+  toolResults: string[][];
+  status: { status: string };
+}
+
+/** Runs `node script args` in the scratch project and parses the last line it prints as JSON. */
+async function runConsumer(
+  project: ScratchProject,
+  script: string,
+  args: string[] = [],
+): Promise<ConsumerOutput> {
+  const { stdout } = await run(process.execPath, [script, ...args], {
+    cwd: project.dir,
+    env: consumerEnv(),
+    timeout: 120_000,
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!);
+}
+
+describe("the package as npm installs it (npm pack, then npm install of the tarball in a new project)", () => {
+  let project: ScratchProject;
+  beforeAll(async () => {
+    project = await packAndInstall();
+  }, 600_000);
+  afterAll(() => project?.remove());
+
+  it("ships the compiled code and what its exports name, without sources or tsx", () => {
+    const installed = path.join(project.dir, "node_modules", "lite-agent-temporal");
+    const manifest = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
+    const targets = Object.values(
+      manifest.exports as Record<string, string | Record<string, string>>,
+    ).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)));
+    expect(targets.filter((target) => !existsSync(path.join(installed, target)))).toEqual([]);
+    expect(targets).toContain("./dist/workflow.js");
+    expect(existsSync(path.join(installed, "src"))).toBe(false);
+    expect(existsSync(path.join(installed, "dist", "demo", "sandbox-seed", "sales.csv"))).toBe(true);
+    expect(existsSync(path.join(project.dir, "node_modules", "tsx"))).toBe(false);
+    expect(existsSync(path.join(project.dir, "node_modules", "@temporalio", "testing"))).toBe(false);
+  });
+
+  it("`npx lite-agent --help` runs the compiled CLI and exits 0", async () => {
+    const { stdout } = await run("npx", ["--no-install", "lite-agent", "--help"], {
+      cwd: project.dir,
+      env: consumerEnv(),
+      timeout: 60_000,
+    });
+    expect(stdout).toContain("Usage: lite-agent");
+    expect(stdout).toContain("worker");
+  }, 60_000);
+
+  // A Node that strips types itself (22.18+, 23.6+) loads the module and starts the worker instead.
+  it.skipIf(Boolean((process.features as { typescript?: unknown }).typescript))(
+    "the compiled CLI says how to load a TypeScript agents module when Node cannot",
+    async () => {
+      writeFileSync(path.join(project.dir, "agents.ts"), "export const agents: unknown[] = [];\n");
+      const failure = await run("npx", ["--no-install", "lite-agent", "worker", "--agents", "./agents.ts"], {
+        cwd: project.dir,
+        env: consumerEnv(),
+        timeout: 60_000,
+      }).then(
+        () => ({ code: 0, stderr: "" }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure.code).toBe(2);
+      expect(failure.stderr).toContain("cannot load TypeScript (./agents.ts)");
+      expect(failure.stderr).toContain('NODE_OPTIONS="--import tsx"');
+    },
+    60_000,
+  );
+
+  it("runs the in-process agent with the scripted model of lite-agent-temporal/testing", async () => {
+    const out = await runConsumer(project, "in-process.mjs");
+    expect(out).toMatchObject({ text: "2 + 3 = 5", stopReason: "stop", result: "2 + 3 = 5" });
+    expect(out.types).toEqual(expect.arrayContaining(["tool_use", "tool_result", "done"]));
+  }, 60_000);
+
+  it("runs a durable session: a worker bundling the installed workflows, and a client", async () => {
+    const sessionId = `package-${uniqueTaskQueue("s")}`;
+    const out = await runConsumer(project, "durable.mjs", [uniqueTaskQueue("package"), sessionId]);
+    expect(out).toMatchObject({ text: "2 + 3 = 5", reason: "stop", toolResult: { content: "5" } });
+    expect(out.types.at(-1)).toBe("done");
+    expect(out.status.status).not.toBe("failed");
+  }, 180_000);
+
+  it("runs the README's 'Use it' sample, with a scripted OpenAI-compatible server for the model", async () => {
+    writeFileSync(
+      path.join(project.dir, "readme-sample.mjs"),
+      readmeSampleModule(path.join(root, "README.md")),
+    );
+    const out = await runConsumer(project, "readme-harness.mjs");
+    // Both runs (in-process, then durable) asked their question, had the refund approved, and ended.
+    expect(out.pending).toBe(0);
+    // Each run's last model request carries its answered question and its approved refund back to the model.
+    const lastRequests = [out.toolResults[2], out.toolResults[5]];
+    expect(lastRequests).toEqual([
+      ["order 42", "refunded 42"],
+      ["order 42", "refunded 42"],
+    ]);
+    expect(out.printed).toContain("Order 42 is refunded.");
+  }, 180_000);
+
+  it("type-checks a TypeScript consumer of every entry point (the exports' types conditions)", async () => {
+    const source = [
+      'import { createAgent, defineAgent, nativeCodec, openaiProvider, type AgentEvent } from "lite-agent-temporal";',
+      'import { permission, policy, type Middleware } from "lite-agent-temporal/workflow";',
+      'import { createWorker } from "lite-agent-temporal/worker";',
+      'import { AgentClient } from "lite-agent-temporal/client";',
+      'import { FilesystemStorageDriver } from "lite-agent-temporal/storage";',
+      'import { scriptedProvider } from "lite-agent-temporal/testing";',
+      "const middleware: Middleware[] = [permission(policy({ ask: ['refund'] }))];",
+      "const agent = createAgent({ model: scriptedProvider([{ text: 'hi' }]), codec: nativeCodec(), use: middleware });",
+      "const definition = defineAgent({ name: 'a', model: 'm' });",
+      "const events: AgentEvent[] = [];",
+      "export { createAgent, openaiProvider, createWorker, AgentClient, FilesystemStorageDriver, agent, definition, events };",
+      // A wrong use must fail, or this test proves nothing.
+      "// @ts-expect-error: a definition needs a model",
+      "defineAgent({ name: 'b' });",
+    ].join("\n");
+    writeFileSync(path.join(project.dir, "consumer.ts"), source);
+    const options = [
+      "--noEmit",
+      "--strict",
+      "--skipLibCheck",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+    ];
+    const result = await run(process.execPath, [tsc, ...options, "--target", "es2022", "consumer.ts"], {
+      cwd: project.dir,
+    }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
+    expect(result.stdout).toBe("");
+  }, 120_000);
+});

@@ -1,0 +1,69 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import ts from "typescript";
+
+/** One module specifier the compiled code loads, and the source file that loads it. */
+export interface RuntimeImport {
+  specifier: string;
+  file: string;
+}
+
+const builtins = new Set(builtinModules);
+
+/** The TypeScript files under `folder` (declaration files excluded), sorted. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts"))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/**
+ * Every module the JavaScript compiled from the sources under `folder` loads: each file is transpiled with the
+ * project's compiler options (so `import type` and type-only names are erased exactly as the build erases them)
+ * and its static imports, re-exports and dynamic `import()`s are read from the output.
+ */
+export function runtimeImports(folder: string, tsconfigPath: string): RuntimeImport[] {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    tsconfigPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+      },
+    },
+  );
+  if (!config) throw new Error(`cannot read ${tsconfigPath}`);
+  return sourceFiles(folder).flatMap((file) => {
+    const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
+      compilerOptions: config.options,
+      fileName: file,
+    });
+    const { importedFiles } = ts.preProcessFile(outputText, true, true);
+    return importedFiles.map(({ fileName }) => ({ specifier: fileName, file }));
+  });
+}
+
+/**
+ * The npm package a specifier names (`@scope/name` or `name`), or undefined for a relative path or a Node
+ * built-in.
+ */
+export function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("node:"))
+    return undefined;
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+  return builtins.has(name) ? undefined : name;
+}
+
+/** The packages the compiled code under `folder` loads, each with the first file that loads it. */
+export function runtimePackages(folder: string, tsconfigPath: string): Map<string, string> {
+  const packages = new Map<string, string>();
+  for (const { specifier, file } of runtimeImports(folder, tsconfigPath)) {
+    const name = packageOf(specifier);
+    if (name && !packages.has(name)) packages.set(name, file);
+  }
+  return packages;
+}
