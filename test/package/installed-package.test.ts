@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { uniqueTaskQueue } from "../support/test-worker.js";
-import { readmeSampleModule } from "./readme-sample.js";
+import { readmeSampleModule, readmeSectionModules } from "./readme-sample.js";
 import { packAndInstall, type ScratchProject } from "./scratch-project.js";
 
 const run = promisify(execFile);
@@ -125,6 +125,23 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
       ["order 42", "refunded 42"],
     ]);
     expect(out.printed).toContain("Order 42 is refunded.");
+  }, 180_000);
+
+  it("runs the README's middleware and subagent sample: a defineMiddleware module bundled by the worker, a child session", async () => {
+    const [middleware, team] = readmeSectionModules(path.join(root, "README.md"), "Middleware and subagents");
+    writeFileSync(path.join(project.dir, "house-rules.js"), middleware!);
+    writeFileSync(path.join(project.dir, "team.mjs"), team!);
+    const out = await runConsumer(project, "readme-team-harness.mjs");
+    expect(out.pending).toBe(0);
+    expect(out.printed).toContain("audit: Agent");
+    expect(out.printed).toContain("Retries back off, says the researcher.");
+    // The lead's requests carry the middleware's note once each; the researcher's (a session of its own) none.
+    expect(out.requests).toEqual([
+      { model: "gpt-4o", notes: 1 },
+      { model: "gpt-4o-mini", notes: 0 },
+      { model: "gpt-4o-mini", notes: 0 },
+      { model: "gpt-4o", notes: 1 },
+    ]);
   }, 180_000);
 
   it("type-checks a TypeScript consumer of every entry point (the exports' types conditions)", async () => {

@@ -17,3 +17,19 @@ export function readmeSampleModule(readmePath: string): string {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   }).outputText;
 }
+
+/** Every `ts` code block under the README heading `heading`, each compiled to an ES module (types erased). */
+export function readmeSectionModules(readmePath: string, heading: string): string[] {
+  const readme = readFileSync(readmePath, "utf8");
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README: no section "## ${heading}"`);
+  const end = readme.indexOf("\n## ", start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  return blocks.map(
+    (source) =>
+      ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText,
+  );
+}
