@@ -190,6 +190,19 @@ function dockerfileProblems() {
   return [...problems, ...compiledImageProblems(text)];
 }
 
+/**
+ * The mount the compose file documents for a user's agents module must be under the image's /app: only there does
+ * `import ... from "lite-agent-temporal"` resolve (the package's self-reference) with the package's dependencies.
+ */
+function agentsMountProblems() {
+  const text = readFileSync(FILE, "utf8");
+  const mounts = [...text.matchAll(/volumes:\s*\["[^:"]+:([^:"]+)/g)].map((match) => match[1]);
+  if (mounts.length === 0) return ["the comment that shows how to mount an agents module is missing"];
+  return mounts
+    .filter((target) => !target.startsWith("/app/"))
+    .map((target) => `an agents module mounted at ${target} cannot import the package: mount it under /app/`);
+}
+
 if (!existsSync(FILE)) {
   console.error(`${FILE} is missing`);
   process.exit(1);
@@ -203,6 +216,7 @@ const problems = [
   ...searchAttributeProblems(),
   ...secretProblems(),
   ...dockerfileProblems(),
+  ...agentsMountProblems(),
 ];
 for (const problem of problems) console.error(`${FILE}: ${problem}`);
 if (problems.length > 0) process.exit(1);
