@@ -237,7 +237,10 @@ describe("subagents as child workflows", () => {
     // The run is over; the group still runs, waiting for the subagent's approval.
     const waiting = await client.describe(sessionId);
     expect(waiting.backgroundTasks).toMatchObject([{ label: "Subagent group: tides", done: false }]);
-    expect(waiting.pendingApprovals).toMatchObject([{ callId: "r1", sessionId: `${sessionId}/task-b1-1` }]);
+    // The child session gets to its approval on its own time, after the parent's run has ended.
+    await expect
+      .poll(async () => (await client.describe(sessionId)).pendingApprovals, { timeout: 20_000 })
+      .toMatchObject([{ callId: "r1", sessionId: `${sessionId}/task-b1-1` }]);
     await client.approve(sessionId, "r1", { actor: "alice" });
     await expect
       .poll(async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done, { timeout: 20_000 })

@@ -331,6 +331,17 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       hasEvent(history, "childWorkflowExecutionCompletedEventAttributes"),
   },
   {
+    name: "background",
+    executions: 1,
+    shows:
+      "a joinable background group: the tool answers at once, the child runs while the run joins, its note feeds the next turn",
+    exercised: ([history]) =>
+      !!history &&
+      hasEvent(history, "startChildWorkflowExecutionInitiatedEventAttributes") &&
+      hasEvent(history, "childWorkflowExecutionCompletedEventAttributes") &&
+      scheduledActivities(history, "callModel").length === 3,
+  },
+  {
     name: "middleware",
     executions: 1,
     shows:

@@ -237,6 +237,7 @@ export function createRecorderKit(): RecorderKit {
       }),
       subagentChild,
       agent("subagent", { tools: [delegateTool({ agents: [subagentChild] })] }),
+      agent("background", { tools: [delegateTool({ agents: [subagentChild], backgroundKind: "joinable" })] }),
       agent("middleware", {
         tools: [add],
         use: [systemNote({ note: "[note] be brief" }), recordCalls(), retry({ maxRetries: 1 })],
@@ -350,6 +351,11 @@ function scripts(): ProviderMap {
     "script-subagent": conversationScript([
       toolCallTurn([{ id: "d1", name: "Agent", input: { tasks: [SUBAGENT_TASK] } }]),
       textTurn("The child says 4."),
+    ]),
+    "script-background": conversationScript([
+      toolCallTurn([{ id: "g1", name: "Agent", input: { tasks: [SUBAGENT_TASK], run_in_background: true } }]),
+      textTurn("Waiting for the child."),
+      textTurn("The child's note says 4."),
     ]),
     "script-subagent-child": conversationScript([
       toolCallTurn([{ id: "s1", name: "add", input: { a: 2, b: 2 } }]),

@@ -269,6 +269,17 @@ const subagent: Scenario = async ({ client, sessionId }) => {
     throw new Error("the subagent did not complete");
 };
 
+const background: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(
+    client.run(agentOf("background"), "Ask the child in the background.", { sessionId }),
+    "stop",
+  );
+  if (
+    !events.some((event) => event.type === "background_completed" && event.completion.status === "completed")
+  )
+    throw new Error("the background group's note did not arrive");
+};
+
 const middleware: Scenario = async ({ client, sessionId }) => {
   const events = await expectEnd(client.run(agentOf("middleware"), "Add 1 and 1.", { sessionId }), "stop");
   if (!events.some((event) => event.type === "tool_result" && event.result.content.endsWith("[recorded #1]")))
@@ -295,6 +306,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "stored-payload": storedPayload,
   compaction,
   subagent,
+  background,
   middleware,
 };
 
