@@ -1,4 +1,5 @@
-import { CancellationScope, proxyLocalActivities } from "@temporalio/workflow";
+import { proxyLocalActivities } from "@temporalio/workflow";
+import { ActiveRun } from "./active-run.js";
 import type { AgentActivities } from "../common/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import { codecFor } from "../kernel/codecs/codec-for.js";
@@ -44,16 +45,15 @@ export async function executeRun(
   run: QueuedRun,
   resumed?: SuspendedRun,
 ): Promise<RunOutcome> {
-  const controller = new AbortController();
-  const scope = new CancellationScope();
   const usage = resumed?.snapshot.usage ?? ZERO_USAGE;
-  session.current = { runId: run.runId, turn: resumed?.snapshot.turn ?? 0, controller, scope, usage };
+  const active = new ActiveRun(run.runId, resumed?.snapshot.turn ?? 0, usage);
+  session.current = active;
   try {
     session.refreshVisibility();
     const plan = await resolvePlan(session, run);
     if (!plan) return {};
     session.visibility.describeAgent(plan.name, plan.model);
-    const driven = await scope.run(() => driveKernel(session, run, plan, resumed));
+    const driven = await active.scope.run(() => driveKernel(session, run, plan, resumed));
     if ("suspended" in driven) return { suspended: driven.suspended };
     session.messages = driven.result.messages;
     session.finishRun(run.runId, driven.result, session.current.turn);
@@ -173,11 +173,7 @@ function approvalHost(session: SessionState, runId: string): ApprovalHost {
     now: workflowPorts.now,
     changed: () => session.refreshVisibility(),
     fail: (error) => {
-      const active = session.current;
-      if (!active) return;
-      active.fatal = error;
-      active.controller.abort(error.message);
-      active.scope.cancel();
+      session.current?.fail(error);
     },
   };
 }

@@ -4,6 +4,7 @@ import { createBackgroundTasks } from "../kernel/background/background-tasks.js"
 import { NEVER_ABORTED } from "../kernel/ports.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import { workflowPorts } from "./workflow-ports.js";
+import type { ActiveRun } from "./active-run.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
@@ -63,31 +64,13 @@ import type { EventLogState } from "./event-log.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
 import { MAX_FAILURE_CHARS, MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
-import type { AgentError } from "../kernel/errors.js";
 
 const KEPT_SUMMARIES = 50;
 /** How many runs' events stay readable in the session stream. */
 const KEPT_RUNS_IN_STREAM = 3;
 const KEPT_REJECTIONS = 10;
 
-/** The run being executed, with the handles that cancel it. */
-export interface ActiveRun {
-  runId: string;
-  turn: number;
-  controller: AbortController;
-  scope: CancellationScope;
-  /** Set when the run must end with a fatal error (an approval timeout with the `fail` policy). */
-  fatal?: AgentError;
-  /** Tokens used so far by the run in progress. */
-  usage: Usage;
-  /** The run's conversation as the kernel holds it (set before each model call), for the transcript query. */
-  live?: Message[];
-  /**
-   * Where the run's own messages begin in its conversation: the session's length when it started, or the length
-   * of the compacted form after its last compaction (the `done` event carries the messages from here on).
-   */
-  addedFrom?: number;
-}
+export { ActiveRun } from "./active-run.js";
 
 /**
  * Everything a session workflow holds between runs, and the signal, update and query handlers that read and
@@ -478,8 +461,7 @@ export class SessionState {
     const current = this.current;
     if (current && (request.runId === undefined || request.runId === current.runId)) {
       this.settleWaits(current.runId, request.reason);
-      current.controller.abort(request.reason ?? "cancelled");
-      current.scope.cancel();
+      current.cancel(request.reason ?? "cancelled");
       cancelled.push(current.runId);
     }
     for (let index = this.queue.length - 1; index >= 0; index--) {
