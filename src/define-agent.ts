@@ -1,6 +1,7 @@
 import type {
   AgentPlan,
   CodecName,
+  BudgetPlan,
   CompactionPlan,
   ContextPlan,
   ContinueAsNewPlan,
@@ -16,6 +17,7 @@ import type { Middleware } from "./kernel/middleware.js";
 import type { BackgroundLimits } from "./kernel/background/types.js";
 import { checkEffectNames, directEffectRunner, type AnyEffectImplementation } from "./kernel/effects.js";
 import { nonPlainPath } from "./kernel/plain-data.js";
+import { planBudget } from "./common/plan-budget.js";
 import { planPermission } from "./common/plan-permission.js";
 import { checkCompactionPlan } from "./common/check-compaction-plan.js";
 import { planCompactor } from "./common/plan-compactor.js";
@@ -83,6 +85,12 @@ export interface AgentDefinition {
   use?: Middleware[];
   /** What the middleware's `ctx.effect` calls do (`implementEffect`); in durable runs each call is an activity. */
   effects?: AnyEffectImplementation[];
+  /**
+   * Token and cost limits per run and per session (`maxRunTokens`, `maxSessionTokens`, `maxRunCost`,
+   * `maxSessionCost`; costs with `prices` by model id, per million tokens). A run over one ends with stop reason
+   * `budget` and a `budget_exceeded` event. In-process there is no session total: session limits count this run only.
+   */
+  budget?: BudgetPlan;
   /** The seed's limits on background tasks (`maxTotal`, `maxJoinable`, `maxDetached`, `maxTaskMs`, ...). */
   backgroundLimits?: BackgroundLimits;
   /** Durable-only settings. */
@@ -134,7 +142,7 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     modelRetry: { ...DURABLE_DEFAULTS.modelRetry, ...durable.modelRetry },
     continueAsNew: { ...DURABLE_DEFAULTS.continueAsNew, ...durable.continueAsNew },
   };
-  const optional = [...OPTIONAL_PLAN_FIELDS, "permission", "compaction"] as const;
+  const optional = [...OPTIONAL_PLAN_FIELDS, "permission", "compaction", "budget"] as const;
   for (const key of optional)
     if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
   if (definition.use?.length)
@@ -219,6 +227,8 @@ export function localAgentConfig(
     ],
     effects,
   };
+  const budget = planBudget(plan);
+  if (budget) config.budget = budget;
   if (options.approval) config.approval = options.approval;
   if (options.input) config.input = options.input;
   return config;

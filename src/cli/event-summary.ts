@@ -101,6 +101,12 @@ const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
     const event = e as AgentEventOf<"error">;
     return s.red(`  ! ${event.fatal ? "fatal " : ""}error: ${event.error.message}`);
   },
+  budget_exceeded: (e, s) => {
+    const { limit, used, max } = e as AgentEventOf<"budget_exceeded">;
+    return s.yellow(
+      `  ! budget: ${limit.replace("_", " ")} limit reached (${used} of ${max}); the run stops`,
+    );
+  },
   done: (e, s) => {
     const { reason, result } = e as AgentEventOf<"done">;
     return s.bold(`── done: ${reason} · tokens ${formatUsage(result.usage)} ──`);

@@ -90,7 +90,7 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
     `Status   ${style.bold(status.status)}${status.failure ? ` · ${status.failure.message}` : ""}`,
     `Run      ${run}`,
     `Queued   ${status.queuedRuns.length === 0 ? "none" : `${plural(status.queuedRuns.length, "run")}: ${status.queuedRuns.join(", ")}`}`,
-    `Usage    tokens ${formatUsage(status.usage)} · ${plural(status.turns, "turn")} · ${plural(status.runsCompleted, "run")} completed · ${plural(status.messageCount, "message")}`,
+    `Usage    tokens ${formatUsage(status.usage)}${status.cost !== undefined ? ` · cost ${status.cost}` : ""} · ${plural(status.turns, "turn")} · ${plural(status.runsCompleted, "run")} completed · ${plural(status.messageCount, "message")}`,
   ];
   if (status.pendingApprovals.length > 0) {
     lines.push(

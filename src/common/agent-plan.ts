@@ -1,5 +1,6 @@
 import type { ContextPlannerInput, ContextProposal } from "../kernel/context/types.js";
 import type { EffectRef } from "../kernel/effects.js";
+import type { ModelPrice } from "../kernel/budget.js";
 import type { ToolChoice } from "../kernel/model.js";
 import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
@@ -113,6 +114,18 @@ export interface ContextPlan {
   plannerTimeoutMs?: number;
 }
 
+/**
+ * What a run and a session may spend (checked before each model call; a run over a limit ends with stop reason
+ * `budget`). Costs need `prices` for the agent's model, in one currency per million tokens.
+ */
+export interface BudgetPlan {
+  maxRunTokens?: number;
+  maxSessionTokens?: number;
+  maxRunCost?: number;
+  maxSessionCost?: number;
+  prices?: Record<string, ModelPrice>;
+}
+
 /** A middleware the workflow makes again: the id of its registered factory and its options (plain data). */
 export interface MiddlewarePlan {
   id: string;
@@ -144,6 +157,8 @@ export interface AgentPlan {
   context?: ContextPlan;
   /** Compaction of the carried conversation; off unless present. */
   compaction?: CompactionPlan;
+  /** Token and cost limits per run and per session; none unless present. */
+  budget?: BudgetPlan;
   /** The seed's limits on background tasks (a subagent group started with `run_in_background`). */
   backgroundLimits?: BackgroundLimits;
   /** The definition's own middleware, outer → inner, inside the permission gate and compaction. */

@@ -23,7 +23,7 @@ export interface DemoIo {
 }
 
 /** Exit codes: 0 for an answer, 1 for a failed run, 130 (128 + SIGINT) for a run cut short by Ctrl-C. */
-const EXIT_CODES: Record<StopReason, number> = { stop: 0, max_turns: 1, error: 1, aborted: 130 };
+const EXIT_CODES: Record<StopReason, number> = { stop: 0, max_turns: 1, error: 1, budget: 1, aborted: 130 };
 
 /** The state one demo process builds up, so shutdown can undo exactly what was started. */
 interface DemoContext {

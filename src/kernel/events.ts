@@ -6,7 +6,7 @@ import type { UserAnswer, UserQuestion } from "./permission/types.js";
 import type { BackgroundCompletion } from "./background/types.js";
 
 /** Why a run ended. `error` is a fatal provider or codec failure (see docs/decisions/0002). */
-export type StopReason = "stop" | "aborted" | "max_turns" | "error";
+export type StopReason = "stop" | "aborted" | "max_turns" | "error" | "budget";
 
 /** Why a turn ended. */
 export type TurnStopReason = "stop" | "tool_use" | "max_tokens" | "interrupted";
@@ -81,6 +81,13 @@ export type AgentEventBody =
   | { type: "input_request"; call: ToolCall; question: UserQuestion }
   | { type: "input_resolved"; id: string; answer: UserAnswer }
   | { type: "steer"; messages: Message[] }
+  | {
+      /** The run reached a limit of its budget before a model call: it ends with stop reason `budget`. */
+      type: "budget_exceeded";
+      limit: "run_tokens" | "session_tokens" | "run_cost" | "session_cost";
+      used: number;
+      max: number;
+    }
   | {
       /**
        * A subagent the delegation tool started (`start`) or that finished (`end`, with its status and usage). Its

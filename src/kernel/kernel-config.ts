@@ -2,6 +2,7 @@ import type { BackgroundLimits, BackgroundTasks } from "./background/types.js";
 import type { ToolCallCodec } from "./codecs/types.js";
 import type { ContextArchive, ContextPlanner } from "./context/types.js";
 import type { EffectRunner } from "./effects.js";
+import type { RunBudget } from "./budget.js";
 import type { ImageBlock, Message } from "./messages.js";
 import type { Middleware } from "./middleware.js";
 import type { ModelProvider, ToolChoice } from "./model.js";
@@ -53,6 +54,8 @@ export interface KernelConfig {
   maxSnapshotBytesPerSession?: number;
   /** The ContextEngine: disabled unless an object is given. */
   context?: false | ContextOptions;
+  /** Token and cost limits, checked before each model call; none unless given. */
+  budget?: RunBudget;
   /** Where middleware's `ctx.effect` calls run; without it every effect call rejects as not implemented. */
   effects?: EffectRunner;
   /** Time, randomness, ids and sleep. */

@@ -1,6 +1,7 @@
 import { createBackgroundTasks } from "./background/background-tasks.js";
 import { backgroundCompletionMessage } from "./background/completion-message.js";
 import { withDetached } from "./background/with-detached.js";
+import { budgetOverrun } from "./budget.js";
 import { createContextEngine } from "./context/context-engine.js";
 import { EventSink } from "./event-sink.js";
 import { isAbortError, toAgentError } from "./errors.js";
@@ -83,6 +84,12 @@ async function* runLoop(
       }
       if (budgetUsed >= run.config.maxTurns) {
         reason = "max_turns";
+        break turns;
+      }
+      const overrun = run.config.budget && budgetOverrun(run.config.budget, run.usage);
+      if (overrun) {
+        yield { type: "budget_exceeded", ...overrun };
+        reason = "budget";
         break turns;
       }
       turn++;

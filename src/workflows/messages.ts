@@ -156,6 +156,8 @@ export interface SessionStatus {
   failure?: { runId: string; message: string };
   /** Subagent sessions running (their approvals are answered in those sessions, or through this one). */
   subagents?: ActiveSubagent[];
+  /** What the session's usage cost, when the agent's budget prices its model (per million tokens, its currency). */
+  cost?: number;
   /** The session's detached background tasks (a subagent group started with `run_in_background`), done or not. */
   backgroundTasks?: { id: string; label: string; done: boolean }[];
   pendingApprovals: PendingApproval[];

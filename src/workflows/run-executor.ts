@@ -22,6 +22,7 @@ import { workflowPorts } from "./workflow-ports.js";
 import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
 import { planPermission } from "../common/plan-permission.js";
 import { planSettings } from "../common/plan-settings.js";
+import { planBudget } from "../common/plan-budget.js";
 import type { AgentEvent } from "../kernel/events.js";
 
 const { resolveAgent } = proxyLocalActivities<AgentActivities>({
@@ -188,6 +189,13 @@ function modelCallOf(event: AgentEvent, calls: number): number | undefined {
   return undefined;
 }
 
+/** The run's budget, counting what the session spent before it; the price also prices the session's status. */
+function budgetOf(plan: AgentPlan, session: SessionState): Pick<KernelConfig, "budget"> {
+  const budget = planBudget(plan, session.usage);
+  session.price = budget?.price;
+  return budget ? { budget } : {};
+}
+
 /** Numbers a run's model calls, going on from where the previous execution stopped. */
 function modelCalls(before: number): { next(): number; count(): number } {
   let calls = before;
@@ -228,6 +236,7 @@ function kernelConfig(
     // activities get no registry. Detached groups go to the session's registry and outlive the run.
     background: true,
     detachedTasks: session.detachedTasksFor(plan),
+    ...budgetOf(plan, session),
     ports: workflowPorts,
   };
   return config;

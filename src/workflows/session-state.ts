@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancellationScope, patched, setHandler, uuid4 } from "@temporalio/workflow";
 import type { BackgroundTasks } from "../kernel/background/types.js";
+import { usageCost, type ModelPrice } from "../kernel/budget.js";
 import { createBackgroundTasks } from "../kernel/background/background-tasks.js";
 import { NEVER_ABORTED } from "../kernel/ports.js";
 import type { AgentPlan } from "../common/agent-plan.js";
@@ -105,6 +106,8 @@ export class SessionState {
   readonly rootScope = CancellationScope.current();
   /** The session's detached background tasks, which outlive the run that started them (made at the first run). */
   detachedTasks: BackgroundTasks | undefined;
+  /** The price of the agent's model, when its budget names one: the status shows the session's cost. */
+  price: ModelPrice | undefined;
   /** The subagent sessions (child workflows) running for the current run, by session id. */
   readonly subagents = new Map<string, ActiveSubagent>();
   closed = false;
@@ -280,6 +283,7 @@ export class SessionState {
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
     if (this.subagents.size > 0) status.subagents = [...this.subagents.values()];
+    if (this.price) status.cost = usageCost(status.usage, this.price);
     const background = this.detachedTasks?.listDetached() ?? [];
     if (background.length > 0) status.backgroundTasks = background;
     if (this.failure) status.failure = { runId: this.failure.runId, message: this.failure.message };
