@@ -19,7 +19,14 @@ const REQUIRED_SERVICES = [
   "worker",
   "redis",
 ];
-const WORKER_ENV = ["TEMPORAL_ADDRESS", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "REDIS_URL"];
+const WORKER_ENV = [
+  "TEMPORAL_ADDRESS",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OPENAI_MODEL",
+  "REDIS_URL",
+  "LITE_AGENT_HEALTH_AGENTS",
+];
 /** A password the stack requires; the check supplies one, and also makes sure the stack refuses to run without. */
 const REQUIRED_SECRET = "TEMPORAL_DB_PASSWORD";
 const MIN_NODE_MAJOR = 22;
