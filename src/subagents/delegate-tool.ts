@@ -6,19 +6,15 @@ import {
   DELEGATE_TOOL,
   delegateDescription,
   delegateSchema,
-  groupAccepted,
-  groupLabel,
-  groupStatus,
-  renderDelegation,
+  executeDelegation,
   subagentStatus,
-  taskForkId,
-  unknownSubagent,
   type DelegateInput,
   type DelegateTask,
+  type DelegationSink,
   type SubagentOutcome,
 } from "../kernel/builtin-tools/delegate-tool.js";
 import { ZERO_USAGE } from "../kernel/model.js";
-import type { Tool, ToolContext } from "../kernel/tools.js";
+import type { Tool } from "../kernel/tools.js";
 import { isAbortError } from "../kernel/errors.js";
 
 /** Options of {@link delegateTool}. */
@@ -63,73 +59,38 @@ export function delegateTool(options: DelegateToolOptions): DelegateTool {
     ...(options.backgroundKind ? { backgroundKind: options.backgroundKind } : {}),
     description: delegateDescription(subagents),
     schema: delegateSchema,
-    async execute({ tasks, run_in_background }, ctx) {
-      for (const task of tasks) {
-        const problem = unknownSubagent(task, subagents);
-        if (problem) return { content: `Error: ${problem}`, isError: true };
-      }
-      const callId = ctx.call?.id ?? "call";
-      const runAll = (sink: LocalSink) =>
-        Promise.all(tasks.map((task, index) => runLocalTask(options, task, taskForkId(callId, index), sink)));
-      if (run_in_background && ctx.background) {
-        const { id } = ctx.background.spawn({
-          label: groupLabel(tasks),
-          kind: options.backgroundKind ?? "joinable",
-          run: async (signal, emit) => {
-            const outcomes = await runAll({ ...ctx, signal, emit });
-            return { content: renderDelegation(outcomes), status: groupStatus(outcomes) };
-          },
-        });
-        return groupAccepted(id, tasks);
-      }
-      return renderDelegation(await runAll(ctx));
-    },
+    execute: (input, ctx) =>
+      executeDelegation(input, ctx, {
+        subagents,
+        ...(options.backgroundKind ? { backgroundKind: options.backgroundKind } : {}),
+        runTask: (task, sessionId, forkId, sink) => runLocalTask(options, task, sessionId, forkId, sink),
+      }),
   };
 }
 
-/** Runs one task in-process, forwarding the subagent's events into the parent's stream. */
-/** What a subagent run reports to: the tool's context, or a background task's signal and emit. */
-type LocalSink = Pick<ToolContext, "sessionId" | "signal" | "emit" | "addUsage">;
-
+/** Runs one task in-process, forwarding the subagent's events (stamped with its fork id) into the parent's stream. */
 async function runLocalTask(
   options: DelegateToolOptions,
   task: DelegateTask,
+  sessionId: string,
   forkId: string,
-  ctx: LocalSink,
-): Promise<SubagentOutcome> {
+  sink: DelegationSink,
+): Promise<Pick<SubagentOutcome, "status" | "text" | "usage">> {
   const definition = options.agents.find((agent) => agent.name === task.subagent_type)!;
-  const sessionId = `${ctx.sessionId}/${forkId}`;
-  const agent = task.subagent_type;
-  ctx.emit({ type: "subagent", phase: "start", forkId, sessionId, agent });
-  let outcome: SubagentOutcome;
   try {
     const provider = new AgentRegistry([], options.providers ?? {}).provider(definition.model);
     const child = createAgent(localAgentConfig(withoutDelegation(definition), provider));
-    const events = child.run(task.prompt, { sessionId, signal: ctx.signal });
+    const events = child.run(task.prompt, { sessionId, signal: sink.signal });
     for (;;) {
       const next = await events.next();
-      if (next.done) {
-        const { text, usage } = next.value;
-        outcome = { task, sessionId, status: subagentStatus(next.value), text, usage };
-        break;
-      }
-      ctx.emit({ ...next.value, forkId });
+      if (next.done)
+        return { status: subagentStatus(next.value), text: next.value.text, usage: next.value.usage };
+      sink.emit({ ...next.value, forkId });
     }
   } catch (error) {
     const status = isAbortError(error) ? "cancelled" : "failed";
-    outcome = { task, sessionId, status, text: `Error: ${String(error)}`, usage: ZERO_USAGE };
+    return { status, text: `Error: ${String(error)}`, usage: ZERO_USAGE };
   }
-  ctx.addUsage?.(outcome.usage);
-  ctx.emit({
-    type: "subagent",
-    phase: "end",
-    forkId,
-    sessionId,
-    agent,
-    status: outcome.status,
-    usage: outcome.usage,
-  });
-  return outcome;
 }
 
 /** A subagent's definition without delegation tools: one level, as the seed. */

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import type { RunResult, SubagentStatus } from "../events.js";
+import type { AgentEvent, RunResult, SubagentStatus } from "../events.js";
+import type { AbortSignalLike } from "../ports.js";
+import type { ToolContext, ToolOutput } from "../tools.js";
 import type { Usage } from "../model.js";
 import type { BackgroundStatus } from "../background/types.js";
 
@@ -93,4 +95,91 @@ export function groupStatus(outcomes: readonly SubagentOutcome[]): BackgroundSta
 /** The fork id of task `index` of a call: unique in the session, stable on replay. */
 export function taskForkId(callId: string, index: number): string {
   return `task-${callId}-${index + 1}`;
+}
+
+/** Where one task reports: its events, its usage, what cancels it, and whether it may outlive the run. */
+export interface DelegationSink {
+  emit(event: AgentEvent): void;
+  signal: AbortSignalLike;
+  addUsage?: (usage: Usage) => void;
+  /** A task of a detached group: it outlives the run that started it. */
+  detached: boolean;
+}
+
+/** The driver's part of a task: run the subagent in session `sessionId` to its end (never throws). */
+export type SubagentRunner = (
+  task: DelegateTask,
+  sessionId: string,
+  forkId: string,
+  sink: DelegationSink,
+) => Promise<Pick<SubagentOutcome, "status" | "text" | "usage">>;
+
+/** What a driver gives {@link executeDelegation}. */
+export interface DelegationSettings {
+  subagents: readonly string[];
+  /** What a `run_in_background` group is; default joinable. */
+  backgroundKind?: "joinable" | "detached";
+  runTask: SubagentRunner;
+  /** Where a detached group's usage goes (its run may have ended); nowhere when absent. */
+  detachedUsage?: (usage: Usage) => void;
+}
+
+/**
+ * The delegation tool's `execute`, the same in both drivers: checks the tasks, runs them in parallel (each between
+ * `subagent` start and end events, its usage added to the run), and answers the report, or, with
+ * `run_in_background`, starts them as a background group and answers at once.
+ */
+export async function executeDelegation(
+  { tasks, run_in_background }: DelegateInput,
+  ctx: ToolContext,
+  settings: DelegationSettings,
+): Promise<ToolOutput> {
+  for (const task of tasks) {
+    const problem = unknownSubagent(task, settings.subagents);
+    if (problem) return { content: `Error: ${problem}`, isError: true };
+  }
+  const callId = ctx.call?.id ?? "call";
+  const runAll = (sink: DelegationSink) =>
+    Promise.all(
+      tasks.map((task, index) => runOne(task, ctx.sessionId, taskForkId(callId, index), sink, settings)),
+    );
+  if (run_in_background && ctx.background) {
+    const detached = settings.backgroundKind === "detached";
+    const { id } = ctx.background.spawn({
+      label: groupLabel(tasks),
+      kind: detached ? "detached" : "joinable",
+      run: async (signal, emit) => {
+        const addUsage = detached ? settings.detachedUsage : ctx.addUsage;
+        const outcomes = await runAll({ emit, signal, detached, ...(addUsage ? { addUsage } : {}) });
+        return { content: renderDelegation(outcomes), status: groupStatus(outcomes) };
+      },
+    });
+    return groupAccepted(id, tasks);
+  }
+  const sink = { emit: ctx.emit, signal: ctx.signal, detached: false };
+  return renderDelegation(await runAll(ctx.addUsage ? { ...sink, addUsage: ctx.addUsage } : sink));
+}
+
+async function runOne(
+  task: DelegateTask,
+  parentSessionId: string,
+  forkId: string,
+  sink: DelegationSink,
+  settings: DelegationSettings,
+): Promise<SubagentOutcome> {
+  const sessionId = `${parentSessionId}/${forkId}`;
+  const agent = task.subagent_type;
+  sink.emit({ type: "subagent", phase: "start", forkId, sessionId, agent });
+  const outcome = { task, sessionId, ...(await settings.runTask(task, sessionId, forkId, sink)) };
+  sink.addUsage?.(outcome.usage);
+  sink.emit({
+    type: "subagent",
+    phase: "end",
+    forkId,
+    sessionId,
+    agent,
+    status: outcome.status,
+    usage: outcome.usage,
+  });
+  return outcome;
 }
