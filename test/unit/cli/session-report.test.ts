@@ -130,4 +130,27 @@ describe("sessionReport", () => {
       "Ignored decision signals (1):\n  deny refund c1 from eve at 2026-01-01T12:00:00.000Z: not hers\n",
     );
   });
+
+  it("lists running subagents and background tasks, and the cost when the agent's model is priced", () => {
+    const text = sessionReport(
+      {
+        ...waiting,
+        cost: 0.0018,
+        subagents: [{ sessionId: "s 1/task-c1-1", agent: "researcher", forkId: "task-c1-1" }],
+        backgroundTasks: [
+          { id: "bg_0_abc123", label: "Subagent group: tides", done: false },
+          { id: "bg_1_def456", label: "Subagent group: maps", done: true },
+        ],
+      },
+      { now: NOW, commandPrefix: "lite-agent" },
+    );
+    expect(text).toContain("tokens 1200 in / 80 out · cost 0.0018 ·");
+    expect(text).toContain("Subagents (1):\n  s 1/task-c1-1 · agent researcher\n");
+    expect(text).toContain(
+      "Background tasks (2):\n  bg_0_abc123 · Subagent group: tides · running\n  bg_1_def456 · Subagent group: maps · done",
+    );
+    expect(sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent" })).not.toMatch(
+      /cost|Subagents|Background/,
+    );
+  });
 });
