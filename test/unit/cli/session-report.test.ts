@@ -142,14 +142,14 @@ describe("sessionReport", () => {
           { id: "bg_1_def456", label: "Subagent group: maps", done: true },
         ],
       },
-      { now: NOW, commandPrefix: "lite-agent" },
+      { now: NOW, commandPrefix: "lite-agent", events: undefined },
     );
     expect(text).toContain("tokens 1200 in / 80 out · cost 0.0018 ·");
     expect(text).toContain("Subagents (1):\n  s 1/task-c1-1 · agent researcher\n");
     expect(text).toContain(
       "Background tasks (2):\n  bg_0_abc123 · Subagent group: tides · running\n  bg_1_def456 · Subagent group: maps · done",
     );
-    expect(sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent" })).not.toMatch(
+    expect(sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent", events: undefined })).not.toMatch(
       /cost|Subagents|Background/,
     );
   });
