@@ -5,6 +5,7 @@ import { agentTaskQueue } from "./runtime/agent-task-queue.js";
 import { AgentWorker } from "./runtime/agent-worker.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
+import { COST_SEARCH_ATTRIBUTE, SESSION_SEARCH_ATTRIBUTES } from "./dev-server/default-search-attributes.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
@@ -39,8 +40,8 @@ export interface CreateWorkerOptions extends WorkerTelemetryOptions {
   deltas?: DeltaTransport | false;
   /**
    * Check at start that the namespace has the sessions' search attributes (AgentName, AgentStatus, AgentTurns,
-   * AgentTokens) and fail with the commands that create them. Default true; false for sessions started with
-   * `searchAttributes: false`.
+   * AgentTokens, and AgentCost when an agent's budget prices a model) and fail with the commands that create them.
+   * Default true; false for sessions started with `searchAttributes: false`.
    */
   searchAttributes?: boolean;
   /**
@@ -107,7 +108,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   // Before the connection: serving metrics installs the process's Temporal runtime.
   const telemetry = WorkerTelemetry.fromOptions(options);
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
-  if (options.searchAttributes !== false) await checkSearchAttributes(connection.operatorService, namespace);
+  if (options.searchAttributes !== false) {
+    const required = registry.pricesModels()
+      ? { ...SESSION_SEARCH_ATTRIBUTES, ...COST_SEARCH_ATTRIBUTE }
+      : SESSION_SEARCH_ATTRIBUTES;
+    await checkSearchAttributes(connection.operatorService, namespace, required);
+  }
   const transport = options.deltas === false ? undefined : (options.deltas ?? deltaTransportFromEnv());
   // The codec runs before external storage on the way out, so stored blobs are ciphertext too.
   const dataConverter = withPayloadStorage(

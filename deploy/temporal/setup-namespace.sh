@@ -7,7 +7,7 @@ set -eu
 ADDRESS=${TEMPORAL_ADDRESS:?TEMPORAL_ADDRESS must name the Temporal frontend}
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}
 RETENTION=${TEMPORAL_NAMESPACE_RETENTION:-72h}
-ATTRIBUTES="AgentName=Keyword AgentStatus=Keyword AgentTurns=Int AgentTokens=Int"
+ATTRIBUTES="AgentName=Keyword AgentStatus=Keyword AgentTurns=Int AgentTokens=Int AgentCost=Double"
 
 # Retries a command every 2 s for up to a minute: the server and a new namespace take a while to answer.
 retry() {

@@ -52,6 +52,11 @@ export class AgentRegistry {
     return [...this.agents.keys()];
   }
 
+  /** Whether an agent's budget prices a model: its sessions then show their cost (the `AgentCost` attribute). */
+  pricesModels(): boolean {
+    return [...this.agents.values()].some((agent) => Object.keys(agent.budget?.prices ?? {}).length > 0);
+  }
+
   /** The plan of an agent. */
   plan(agent: string): AgentPlan {
     const plan = toAgentPlan(this.definition(agent));

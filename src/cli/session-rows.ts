@@ -8,6 +8,8 @@ export interface SessionRow {
   status: string;
   turns: number | undefined;
   tokens: number | undefined;
+  /** The session's cost when its agent's budget prices its model (`AgentCost`). */
+  cost: number | undefined;
   startTime: string;
 }
 
@@ -36,6 +38,7 @@ export function sessionRow(listing: SessionListing): SessionRow {
     status: (running ? text(attributes.AgentStatus) : undefined) ?? listing.status.toLowerCase(),
     turns: count(attributes.AgentTurns),
     tokens: count(attributes.AgentTokens),
+    cost: count(attributes.AgentCost),
     startTime: listing.startTime.toISOString(),
   };
 }
@@ -49,9 +52,18 @@ export function sessionCells(row: SessionRow): string[] {
     row.status,
     number(row.turns),
     number(row.tokens),
+    number(row.cost),
     row.startTime.replace("T", " ").replace(/\.\d+Z$/, "Z"),
   ];
 }
 
 /** The header of `list`'s table. */
-export const SESSION_TABLE_HEADER = ["SESSION", "AGENT", "STATUS", "TURNS", "TOKENS", "STARTED"] as const;
+export const SESSION_TABLE_HEADER = [
+  "SESSION",
+  "AGENT",
+  "STATUS",
+  "TURNS",
+  "TOKENS",
+  "COST",
+  "STARTED",
+] as const;

@@ -1,7 +1,8 @@
 import type { temporal } from "@temporalio/proto";
 import {
-  DEFAULT_SEARCH_ATTRIBUTES,
+  SESSION_SEARCH_ATTRIBUTES,
   type SearchAttributeKind,
+  type SearchAttributeSpec,
 } from "../dev-server/default-search-attributes.js";
 import { AgentError } from "../kernel/errors.js";
 
@@ -29,12 +30,17 @@ export class SearchAttributesMissingError extends AgentError {
 }
 
 /**
- * Checks that the namespace has `AgentName`, `AgentStatus`, `AgentTurns` and `AgentTokens` with their types. Without
- * them every workflow task of a session fails ("unexpected workflow task failure") and the session never moves, so
- * workers and clients check first and fail with one error naming what is missing and the commands that create it.
- * Passes when the server does not say (no permission to list search attributes).
+ * Checks that the namespace has the search attributes sessions upsert (by default `AgentName`, `AgentStatus`,
+ * `AgentTurns` and `AgentTokens`) with their types. Without them every workflow task of a session fails ("unexpected
+ * workflow task failure") and the session never moves, so workers and clients check first and fail with one error
+ * naming what is missing and the commands that create it. Passes when the server does not say (no permission to list
+ * search attributes).
  */
-export async function checkSearchAttributes(operator: OperatorService, namespace: string): Promise<void> {
+export async function checkSearchAttributes(
+  operator: OperatorService,
+  namespace: string,
+  required: SearchAttributeSpec = SESSION_SEARCH_ATTRIBUTES,
+): Promise<void> {
   let registered: Record<string, number>;
   try {
     const listed = await operator.listSearchAttributes({ namespace });
@@ -46,7 +52,7 @@ export async function checkSearchAttributes(operator: OperatorService, namespace
   const commands: string[] = [];
   const create = (name: string, kind: SearchAttributeKind) =>
     `  temporal operator search-attribute create --namespace ${namespace} --name ${name} --type ${kind}`;
-  for (const [name, kind] of Object.entries(DEFAULT_SEARCH_ATTRIBUTES)) {
+  for (const [name, kind] of Object.entries(required)) {
     const type = registered[name];
     if (type === INDEXED_TYPE[kind]) continue;
     if (type === undefined) problems.push(`${name} (${kind})`);

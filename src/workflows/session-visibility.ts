@@ -8,6 +8,7 @@ export const AGENT_NAME = defineSearchAttributeKey("AgentName", SearchAttributeT
 export const AGENT_STATUS = defineSearchAttributeKey("AgentStatus", SearchAttributeType.KEYWORD);
 export const AGENT_TURNS = defineSearchAttributeKey("AgentTurns", SearchAttributeType.INT);
 export const AGENT_TOKENS = defineSearchAttributeKey("AgentTokens", SearchAttributeType.INT);
+export const AGENT_COST = defineSearchAttributeKey("AgentCost", SearchAttributeType.DOUBLE);
 
 /**
  * The `AgentStatus` value. Sessions recorded before `failed` existed showed `idle` there; the patch keeps their
@@ -15,6 +16,15 @@ export const AGENT_TOKENS = defineSearchAttributeKey("AgentTokens", SearchAttrib
  */
 function searchableStatus(status: SessionStatus["status"]): SessionStatus["status"] {
   return status === "failed" && !patched("agent-status-failed") ? "idle" : status;
+}
+
+/**
+ * The `AgentCost` value: the session's cost when its agent's budget prices its model. Sessions recorded before the
+ * attribute existed upserted none; the patch keeps their histories replaying. Checked only for priced sessions, so
+ * other sessions' histories carry no marker.
+ */
+function searchableCost(status: SessionStatus): number | undefined {
+  return status.cost !== undefined && patched("agent-cost-attribute") ? status.cost : undefined;
 }
 
 /**
@@ -34,7 +44,8 @@ export class SessionVisibility {
     if (!this.searchAttributes) return;
     const tokens = status.usage.inputTokens + status.usage.outputTokens;
     const agentStatus = searchableStatus(status.status);
-    const key = `${agentStatus}|${status.turns}|${tokens}`;
+    const cost = searchableCost(status);
+    const key = `${agentStatus}|${status.turns}|${tokens}|${cost ?? ""}`;
     if (key === this.last) return;
     this.last = key;
     upsertSearchAttributes([
@@ -42,6 +53,7 @@ export class SessionVisibility {
       { key: AGENT_STATUS, value: agentStatus },
       { key: AGENT_TURNS, value: status.turns },
       { key: AGENT_TOKENS, value: tokens },
+      ...(cost === undefined ? [] : [{ key: AGENT_COST, value: cost }]),
     ]);
   }
 

@@ -79,13 +79,20 @@ describe("startDevServer with a SQLite file", () => {
     }));
     expect(namespaceInfo?.name).toBe(NAMESPACE);
     expect(Object.keys(DEFAULT_SEARCH_ATTRIBUTES).sort()).toEqual([
+      "AgentCost",
       "AgentName",
       "AgentStatus",
       "AgentTokens",
       "AgentTurns",
     ]);
-    // IndexedValueType: 2 = KEYWORD, 3 = INT.
-    expect(attributes).toMatchObject({ AgentName: 2, AgentStatus: 2, AgentTurns: 3, AgentTokens: 3 });
+    // IndexedValueType: 2 = KEYWORD, 3 = INT, 4 = DOUBLE.
+    expect(attributes).toMatchObject({
+      AgentName: 2,
+      AgentStatus: 2,
+      AgentTurns: 3,
+      AgentTokens: 3,
+      AgentCost: 4,
+    });
   });
 
   it("accepts and describes a workflow (no worker needed to start one)", async () => {

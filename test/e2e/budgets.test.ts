@@ -3,6 +3,8 @@ import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { textTurn } from "../../src/testing/builders.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
+import { sessionRow } from "../../src/cli/session-rows.js";
+import type { SessionListing } from "../../src/runtime/list-sessions.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
@@ -13,9 +15,20 @@ const budgeted = defineAgent({
   model: "budgeted",
   budget: { maxSessionTokens: 400, prices: { budgeted: PRICE } },
 });
+/** The same agent with a budget that prices another model only. */
+const unpriced = defineAgent({
+  name: "unpriced",
+  model: "budgeted",
+  budget: { maxSessionTokens: 10_000, prices: { "another-model": PRICE } },
+});
 const model = fakeProvider([{ ...textTurn("An answer."), usage: { inputTokens: 100, outputTokens: 50 } }], {
   onExhausted: "repeat-last",
 });
+
+async function firstListing(client: AgentClient, sessionId: string): Promise<SessionListing | undefined> {
+  for await (const listing of client.list({ query: `WorkflowId = "${sessionId}"` })) return listing;
+  return undefined;
+}
 
 describe("budgets in durable sessions", () => {
   let worker: RunningWorker;
@@ -23,7 +36,11 @@ describe("budgets in durable sessions", () => {
   const taskQueue = uniqueTaskQueue("budgets");
 
   beforeAll(async () => {
-    worker = await startTestWorker({ taskQueue, agents: [budgeted], providers: { budgeted: model } });
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [budgeted, unpriced],
+      providers: { budgeted: model },
+    });
     client = await testClient(taskQueue);
   });
   afterAll(async () => {
@@ -52,5 +69,33 @@ describe("budgets in durable sessions", () => {
     expect(status.usage).toEqual({ inputTokens: 300, outputTokens: 150 });
     expect(status.cost).toBe(0.0018);
     expect(status.status).toBe("idle");
+    // The cost is a search attribute too: `list` shows it and a visibility query filters on it.
+    const costOf = async (query: string) => {
+      for await (const listing of client.list({ query })) {
+        if (listing.sessionId === sessionId) return sessionRow(listing).cost;
+      }
+      return undefined;
+    };
+    await expect.poll(() => costOf("AgentCost > 0.0015"), { timeout: 15_000, interval: 250 }).toBe(0.0018);
+    expect(await costOf("AgentCost > 0.002")).toBeUndefined();
+  });
+
+  it("a session whose model has no price upserts no cost", async () => {
+    const sessionId = `unpriced-${Date.now()}`;
+    await collect(client.run("unpriced", "a question", { sessionId }));
+    await expect
+      .poll(
+        async () => {
+          for await (const listing of client.list({ query: "AgentTurns >= 1" })) {
+            if (listing.sessionId === sessionId) return listing.searchAttributes;
+          }
+          return undefined;
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toMatchObject({ AgentTokens: [150] });
+    const listing = await firstListing(client, sessionId);
+    expect(listing?.searchAttributes.AgentCost).toBeUndefined();
+    expect((await client.describe(sessionId)).cost).toBeUndefined();
   });
 });

@@ -184,8 +184,8 @@ describe("the lite-agent CLI", () => {
       tokens: 30,
     });
     const [table, shown] = await Promise.all([cli("list", "--status", "idle"), cli("show", done)]);
-    expect(table.stdout).toMatch(/^SESSION\s+AGENT\s+STATUS\s+TURNS\s+TOKENS\s+STARTED/);
-    expect(table.stdout).toMatch(new RegExp(`${done}\\s+cli-tester\\s+idle\\s+2\\s+30`));
+    expect(table.stdout).toMatch(/^SESSION\s+AGENT\s+STATUS\s+TURNS\s+TOKENS\s+COST\s+STARTED/);
+    expect(table.stdout).toMatch(new RegExp(`${done}\\s+cli-tester\\s+idle\\s+2\\s+30\\s+-\\s`));
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("Status   idle");
     expect(shown.stdout).toContain("Usage    tokens 20 in / 10 out · 2 turns · 1 run completed");

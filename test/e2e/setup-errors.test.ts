@@ -110,4 +110,30 @@ describe("a server without the search attributes", () => {
       await running;
     }
   }, 60_000);
+
+  it("a worker whose agent prices its model also needs AgentCost, and runs once it exists", async () => {
+    const priced = {
+      ...agent,
+      budget: { prices: { [agent.model]: { inputPerMillion: 1, outputPerMillion: 2 } } },
+    };
+    const options = { ...workerOptions(), agents: [priced] };
+    const error = await createWorker(options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SearchAttributesMissingError);
+    expect((error as SearchAttributesMissingError).missing).toEqual(["AgentCost"]);
+    const create = (error as Error).message.split("\n").find((line) => line.includes("--name AgentCost"));
+    expect(create?.trim()).toBe(
+      `temporal operator search-attribute create --namespace ${server.namespace} --name AgentCost --type Double`,
+    );
+    const [, ...args] = create!.trim().split(/\s+/);
+    await run(server.binary.path, [...args, "--address", server.address]);
+    const worker = await createWorker(options);
+    const running = worker.run();
+    try {
+      const result = await agentClient(options.taskQueue).send("setup", "priced");
+      expect(result.text).toBe(`setup stamped priced in ${process.pid}`);
+    } finally {
+      worker.shutdown();
+      await running;
+    }
+  }, 60_000);
 });

@@ -351,4 +351,18 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       scheduledActivities(history, "runEffect").length === 1 &&
       scheduledActivities(history, "executeTool").length === 1,
   },
+  {
+    name: "budget",
+    executions: 1,
+    shows:
+      "a priced model: the session's cost upserted as the AgentCost search attribute (patch agent-cost-attribute)",
+    exercised: ([history]) =>
+      !!history &&
+      hasPatchMarker(history, "agent-cost-attribute") &&
+      eventsOf(history).some(
+        (event) =>
+          event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AgentCost !==
+          undefined,
+      ),
+  },
 ];

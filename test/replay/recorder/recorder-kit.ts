@@ -238,6 +238,10 @@ export function createRecorderKit(): RecorderKit {
       subagentChild,
       agent("subagent", { tools: [delegateTool({ agents: [subagentChild] })] }),
       agent("background", { tools: [delegateTool({ agents: [subagentChild], backgroundKind: "joinable" })] }),
+      agent("budget", {
+        tools: [add],
+        budget: { maxSessionTokens: 1_000_000, prices: { "script-budget": BUDGET_PRICE } },
+      }),
       agent("middleware", {
         tools: [add],
         use: [systemNote({ note: "[note] be brief" }), recordCalls(), retry({ maxRetries: 1 })],
@@ -292,6 +296,9 @@ export const APPROVAL_CALL_ID = "p1";
 
 /** The tool call id of the question scenario's `ask_user` call. */
 export const QUESTION_CALL_ID = "q1";
+
+/** The budget scenario's price of its model, so the session's cost is a search attribute. */
+const BUDGET_PRICE = { inputPerMillion: 2, outputPerMillion: 8 };
 
 /** The approval-timeout scenario's approval timeout. */
 export const APPROVAL_TIMEOUT_MS = 1_000;
@@ -360,6 +367,10 @@ function scripts(): ProviderMap {
     "script-subagent-child": conversationScript([
       toolCallTurn([{ id: "s1", name: "add", input: { a: 2, b: 2 } }]),
       textTurn("4"),
+    ]),
+    "script-budget": conversationScript([
+      toolCallTurn([{ id: "b1", name: "add", input: { a: 3, b: 4 } }]),
+      textTurn("7, within budget."),
     ]),
     "script-middleware": conversationScript([
       toolCallTurn([{ id: "e1", name: "add", input: { a: 1, b: 1 } }]),

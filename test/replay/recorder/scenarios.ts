@@ -286,6 +286,11 @@ const middleware: Scenario = async ({ client, sessionId }) => {
     throw new Error("the middleware did not record the call");
 };
 
+const budget: Scenario = async ({ client, sessionId }) => {
+  await expectEnd(client.run(agentOf("budget"), "Add 3 and 4.", { sessionId }), "stop");
+  if ((await client.describe(sessionId)).cost === undefined) throw new Error("the session shows no cost");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -308,6 +313,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   subagent,
   background,
   middleware,
+  budget,
 };
 
 const ACTIVITY_ENDS = [

@@ -36,6 +36,7 @@ describe("sessionRow", () => {
         AgentStatus: ["awaiting_approval"],
         AgentTurns: [3],
         AgentTokens: [1200],
+        AgentCost: [0.0042],
       },
     });
     expect(row).toEqual({
@@ -44,6 +45,7 @@ describe("sessionRow", () => {
       status: "awaiting_approval",
       turns: 3,
       tokens: 1200,
+      cost: 0.0042,
       startTime: "2026-01-02T03:04:05.678Z",
     });
     expect(sessionCells(row)).toEqual([
@@ -52,6 +54,7 @@ describe("sessionRow", () => {
       "awaiting_approval",
       "3",
       "1200",
+      "0.0042",
       "2026-01-02 03:04:05Z",
     ]);
     expect(SESSION_TABLE_HEADER).toHaveLength(sessionCells(row).length);
@@ -65,6 +68,6 @@ describe("sessionRow", () => {
       searchAttributes: { AgentStatus: "running" },
     });
     expect(row.status).toBe("completed");
-    expect(sessionCells(row).slice(1, 5)).toEqual(["?", "completed", "-", "-"]);
+    expect(sessionCells(row).slice(1, 6)).toEqual(["?", "completed", "-", "-", "-"]);
   });
 });
