@@ -1,3 +1,4 @@
+import { describeOverrun } from "../kernel/budget.js";
 import { excerpt, formatUsage } from "../terminal/event-printer.js";
 import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
@@ -102,9 +103,8 @@ const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
     return s.red(`  ! ${event.fatal ? "fatal " : ""}error: ${event.error.message}`);
   },
   budget_exceeded: (e, s) => {
-    const { limit, used, max } = e as AgentEventOf<"budget_exceeded">;
     return s.yellow(
-      `  ! budget: ${limit.replace("_", " ")} limit reached (${used} of ${max}); the run stops`,
+      `  ! budget reached: ${describeOverrun(e as AgentEventOf<"budget_exceeded">)}; the run stops`,
     );
   },
   done: (e, s) => {

@@ -1,3 +1,4 @@
+import { describeOverrun } from "../kernel/budget.js";
 import { excerpt, formatUsage } from "../terminal/event-printer.js";
 import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
@@ -92,6 +93,8 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
     `Queued   ${status.queuedRuns.length === 0 ? "none" : `${plural(status.queuedRuns.length, "run")}: ${status.queuedRuns.join(", ")}`}`,
     `Usage    tokens ${formatUsage(status.usage)}${status.cost !== undefined ? ` · cost ${status.cost}` : ""} · ${plural(status.turns, "turn")} · ${plural(status.runsCompleted, "run")} completed · ${plural(status.messageCount, "message")}`,
   ];
+  if (status.budgetStop)
+    lines.push(`Budget   run ${status.budgetStop.runId} stopped at ${describeOverrun(status.budgetStop)}`);
   if (status.pendingApprovals.length > 0) {
     lines.push(
       `Pending approvals (${status.pendingApprovals.length}):`,

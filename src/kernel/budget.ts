@@ -29,6 +29,11 @@ export interface BudgetOverrun {
   max: number;
 }
 
+/** An overrun in words: `session tokens 450 of 400`. */
+export function describeOverrun({ limit, used, max }: BudgetOverrun): string {
+  return `${limit.replace("_", " ")} ${used} of ${max}`;
+}
+
 /** Tokens of a usage: input plus output. */
 export function usageTokens(usage: Usage): number {
   return usage.inputTokens + usage.outputTokens;

@@ -1,3 +1,4 @@
+import { describeOverrun } from "../kernel/budget.js";
 import { describeApprovers } from "../common/approver-rules.js";
 import type {
   DecisionRecord,
@@ -66,8 +67,12 @@ export function currentDetails(status: SessionStatus): string {
     : "no run in progress";
   const lines = [
     `**Agent** ${status.agent} · **Status** ${STATUS_LABEL[status.status]} · ${run}`,
-    `**Runs** ${status.runsCompleted} completed, ${status.queuedRuns.length} queued · **Turns** ${status.turns} · **Tokens** ${tokens}`,
+    `**Runs** ${status.runsCompleted} completed, ${status.queuedRuns.length} queued · **Turns** ${status.turns} · **Tokens** ${tokens}${status.cost === undefined ? "" : ` · **Cost** ${status.cost}`}`,
   ];
+  if (status.budgetStop) {
+    const stop = status.budgetStop;
+    lines.push("", `**Last run stopped at its budget** (run \`${stop.runId}\`): ${describeOverrun(stop)}`);
+  }
   if (status.failure) {
     lines.push("", `**Last run failed** (run \`${status.failure.runId}\`): ${status.failure.message}`);
   }

@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { ModelRequest, Usage } from "../kernel/model.js";
+import type { BudgetOverrun } from "../kernel/budget.js";
 import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
 import type { ApproverSet } from "../common/approver-rules.js";
 
@@ -135,6 +136,11 @@ export interface SessionFailure {
   terminal?: boolean;
 }
 
+/** The last run ended at a limit of its agent's budget (from its `budget_exceeded` event). */
+export interface BudgetStop extends BudgetOverrun {
+  runId: string;
+}
+
 /** A subagent's session (a child workflow) that the session's current run is waiting for. */
 export interface ActiveSubagent {
   sessionId: string;
@@ -158,6 +164,8 @@ export interface SessionStatus {
   subagents?: ActiveSubagent[];
   /** What the session's usage cost, when the agent's budget prices its model (per million tokens, its currency). */
   cost?: number;
+  /** The last run stopped at a budget limit; cleared when a later run ends otherwise. */
+  budgetStop?: BudgetStop;
   /** The session's detached background tasks (a subagent group started with `run_in_background`), done or not. */
   backgroundTasks?: { id: string; label: string; done: boolean }[];
   pendingApprovals: PendingApproval[];

@@ -36,6 +36,7 @@ import {
   type ActiveSubagent,
   type RunSummary,
   type SessionFailure,
+  type BudgetStop,
   type SessionStatus,
   type StartRunRequest,
   type TranscriptPageRequest,
@@ -120,6 +121,8 @@ export class SessionState {
   private readonly rejectedSignals: string[] = [];
   /** The last fatal error of a run (its outcome is recorded when the run finishes). */
   private lastError: SessionFailure | undefined;
+  /** The last run's budget stop, from its `budget_exceeded` event (shown until a run ends otherwise). */
+  private budgetStop: BudgetStop | undefined;
   /** Why the last run failed; cleared by the next run that ends otherwise. `terminal`: the session cannot run. */
   private failure: SessionFailure | undefined;
 
@@ -153,6 +156,8 @@ export class SessionState {
   /** Publishes a run's event to the session stream. */
   publish(runId: string, event: AgentEvent, modelCall?: number): void {
     if (event.type === "error" && event.fatal) this.noteFatalError(runId, event.error.message);
+    if (event.type === "budget_exceeded")
+      this.budgetStop = { runId, limit: event.limit, used: event.used, max: event.max };
     this.stream.publish(runId, event, modelCall);
     reportTelemetry(this.agent, runId, event);
   }
@@ -227,6 +232,7 @@ export class SessionState {
    * unknown agent ends the session: it closes, and stays `failed`.
    */
   private recordOutcome(runId: string, stopReason: string): void {
+    if (stopReason !== "budget" || this.budgetStop?.runId !== runId) this.budgetStop = undefined;
     if (stopReason !== "error") {
       this.failure = undefined;
       return;
@@ -287,6 +293,7 @@ export class SessionState {
     const background = this.detachedTasks?.listDetached() ?? [];
     if (background.length > 0) status.backgroundTasks = background;
     if (this.failure) status.failure = { runId: this.failure.runId, message: this.failure.message };
+    if (this.budgetStop) status.budgetStop = { ...this.budgetStop };
     return status;
   }
 

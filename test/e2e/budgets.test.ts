@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentClient } from "../../src/client.js";
+import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { textTurn } from "../../src/testing/builders.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
@@ -58,6 +58,7 @@ describe("budgets in durable sessions", () => {
     expect(reasons).toEqual(["stop", "stop", "stop"]);
     const calls = model.requests.length;
     const { events, result } = await collect(client.run("budgeted", "one more", { sessionId }));
+    const runId = (events[0] as DurableEvent).runId;
     expect(result.stopReason).toBe("budget");
     expect(model.requests).toHaveLength(calls);
     expect(events.find((event) => event.type === "budget_exceeded")).toMatchObject({
@@ -69,6 +70,20 @@ describe("budgets in durable sessions", () => {
     expect(status.usage).toEqual({ inputTokens: 300, outputTokens: 150 });
     expect(status.cost).toBe(0.0018);
     expect(status.status).toBe("idle");
+    // The stop is visible where operators look: the status (`show`) and the UI's current details.
+    expect(status.budgetStop).toEqual({
+      runId: runId,
+      limit: "session_tokens",
+      used: 450,
+      max: 400,
+    });
+    const metadata = await client
+      .handle(sessionId)
+      .query<{ currentDetails?: string }>("__temporal_workflow_metadata");
+    expect(metadata.currentDetails).toContain("**Cost** 0.0018");
+    expect(metadata.currentDetails).toContain(
+      `**Last run stopped at its budget** (run \`${runId}\`): session tokens 450 of 400`,
+    );
     // The cost is a search attribute too: `list` shows it and a visibility query filters on it.
     const costOf = async (query: string) => {
       for await (const listing of client.list({ query })) {

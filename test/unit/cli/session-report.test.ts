@@ -136,6 +136,7 @@ describe("sessionReport", () => {
       {
         ...waiting,
         cost: 0.0018,
+        budgetStop: { runId: "r9", limit: "session_cost", used: 0.0021, max: 0.002 },
         subagents: [{ sessionId: "s 1/task-c1-1", agent: "researcher", forkId: "task-c1-1" }],
         backgroundTasks: [
           { id: "bg_0_abc123", label: "Subagent group: tides", done: false },
@@ -145,12 +146,13 @@ describe("sessionReport", () => {
       { now: NOW, commandPrefix: "lite-agent", events: undefined },
     );
     expect(text).toContain("tokens 1200 in / 80 out · cost 0.0018 ·");
+    expect(text).toContain("\nBudget   run r9 stopped at session cost 0.0021 of 0.002\n");
     expect(text).toContain("Subagents (1):\n  s 1/task-c1-1 · agent researcher\n");
     expect(text).toContain(
       "Background tasks (2):\n  bg_0_abc123 · Subagent group: tides · running\n  bg_1_def456 · Subagent group: maps · done",
     );
     expect(sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent", events: undefined })).not.toMatch(
-      /cost|Subagents|Background/,
+      /cost|Budget|Subagents|Background/,
     );
   });
 });
