@@ -30,6 +30,11 @@ export interface StreamEntry {
    * output is keyed `<runId>:<n>`), so readers pair a call's output with its events without counting them.
    */
   modelCall?: number;
+  /**
+   * `false` on the model call events of a call that streams no live output (its codec buffers the answer): no end
+   * marker will come, so readers do not wait for one.
+   */
+  liveOutput?: false;
 }
 
 /** The topic of the session stream that carries durable events. */

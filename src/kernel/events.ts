@@ -64,7 +64,7 @@ export type AgentEventBody =
       by: DecisionSource;
       /** Who decided, when a person did (durable approvals). */
       actor?: string;
-      /** When a person decided, ms since the epoch (durable approvals: workflow time). */
+      /** When a person decided, ms since the epoch (in-process: the clock; durable: workflow time). */
       at?: number;
     }
   | { type: "approval_request"; call: ToolCall; reason?: string }
@@ -75,7 +75,7 @@ export type AgentEventBody =
       by: DecisionSource;
       actor?: string;
       reason?: string;
-      /** When a person decided, ms since the epoch (durable approvals: workflow time). */
+      /** When a person decided, ms since the epoch (in-process: the clock; durable: workflow time). */
       at?: number;
     }
   | { type: "input_request"; call: ToolCall; question: UserQuestion }

@@ -166,7 +166,9 @@ class MergeState {
       const event = fromWireEvent(item.entry.event);
       if (event.type === "model_call_end" && item.entry.modelCall !== undefined)
         this.current = item.entry.modelCall;
-      if (event.type === "model_call_end" && event.error === undefined && !this.endArrived()) {
+      const awaitsMarker =
+        event.type === "model_call_end" && event.error === undefined && item.entry.liveOutput !== false;
+      if (awaitsMarker && !this.endArrived()) {
         scheduleTick();
         return undefined;
       }

@@ -135,7 +135,7 @@ async function driveKernel(
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
     if (event.type === "done")
       published = publishDone(session, run.runId, event, active.addedFrom ?? historyLength);
-    else session.publish(run.runId, event, modelCallOf(event, model.count()));
+    else session.publish(run.runId, event, modelCallOf(event, model.count()), live);
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   }
 }

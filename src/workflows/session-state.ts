@@ -154,11 +154,11 @@ export class SessionState {
   }
 
   /** Publishes a run's event to the session stream. */
-  publish(runId: string, event: AgentEvent, modelCall?: number): void {
+  publish(runId: string, event: AgentEvent, modelCall?: number, liveOutput = true): void {
     if (event.type === "error" && event.fatal) this.noteFatalError(runId, event.error.message);
     if (event.type === "budget_exceeded")
       this.budgetStop = { runId, limit: event.limit, used: event.used, max: event.max };
-    this.stream.publish(runId, event, modelCall);
+    this.stream.publish(runId, event, modelCall, liveOutput);
     reportTelemetry(this.agent, runId, event);
   }
 

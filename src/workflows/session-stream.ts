@@ -57,9 +57,10 @@ export class SessionStream {
   }
 
   /** Appends a run's event (bounded in size: the whole event stays in history and the run's result). */
-  publish(runId: string, event: AgentEvent, modelCall?: number): void {
+  publish(runId: string, event: AgentEvent, modelCall?: number, liveOutput = true): void {
     const entry: StreamEntry = { runId, event: boundedEvent(toWireEvent(event)) };
     if (modelCall !== undefined) entry.modelCall = modelCall;
+    if (modelCall !== undefined && !liveOutput) entry.liveOutput = false;
     this.log.append(entry);
     this.noteToolBound(runId, event, this.log.end - 1);
     this.log.trimTo(MAX_KEPT_BYTES);

@@ -99,18 +99,27 @@ describe("user middleware in durable runs", () => {
     const sessionId = `audited-${Date.now()}`;
     const durable = await collect(client.run("audited", "describe the parcel", { sessionId }));
 
-    expect(eventShape(durable.events)).toEqual(eventShape(local.events));
+    // The two calls of turn 2 run in parallel, so which one the effect counts second differs from run to run.
+    const uncounted = (events: typeof durable.events) =>
+      JSON.parse(JSON.stringify(eventShape(events)).replace(/\[recorded #\d+\]/g, "[recorded]")) as unknown;
+    expect(uncounted(durable.events)).toEqual(uncounted(local.events));
     expect(durable.result.text).toBe("Blue, large and heavy.");
     const results = durable.events.flatMap((event) =>
       event.type === "tool_result" ? [event.result.content] : [],
     );
-    expect(results.sort()).toEqual(
-      [
-        "value of colour [recorded #1]",
-        "value of size [recorded #2]",
-        "value of weight [recorded #3]",
-      ].sort(),
-    );
+    expect(results[0]).toBe("value of colour [recorded #1]");
+    expect(
+      results
+        .slice(1)
+        .map((content) => content.replace(/ #\d\]$/, "]"))
+        .sort(),
+    ).toEqual(["value of size [recorded]", "value of weight [recorded]"]);
+    expect(
+      results
+        .slice(1)
+        .map((content) => content.slice(-3))
+        .sort(),
+    ).toEqual(["#2]", "#3]"]);
     // The note reached every model request, once, in both drivers.
     for (const model of [durableModel, localModel]) {
       const requests = model.requests.filter((request) =>

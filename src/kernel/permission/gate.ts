@@ -92,10 +92,12 @@ async function gate(settings: GateSettings, ctx: ToolCallContext, next: ToolExec
   }
   ctx.emit({ type: "approval_request", call: safeCall, ...optional("reason", verdict.reason) });
   const resolution = await resolveApproval(settings, ctx, verdict);
+  // A person's decision carries its time in both drivers: the approver's own, else the run's clock now.
+  const at = resolution.at ?? (resolution.by === "user" ? ctx.ports.now() : undefined);
   const answer = {
     ...optional("actor", resolution.actor),
     ...optional("reason", resolution.reason),
-    ...optional("at", resolution.at),
+    ...optional("at", at),
   };
   ctx.emit({
     type: "approval_resolved",

@@ -8,7 +8,7 @@ import type {
   PermissionPolicy,
 } from "../../../src/kernel/permission/types.js";
 import type { ToolCall, ToolResult } from "../../../src/kernel/tools.js";
-import { call, deferred, flush, toolCallContext } from "./tool-call-context.js";
+import { CLOCK_NOW, call, deferred, flush, toolCallContext } from "./tool-call-context.js";
 
 /** A tool that records whether it ran. */
 function tool(target: ToolCall) {
@@ -105,8 +105,9 @@ describe("permission gate: approvals", () => {
     expect(result.content).toBe("ran");
     expect(events).toEqual([
       { type: "approval_request", call: call("bash") },
-      { type: "approval_resolved", id: "call-bash", decision: "allow", by: "user" },
-      { type: "permission_decision", call: call("bash"), decision: "allow", by: "user" },
+      // A person's decision carries its time: the approver's own, else the run's clock.
+      { type: "approval_resolved", id: "call-bash", decision: "allow", by: "user", at: CLOCK_NOW },
+      { type: "permission_decision", call: call("bash"), decision: "allow", by: "user", at: CLOCK_NOW },
     ]);
   });
 
@@ -138,8 +139,15 @@ describe("permission gate: approvals", () => {
       by: "user",
       actor: "alice",
       reason: "not on prod",
+      at: CLOCK_NOW,
     });
     expect(events[2]).toMatchObject({ decision: "deny", by: "user", actor: "alice", reason: "not on prod" });
+  });
+
+  it("an approver's own decision time wins over the run's clock", async () => {
+    const { events } = await gateCall(permission(ask, approver({ decision: "allow", at: 42 })), call("bash"));
+    expect(events[1]).toMatchObject({ type: "approval_resolved", at: 42 });
+    expect(events[2]).toMatchObject({ type: "permission_decision", at: 42 });
   });
 
   it("the decision after an ask keeps the rule's provenance", async () => {
@@ -166,6 +174,7 @@ describe("permission gate: approvals", () => {
       ruleId: "confirm-push",
       reason: "pushes need a human",
       actor: "bob",
+      at: CLOCK_NOW,
     });
   });
 
@@ -335,7 +344,14 @@ describe("permission gate: modes and reporting", () => {
     const gate = permission(policy({ ask: ["bash"] }), approver("allow"), { audit: true });
     const { recorded } = await gateCall(gate, call("bash"));
     expect(recorded).toEqual([
-      { type: "permission_decision", call: call("bash"), decision: "allow", by: "user", turn: 3 },
+      {
+        type: "permission_decision",
+        call: call("bash"),
+        decision: "allow",
+        by: "user",
+        at: CLOCK_NOW,
+        turn: 3,
+      },
     ]);
   });
 

@@ -11,8 +11,11 @@ export interface TestContext {
   recorded: SessionEvent[];
 }
 
+/** The time the context's clock always reads. */
+export const CLOCK_NOW = 1_767_225_600_000;
+
 const ports: KernelPorts = {
-  now: () => 0,
+  now: () => CLOCK_NOW,
   random: () => 0.5,
   newId: () => "id",
   sleep: () => Promise.resolve(),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { StreamEntry, WireEvent } from "../../../src/common/wire-event.js";
 import { mergeExternalDeltas } from "../../../src/runtime/external-delta-merge.js";
 import type { SessionStreamItem } from "../../../src/runtime/run-event-stream.js";
@@ -107,5 +107,49 @@ describe("merging Redis deltas with the workflow's events", () => {
       seen.push(item.type === "text_delta" ? `text:${item.text}` : item.type);
     }
     expect(seen).toEqual(["model_call_start", "text:ab", "text:c", "model_call_end", "done"]);
+  });
+
+  it("a call that streams no live output (a buffering codec) ends without waiting for an end marker", async () => {
+    offset = 0;
+    // Timers are frozen: a model_call_end that waited for a marker (re-checked on a timer) would never be shown.
+    vi.useFakeTimers();
+    try {
+      const silent = (wire: WireEvent, modelCall: number): SessionStreamItem => {
+        const item = event(wire);
+        return { ...item, entry: { ...item.entry, modelCall, liveOutput: false } as StreamEntry };
+      };
+      async function* events(): AsyncGenerator<SessionStreamItem> {
+        yield silent({ type: "model_call_start", turn: 1, model: "m" }, 1);
+        yield silent({ type: "model_call_end", turn: 1, model: "m", durationMs: 1, usage }, 1);
+        yield silent({ type: "model_call_start", turn: 2, model: "m" }, 2);
+        yield silent({ type: "model_call_end", turn: 2, model: "m", durationMs: 1, usage }, 2);
+        yield event({
+          type: "done",
+          reason: "stop",
+          result: { messages: [], text: "{}", usage, stopReason: "stop" },
+        });
+      }
+      // The transport has nothing for these calls, and never will.
+      async function* nothing(signal: AbortSignal): AsyncGenerator<{ id: string; delta: StreamDelta }> {
+        await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+        yield* [];
+      }
+      const seen: string[] = [];
+      for await (const item of mergeExternalDeltas(
+        { items: events(), readDeltas: nothing, stop: async () => undefined },
+        "r",
+        false,
+      ))
+        seen.push(item.type);
+      expect(seen).toEqual([
+        "model_call_start",
+        "model_call_end",
+        "model_call_start",
+        "model_call_end",
+        "done",
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
