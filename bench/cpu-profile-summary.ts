@@ -28,12 +28,14 @@ const CATEGORIES: [string, RegExp][] = [
   ],
   ["kernel", /src\/kernel\//],
   ["workflow driver (src/workflows)", /src\/(workflows|common)\//],
-  ["bare loop workflow", /bench\/minimal-loop/],
+  ["bare loop workflow", /bench\/minimal-loop|the bare loop's/],
   ["serialisation (payloads, protobuf)", /converter|protobufjs|@temporalio\/proto|payload/],
   ["SDK workflow runtime (in the sandbox)", /@temporalio\/workflow\//],
   ["SDK worker thread, vm", /@temporalio\/worker\/lib\/workflow\//],
   ["SDK worker (main thread)", /@temporalio\/(worker|core-bridge|client|common)/],
   ["our activities, client, runtime", /\/src\//],
+  // Self time of vm.runInContext: entering the sandbox and running its microtasks (promise reactions).
+  ["sandbox entry + microtasks (node:vm)", /^node:vm$/],
   ["node internals", /^node:/],
   ["other libraries", /node_modules/],
 ];
@@ -61,9 +63,12 @@ async function bundleMaps(bundleDir: string): Promise<Map<string, SourceMapConsu
 /** Where a frame's code comes from: its original source when it is in a mapped bundle, else its URL. */
 function sourceOf(frame: ProfileNode["callFrame"], maps: Map<string, SourceMapConsumer>): string {
   const map = maps.get(basename(frame.url));
-  if (!map) return frame.url.includes("workflow-bundle") ? "unmapped workflow bundle" : frame.url;
+  if (!map)
+    return frame.url.includes("workflow-bundle")
+      ? "workflow bundle (not cached: the bare loop's)"
+      : frame.url;
   const position = map.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber });
-  return position.source ?? "unmapped workflow bundle";
+  return position.source ?? "workflow bundle (unmapped)";
 }
 
 function categoryOf(source: string): string {

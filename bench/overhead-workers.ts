@@ -22,7 +22,13 @@ export async function startOverheadWorkers(env: DurableBenchEnv): Promise<Overhe
     queues: { runtime: unique("runtime"), quiet: unique("quiet"), minimal: unique("minimal") },
   };
   const host = fileURLToPath(new URL("./overhead-worker-host.ts", import.meta.url));
-  const child = fork(host, [JSON.stringify(config)], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  // BENCH_WORKER_CPU_PROF=<dir>: the worker process writes a CPU profile per thread there (bench/cpu-profile-summary.ts).
+  const profileDir = process.env.BENCH_WORKER_CPU_PROF;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const child = fork(host, [JSON.stringify(config)], {
+    execArgv: ["--import", "tsx", ...profile],
+    stdio: "inherit",
+  });
   await whenReady(child);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
