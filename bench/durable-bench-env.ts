@@ -36,10 +36,7 @@ function printLog(entry: LogEntry): void {
  * Worker logs (the SDK's and its native core's) are shown from WARN up, so the tables stay readable.
  */
 export async function openDurableBenchEnv(): Promise<DurableBenchEnv> {
-  Runtime.install({
-    logger: new DefaultLogger("WARN", printLog),
-    telemetryOptions: { logging: { filter: { core: "WARN", other: "WARN" }, forward: {} } },
-  });
+  installQuietRuntime();
   const endpoint = await ensureTemporal({ headless: true, log: (line) => console.error(`bench: ${line}`) });
   const connection = await NativeConnection.connect({ address: endpoint.address });
   // The SDK's own default sets `max_receive_message_length`, which grpc-js ignores (its key has a `grpc.` prefix),
@@ -57,6 +54,14 @@ export async function openDurableBenchEnv(): Promise<DurableBenchEnv> {
       await endpoint.stop();
     },
   };
+}
+
+/** Installs this process's Temporal runtime with worker logs (the SDK's and its native core's) from WARN up. */
+export function installQuietRuntime(): void {
+  Runtime.install({
+    logger: new DefaultLogger("WARN", printLog),
+    telemetryOptions: { logging: { filter: { core: "WARN", other: "WARN" }, forward: {} } },
+  });
 }
 
 /** Runs a created worker in the background. */

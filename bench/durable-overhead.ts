@@ -1,18 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { AgentClient } from "../src/client.js";
-import { defineAgent, toAgentPlan } from "../src/define-agent.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/model.js";
-import { defineTool } from "../src/kernel/tools.js";
-import { createWorker, temporalDeltaTransport } from "../src/worker.js";
-import type { DurableBenchEnv, RunningWorker } from "./durable-bench-env.js";
-import { runWorker } from "./durable-bench-env.js";
+import { toAgentPlan, type AgentDefinition } from "../src/define-agent.js";
+import type { DurableBenchEnv } from "./durable-bench-env.js";
 import { profileHistory, type HistoryProfile } from "./history-profile.js";
-import { startMinimalLoopWorker } from "./minimal-loop/worker.js";
 import type { minimalLoop } from "./minimal-loop/workflow.js";
+import { OVERHEAD_TURNS, THROUGHPUT_TURNS, overheadAgent, throughputAgent } from "./overhead-agent.js";
+import { startOverheadWorkers, type OverheadWorkers } from "./overhead-workers.js";
+import { temporalServerPids, totalCpuMs } from "./process-cpu.js";
 import { followRun, startSessionRun } from "./start-session-run.js";
 
-const TURNS = 50;
+const TURNS = OVERHEAD_TURNS;
+const agent = overheadAgent;
+/** Sessions run at once by the throughput benchmark. */
+const CONCURRENT_SESSIONS = 50;
 
 /** The per-turn figures of one way of running the 50-turn loop. */
 export interface LoopTiming {
@@ -21,8 +21,12 @@ export interface LoopTiming {
   msPerTurnBest: number;
   /** Every measured run, ms per turn, in run order. */
   samples: number[];
-  /** Median CPU time of this process (workers + client) per turn, in ms: independent of the server's dispatch latency. */
+  /** Median CPU time of the worker process per turn (ms): independent of the server's dispatch latency. */
   cpuMsPerTurnMedian: number;
+  /** Median CPU time per turn of the benchmark's own process: the client (starting, following, awaiting). */
+  clientCpuMsPerTurnMedian: number;
+  /** Median CPU time per turn of the Temporal server, when it runs on this machine. */
+  serverCpuMsPerTurnMedian?: number;
   /** The last measured run's history, divided per turn where it says so. */
   history: {
     eventsPerTurn: number;
@@ -30,6 +34,17 @@ export interface LoopTiming {
     bytesPerTurn: number;
     profile: HistoryProfile;
   };
+}
+
+/** Turns per second of one worker running many sessions at once, and where the CPU went. */
+export interface ThroughputFigures {
+  sessions: number;
+  turnsPerSession: number;
+  seconds: number;
+  turnsPerSecond: number;
+  workerCpuMsPerTurn: number;
+  serverCpuMsPerTurn?: number;
+  clientCpuMsPerTurn: number;
 }
 
 /** What the durable-overhead benchmark measured. */
@@ -44,98 +59,77 @@ export interface DurableOverheadResult {
   runtimeQuiet: LoopTiming;
   /** The hand-written loop (bench/minimal-loop) calling the same activities. */
   minimalLoop: LoopTiming;
-  /** Each runtime variant's median over the minimal loop's. */
+  /** Each runtime variant's median over the minimal loop's: wall time, worker CPU, server CPU. */
   ratio: number;
   ratioInline: number;
   ratioQuiet: number;
-  targetRatio: number;
+  cpuRatio: number;
+  cpuRatioQuiet: number;
+  serverCpuRatio?: number;
+  serverCpuRatioQuiet?: number;
+  /** The goals (docs/decisions/0014): wall time following and not, worker CPU, server CPU, over the minimal loop. */
+  targets: { following: number; quiet: number; workerCpu: number; serverCpu: number };
+  /** 50 sessions at once on one worker (nobody following), this runtime and the minimal loop. */
+  throughput: { runtime: ThroughputFigures; minimalLoop: ThroughputFigures };
 }
 
-/** A stateless zero-latency model: a tool call on every turn but the last (counted from the request), then text. */
-function zeroLatencyModel(turns: number): ModelProvider {
-  return {
-    id: "zero-latency",
-    async *stream(request: ModelRequest): AsyncIterable<ModelChunk> {
-      const turn = request.messages.filter((message) => message.role === "assistant").length + 1;
-      const content =
-        turn >= turns
-          ? [{ type: "text" as const, text: "done" }]
-          : [{ type: "tool_call" as const, id: `c${turn}`, name: "noop", input: {} }];
-      if (turn >= turns) yield { type: "text_delta", text: "done" };
-      yield {
-        type: "message_done",
-        message: { role: "assistant", content },
-        usage: { inputTokens: 1, outputTokens: 1 },
-      };
-    },
-  };
-}
-
-const noop = defineTool({
-  name: "noop",
-  description: "does nothing",
-  schema: z.object({}),
-  execute: () => "ok",
-});
-const agent = defineAgent({ name: "bench-overhead", model: "zero-latency", tools: [noop], maxTurns: TURNS });
-
-/** One run of a loop: its wall time and this process's CPU time (ms), and its workflow id. */
+/** One run of a loop: its wall time, the CPU time of the workers, the client and the server (ms), its workflow id. */
 interface Sample {
   ms: number;
   cpuMs: number;
+  clientCpuMs: number;
+  serverCpuMs: number | undefined;
   workflowId: string;
 }
 
 /** One way of running a 50-turn loop: runs it once. */
 type Variant = () => Promise<Sample>;
 
-/** Starts measuring wall time and this process's CPU time (the workers, their workflow threads and the client). */
-function startClock(): () => { ms: number; cpuMs: number } {
-  const wall = performance.now();
-  const cpu = process.cpuUsage();
+type Elapsed = Omit<Sample, "workflowId">;
+
+/** Starts measuring wall time and the CPU time of the worker process, of this process (the client) and the server. */
+function clockFor(workers: OverheadWorkers, serverPids: number[]): () => () => Elapsed {
+  const server = () => (serverPids.length > 0 ? totalCpuMs(serverPids) : undefined);
   return () => {
-    const used = process.cpuUsage(cpu);
-    return { ms: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+    const wall = performance.now();
+    const client = process.cpuUsage();
+    const worker = workers.cpuMs();
+    const serverAtStart = server();
+    return () => {
+      const used = process.cpuUsage(client);
+      const serverNow = server();
+      return {
+        ms: performance.now() - wall,
+        cpuMs: workers.cpuMs() - worker,
+        clientCpuMs: (used.user + used.system) / 1000,
+        serverCpuMs:
+          serverNow === undefined || serverAtStart === undefined ? undefined : serverNow - serverAtStart,
+      };
+    };
   };
 }
 
 /**
  * Per-turn orchestration overhead on a real Temporal server: a 50-turn run with a zero-latency model and a no-op
  * tool, through this runtime (AgentClient → session workflow → kernel → activities) and through a minimal
- * hand-written loop that calls the same activities. Runs are interleaved; the first of each is a warm-up.
+ * hand-written loop that calls the same activities. Runs are interleaved; the first of each is a warm-up. The
+ * workers run in a process of their own, so their CPU time is measured apart from the client's and the server's.
+ * Then 50 sessions at once on one worker, to measure throughput.
  */
 export async function benchDurableOverhead(env: DurableBenchEnv, runs = 5): Promise<DurableOverheadResult> {
-  const queues = {
-    runtime: uniqueQueue("runtime"),
-    quiet: uniqueQueue("quiet"),
-    minimal: uniqueQueue("minimal"),
-  };
-  const providers = { "zero-latency": zeroLatencyModel(TURNS) };
-  const options = {
-    connection: env.connection,
-    namespace: env.endpoint.namespace,
-    agents: [agent],
-    providers,
-  };
-  const workers: RunningWorker[] = [];
+  const workers = await startOverheadWorkers(env);
+  const serverPids = env.endpoint.started ? temporalServerPids(env.endpoint.address) : [];
+  const startClock = clockFor(workers, serverPids);
   try {
-    const runtime = await createWorker({
-      ...options,
-      taskQueue: queues.runtime,
-      deltas: temporalDeltaTransport(),
-    });
-    workers.push(runWorker(runtime));
-    workers.push(runWorker(await createWorker({ ...options, taskQueue: queues.quiet, deltas: false })));
-    workers.push(await startMinimalLoopWorker({ ...options, taskQueue: queues.minimal }));
+    const { queues } = workers;
     const client = new AgentClient(env.client, { taskQueue: queues.runtime, deltas: "temporal" });
+    const quietClient = new AgentClient(env.client, { taskQueue: queues.quiet, deltas: "temporal" });
     const measured = await measureInterleaved(
       {
-        runtime: runtimeVariant(client, false),
-        runtimeInline: runtimeVariant(client, true),
-        runtimeQuiet: quietVariant(
-          new AgentClient(env.client, { taskQueue: queues.quiet, deltas: "temporal" }),
-        ),
-        minimalLoop: minimalVariant(env, queues.minimal),
+        runtime: runtimeVariant(client, false, startClock),
+        runtimeInline: runtimeVariant(client, true, startClock),
+        runtimeQuiet: quietVariant(quietClient, agent, startClock),
+        minimalLoop: minimalVariant(env, queues.minimal, agent, startClock),
       },
       runs,
     );
@@ -145,8 +139,18 @@ export async function benchDurableOverhead(env: DurableBenchEnv, runs = 5): Prom
       runtimeQuiet: await loopTiming(env, measured.runtimeQuiet),
       minimalLoop: await loopTiming(env, measured.minimalLoop),
     };
-    const ratio = (timing: LoopTiming) =>
-      round(timing.msPerTurnMedian / timings.minimalLoop.msPerTurnMedian, 100);
+    const minimal = timings.minimalLoop;
+    const ratio = (timing: LoopTiming) => round(timing.msPerTurnMedian / minimal.msPerTurnMedian, 100);
+    const cpuRatio = (timing: LoopTiming) =>
+      round(timing.cpuMsPerTurnMedian / minimal.cpuMsPerTurnMedian, 100);
+    const serverRatio = (timing: LoopTiming) =>
+      timing.serverCpuMsPerTurnMedian !== undefined && minimal.serverCpuMsPerTurnMedian
+        ? round(timing.serverCpuMsPerTurnMedian / minimal.serverCpuMsPerTurnMedian, 100)
+        : undefined;
+    const throughput = {
+      runtime: await measureThroughput(quietVariant(quietClient, throughputAgent, startClock)),
+      minimalLoop: await measureThroughput(minimalVariant(env, queues.minimal, throughputAgent, startClock)),
+    };
     return {
       turns: TURNS,
       runs,
@@ -154,31 +158,67 @@ export async function benchDurableOverhead(env: DurableBenchEnv, runs = 5): Prom
       ratio: ratio(timings.runtime),
       ratioInline: ratio(timings.runtimeInline),
       ratioQuiet: ratio(timings.runtimeQuiet),
-      targetRatio: 1.3,
+      cpuRatio: cpuRatio(timings.runtime),
+      cpuRatioQuiet: cpuRatio(timings.runtimeQuiet),
+      ...optional("serverCpuRatio", serverRatio(timings.runtime)),
+      ...optional("serverCpuRatioQuiet", serverRatio(timings.runtimeQuiet)),
+      targets: { following: 1.2, quiet: 1.1, workerCpu: 1.3, serverCpu: 1.1 },
+      throughput,
     };
   } finally {
-    for (const worker of workers) await worker.stop();
+    await workers.stop();
   }
 }
 
-function uniqueQueue(name: string): string {
-  return `bench-${name}-${randomUUID().slice(0, 8)}`;
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }
 
+/**
+ * Runs {@link CONCURRENT_SESSIONS} sessions of the throughput agent at once (after one warm-up session) and
+ * measures them together: the CPU figures are the whole batch's, per turn.
+ */
+async function measureThroughput(variant: Variant): Promise<ThroughputFigures> {
+  await variant();
+  const clock = performance.now();
+  const samples = await Promise.all(Array.from({ length: CONCURRENT_SESSIONS }, () => variant()));
+  const seconds = (performance.now() - clock) / 1000;
+  // Every sample's clock spans (almost) the whole batch: the batch's CPU is the largest of them.
+  const most = (pick: (sample: Sample) => number | undefined) =>
+    Math.max(...samples.map((sample) => pick(sample) ?? 0));
+  const turns = CONCURRENT_SESSIONS * THROUGHPUT_TURNS;
+  const server = most((sample) => sample.serverCpuMs);
+  return {
+    sessions: CONCURRENT_SESSIONS,
+    turnsPerSession: THROUGHPUT_TURNS,
+    seconds: round(seconds, 100),
+    turnsPerSecond: round(turns / seconds, 10),
+    workerCpuMsPerTurn: round(most((sample) => sample.cpuMs) / turns, 100),
+    ...optional(
+      "serverCpuMsPerTurn",
+      samples[0]?.serverCpuMs === undefined ? undefined : round(server / turns, 100),
+    ),
+    clientCpuMsPerTurn: round(most((sample) => sample.clientCpuMs) / turns, 100),
+  };
+}
+
+type StartClock = ReturnType<typeof clockFor>;
+
 /** Starts the run and closes the session at once (queued runs still finish), then awaits the workflow's result. */
-function quietVariant(client: AgentClient): Variant {
+function quietVariant(client: AgentClient, definition: AgentDefinition, startClock: StartClock): Variant {
+  const turns = definition.maxTurns ?? OVERHEAD_TURNS;
   return async () => {
     const clock = startClock();
-    const run = await client.start(agent.name, "go");
+    const run = await client.start(definition.name, "go");
     await client.closeSession(run.sessionId);
     const outcome = await client.handle(run.sessionId).result();
     const elapsed = clock();
-    if (outcome.turns !== TURNS) throw new Error(`quiet run took ${outcome.turns} turns, expected ${TURNS}`);
+    if (outcome.turns !== turns) throw new Error(`quiet run took ${outcome.turns} turns, expected ${turns}`);
     return { ...elapsed, workflowId: run.sessionId };
   };
 }
 
-function runtimeVariant(client: AgentClient, inlineRequests: boolean): Variant {
+function runtimeVariant(client: AgentClient, inlineRequests: boolean, startClock: StartClock): Variant {
   return async () => {
     const clock = startClock();
     const run = inlineRequests
@@ -194,22 +234,28 @@ function runtimeVariant(client: AgentClient, inlineRequests: boolean): Variant {
   };
 }
 
-function minimalVariant(env: DurableBenchEnv, taskQueue: string): Variant {
-  const tools = toAgentPlan(agent).tools.map(({ name, description, parameters }) => ({
+function minimalVariant(
+  env: DurableBenchEnv,
+  taskQueue: string,
+  definition: AgentDefinition,
+  startClock: StartClock,
+): Variant {
+  const tools = toAgentPlan(definition).tools.map(({ name, description, parameters }) => ({
     name,
     description,
     parameters,
   }));
+  const turns = definition.maxTurns ?? OVERHEAD_TURNS;
   return async () => {
     const workflowId = `bench-minimal-${randomUUID()}`;
     const clock = startClock();
     const result = await env.client.workflow.execute<typeof minimalLoop>("minimalLoop", {
       taskQueue,
       workflowId,
-      args: [{ agent: agent.name, model: agent.model, prompt: "go", tools, maxTurns: TURNS }],
+      args: [{ agent: definition.name, model: definition.model, prompt: "go", tools, maxTurns: turns }],
     });
     const elapsed = clock();
-    if (result.turns !== TURNS) throw new Error(`minimal loop ran ${result.turns} turns, expected ${TURNS}`);
+    if (result.turns !== turns) throw new Error(`minimal loop ran ${result.turns} turns, expected ${turns}`);
     return { ...elapsed, workflowId };
   };
 }
@@ -233,14 +279,21 @@ async function measureInterleaved<K extends string>(
 async function loopTiming(env: DurableBenchEnv, samples: Sample[]): Promise<LoopTiming> {
   const perTurn = samples.map((sample) => round(sample.ms / TURNS, 100));
   const sorted = [...perTurn].sort((a, b) => a - b);
-  const cpu = samples.map((sample) => sample.cpuMs / TURNS).sort((a, b) => a - b);
+  const median = (pick: (sample: Sample) => number) => {
+    const sorted = samples.map((sample) => pick(sample) / TURNS).sort((a, b) => a - b);
+    return round(sorted[Math.floor(sorted.length / 2)]!, 100);
+  };
   const history = await env.client.workflow.getHandle(samples.at(-1)!.workflowId).fetchHistory();
   const profile = profileHistory(history.events ?? []);
   return {
     msPerTurnMedian: sorted[Math.floor(sorted.length / 2)]!,
     msPerTurnBest: sorted[0]!,
     samples: perTurn,
-    cpuMsPerTurnMedian: round(cpu[Math.floor(cpu.length / 2)]!, 100),
+    cpuMsPerTurnMedian: median((sample) => sample.cpuMs),
+    clientCpuMsPerTurnMedian: median((sample) => sample.clientCpuMs),
+    ...(samples.every((sample) => sample.serverCpuMs !== undefined)
+      ? { serverCpuMsPerTurnMedian: median((sample) => sample.serverCpuMs!) }
+      : {}),
     history: {
       eventsPerTurn: round(profile.events / TURNS, 10),
       workflowTasksPerTurn: round(profile.workflowTasks / TURNS, 100),

@@ -1,4 +1,4 @@
-// `npm run bench [-- kernel|durable|history|stream]`: runs the benchmarks (all by default), prints one table per benchmark
+// `npm run bench [-- kernel|durable|promises|history|stream]`: runs the benchmarks (all by default), prints one table per benchmark
 // and writes every figure to bench/results/latest.json. `npm run bench -- long` runs the long benchmarks (minutes each;
 // never part of the default set) and writes bench/results/long.json. Benchmarks report figures; they never fail a
 // build on timing.
@@ -11,9 +11,10 @@ import { benchIdleMemory, type IdleMemoryResult } from "./idle-memory.js";
 import { benchKernelOverhead } from "./kernel-overhead.js";
 import { benchLongRunHistory, type LongRunHistoryResult } from "./long-run-history.js";
 import { benchStreamLatency } from "./stream-latency.js";
+import { benchWorkflowPromises } from "./workflow-promises.js";
 import { startTestRedis } from "../test/support/redis-server.js";
 
-const BENCHMARKS = ["kernel", "durable", "history", "stream"] as const;
+const BENCHMARKS = ["kernel", "durable", "promises", "history", "stream"] as const;
 /** Long benchmarks, run only by name or with their group (`long`). Add a new long benchmark here and below. */
 const LONG_BENCHMARKS = ["idle-memory", "long-run-history"] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number] | (typeof LONG_BENCHMARKS)[number];
@@ -61,6 +62,18 @@ if (needsServer) {
       const durable = await benchDurableOverhead(env);
       results.durable = durable;
       printDurable(durable);
+    }
+    if (wants("promises")) {
+      const promises = await benchWorkflowPromises(env);
+      results.promises = promises;
+      console.table([
+        {
+          "promises created by workflow code per turn (each costs the SDK a stack trace)": "",
+          "this runtime, a client following": promises.runtime,
+          "nobody following": promises.runtimeQuiet,
+          "minimal loop": promises.minimalLoop,
+        },
+      ]);
     }
     if (wants("history")) {
       const history = await benchHistorySize(env);
@@ -133,14 +146,19 @@ function round2(value: number): number {
 
 function printDurable(durable: DurableOverheadResult): void {
   const perTurn = (ms: number) => round2(ms / durable.turns);
-  const row = (name: string, timing: LoopTiming, ratio: number | string) => {
+  const { targets } = durable;
+  const row = (name: string, timing: LoopTiming, ratios: { wall: string; cpu: string; server: string }) => {
     const time = timing.history.profile.time;
     return {
       [`durable overhead, ${durable.turns} turns (median of ${durable.runs})`]: name,
       "ms/turn": timing.msPerTurnMedian,
       "best ms/turn": timing.msPerTurnBest,
-      "× minimal": ratio,
-      "CPU ms/turn": timing.cpuMsPerTurnMedian,
+      "× minimal": ratios.wall,
+      "worker CPU ms/turn": timing.cpuMsPerTurnMedian,
+      "× minimal (CPU)": ratios.cpu,
+      "server CPU ms/turn": timing.serverCpuMsPerTurnMedian ?? "-",
+      "× minimal (server)": ratios.server,
+      "client CPU ms/turn": timing.clientCpuMsPerTurnMedian,
       "events/turn": timing.history.eventsPerTurn,
       "history B/turn": timing.history.bytesPerTurn,
       "wf tasks/turn": timing.history.workflowTasksPerTurn,
@@ -150,15 +168,38 @@ function printDurable(durable: DurableOverheadResult): void {
       "executeTool ms/turn": perTurn(time.activityRunMs.executeTool ?? 0),
     };
   };
+  const withTarget = (value: number | undefined, target: number) =>
+    value === undefined ? "-" : `${value} (target ≤ ${target})`;
   console.table([
-    row(
-      "this runtime (AgentClient, requests by reference)",
-      durable.runtime,
-      `${durable.ratio} (target ≤ ${durable.targetRatio})`,
-    ),
-    row("this runtime, inline requests", durable.runtimeInline, durable.ratioInline),
-    row("this runtime, no live deltas, no client following", durable.runtimeQuiet, durable.ratioQuiet),
-    row("minimal hand-written Temporal loop", durable.minimalLoop, 1),
+    row("this runtime (AgentClient, requests by reference), a client following", durable.runtime, {
+      wall: withTarget(durable.ratio, targets.following),
+      cpu: withTarget(durable.cpuRatio, targets.workerCpu),
+      server: withTarget(durable.serverCpuRatio, targets.serverCpu),
+    }),
+    row("this runtime, inline requests", durable.runtimeInline, {
+      wall: String(durable.ratioInline),
+      cpu: "",
+      server: "",
+    }),
+    row("this runtime, no live deltas, nobody following", durable.runtimeQuiet, {
+      wall: withTarget(durable.ratioQuiet, targets.quiet),
+      cpu: withTarget(durable.cpuRatioQuiet, targets.workerCpu),
+      server: withTarget(durable.serverCpuRatioQuiet, targets.serverCpu),
+    }),
+    row("minimal hand-written Temporal loop", durable.minimalLoop, { wall: "1", cpu: "1", server: "1" }),
+  ]);
+  const throughputRow = (name: string, figures: DurableOverheadResult["throughput"]["runtime"]) => ({
+    [`throughput: ${figures.sessions} sessions at once on one worker, ${figures.turnsPerSession} turns each`]:
+      name,
+    "turns/s": figures.turnsPerSecond,
+    seconds: figures.seconds,
+    "worker CPU ms/turn": figures.workerCpuMsPerTurn,
+    "server CPU ms/turn": figures.serverCpuMsPerTurn ?? "-",
+    "client CPU ms/turn": figures.clientCpuMsPerTurn,
+  });
+  console.table([
+    throughputRow("this runtime, nobody following", durable.throughput.runtime),
+    throughputRow("minimal hand-written Temporal loop", durable.throughput.minimalLoop),
   ]);
   const minimal = durable.minimalLoop;
   const waiting = perTurn(minimal.history.profile.time.workflowTaskQueueMs);

@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
-import { bundleWorkflowCode, type NativeConnection, Worker } from "@temporalio/worker";
+import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
 import { AgentRegistry, createActivities, type ProviderMap } from "../../src/activities/index.js";
 import type { AgentDefinition } from "../../src/define-agent.js";
-import { quietLogger } from "../../src/runtime/workflow-bundle.js";
+import { compileSourcesFor, quietLogger, SOURCE_TARGET } from "../../src/runtime/workflow-bundle.js";
 import { runWorker, type RunningWorker } from "../durable-bench-env.js";
 
 /** Options of {@link startMinimalLoopWorker}. */
@@ -12,6 +12,8 @@ export interface MinimalLoopWorkerOptions {
   taskQueue: string;
   agents: AgentDefinition[];
   providers: ProviderMap;
+  /** Extra worker options (`debugMode` for the promise count). */
+  workerOptions?: Partial<WorkerOptions>;
 }
 
 /**
@@ -20,8 +22,14 @@ export interface MinimalLoopWorkerOptions {
  */
 export async function startMinimalLoopWorker(options: MinimalLoopWorkerOptions): Promise<RunningWorker> {
   const workflowsPath = fileURLToPath(new URL("./workflow.ts", import.meta.url));
-  const bundle = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  // Compiled like the product's bundle, so both run the same language level.
+  const bundle = await bundleWorkflowCode({
+    workflowsPath,
+    logger: quietLogger,
+    webpackConfigHook: compileSourcesFor(SOURCE_TARGET),
+  });
   const worker = await Worker.create({
+    ...options.workerOptions,
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,

@@ -1,4 +1,5 @@
 import type { EffectRef } from "./effects.js";
+import { forEachMaybeAsync } from "./maybe-async.js";
 import type { AgentEvent, StopReason } from "./events.js";
 import type { AssistantMessage, Message } from "./messages.js";
 import type { ModelChunk, ModelStopReason, Usage } from "./model.js";
@@ -137,11 +138,14 @@ export function composeToolCall(
   }, base);
 }
 
-/** Runs one lifecycle hook of every middleware, in array order, one after another. */
-export async function runLifecycle(
+/**
+ * Runs one lifecycle hook of every middleware, in array order, one after another. Returns a promise only when a
+ * hook did (await it then); synchronous hooks cost the loop no promise.
+ */
+export function runLifecycle(
   middleware: readonly Middleware[],
   hook: "beforeAgent" | "beforeModel" | "afterTurn",
   ctx: AgentContext,
-): Promise<void> {
-  for (const layer of middleware) await layer[hook]?.(ctx);
+): void | Promise<void> {
+  return forEachMaybeAsync(middleware, (layer) => layer[hook]?.(ctx));
 }

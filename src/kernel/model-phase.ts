@@ -10,6 +10,7 @@ import { defaultRepairPrompt } from "./codecs/repair-prompt.js";
 import type { AssistantMessage } from "./messages.js";
 import type { RunState } from "./run-state.js";
 import type { AbortSignalLike } from "./ports.js";
+import { forEachMaybeAsync, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 
 /** How the model phase of a turn ended. */
 export type ModelPhaseOutcome =
@@ -59,14 +60,16 @@ export async function* modelPhase(
       ctx.messages.push(message);
       await run.log.append({ type: "assistant", message });
       yield { type: "message", message };
-      for (const event of await afterModel(run, { ...call, message })) yield event;
+      const after = afterModel(run, { ...call, message });
+      for (const event of isPromiseLike(after) ? await after : after) yield event;
       return { kind: "decoded", decoded, message, ...stopReasonOf(call) };
     } catch (error) {
       if (!(error instanceof CodecError)) return { kind: "error", error: toAgentError(error) };
       ctx.messages.push(call.message);
       await run.log.append({ type: "assistant", message: call.message });
       yield { type: "message", message: call.message };
-      for (const event of await afterModel(run, call)) yield event;
+      const after = afterModel(run, call);
+      for (const event of isPromiseLike(after) ? await after : after) yield event;
       if (attempt >= config.maxDecodeRetries) return { kind: "error", error };
       yield { type: "error", error, fatal: false };
       const repair =
@@ -136,15 +139,15 @@ async function* streamOnce(
  * Runs the `afterModel` hooks (the Go seed's OnModelEnd) once the call's message is in the conversation, in
  * array order; returns what they emitted.
  */
-async function afterModel(
+function afterModel(
   run: RunState,
   call: { message: AssistantMessage; usage: Usage; stopReason?: ModelStopReason },
-): Promise<AgentEvent[]> {
-  // Most runs have no such hook: they pay no awaits for it.
+): MaybeAsync<AgentEvent[]> {
+  // Most runs have no such hook: they pay no promise for it.
   if (!run.config.use.some((layer) => layer.afterModel)) return [];
   const response: ModelResponse = { message: call.message, usage: call.usage, ...stopReasonOf(call) };
-  for (const layer of run.config.use) await layer.afterModel?.(run.ctx, response);
-  return run.sink.drain();
+  const hooks = forEachMaybeAsync(run.config.use, (layer) => layer.afterModel?.(run.ctx, response));
+  return hooks ? hooks.then(() => run.sink.drain()) : run.sink.drain();
 }
 
 /** The stop reason as an optional field: absent when the provider did not say. */

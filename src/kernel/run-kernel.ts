@@ -19,6 +19,8 @@ import { SessionLog } from "./session-log.js";
 import { sortedToolSpecs } from "./sorted-tool-specs.js";
 import { announceToolCalls, runToolCalls } from "./tool-phase.js";
 import { inputMessages } from "./input-messages.js";
+import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import type { ContextEngine } from "./context/types.js";
 import { forkConfig, forkSeed } from "./fork.js";
 
 /**
@@ -97,10 +99,13 @@ async function* runLoop(
       run.ctx.turn = turn;
       yield { type: "turn_start", turn };
       // Helpers that yield a few events return them: each generator level costs every event promises.
-      for (const event of await injectAtTurnStart(run)) yield event;
-      await runLifecycle(run.config.use, "beforeModel", run.ctx);
+      // Each await below happens only when there is something to wait for (docs/decisions/0014).
+      const injected = injectAtTurnStart(run);
+      for (const event of isPromiseLike(injected) ? await injected : injected) yield event;
+      const beforeModel = runLifecycle(run.config.use, "beforeModel", run.ctx);
+      if (beforeModel) await beforeModel;
       for (const event of run.sink.drain()) yield event;
-      const { view, events } = await prepareContext(run);
+      const { view, events } = run.engine ? await prepareContext(run, run.engine) : NO_CONTEXT;
       for (const event of events) yield event;
       const model = yield* modelPhase(run, turn, view);
       if (model.kind === "aborted") {
@@ -122,7 +127,8 @@ async function* runLoop(
         const phase = runToolCalls(run, turn, model.decoded.calls);
         for await (const event of phase.live) yield event;
         const tools = await phase.done;
-        await runLifecycle(run.config.use, "afterTurn", run.ctx);
+        const afterTurn = runLifecycle(run.config.use, "afterTurn", run.ctx);
+        if (afterTurn) await afterTurn;
         for (const event of run.sink.drain()) yield event;
         yield { type: "turn_end", turn, stopReason: "tool_use" };
         if (tools.aborted) {
@@ -133,7 +139,8 @@ async function* runLoop(
       }
       // An answer cut off at the output limit says so (the seed's `max_tokens`); the run still stops here.
       yield { type: "turn_end", turn, stopReason: model.stopReason === "max_tokens" ? "max_tokens" : "stop" };
-      const followUps = await resumeWithFollowUps(run);
+      const pendingFollowUps = resumeWithFollowUps(run);
+      const followUps = isPromiseLike(pendingFollowUps) ? await pendingFollowUps : pendingFollowUps;
       for (const event of followUps) yield event;
       if (followUps.length > 0) continue;
       if (await joinBackground(run)) {
@@ -285,10 +292,19 @@ function openBackground(
   return { tasks: config.detachedTasks ? withDetached(tasks, config.detachedTasks) : tasks, owned: true };
 }
 
-/** Step 5: queued steers, then background completions, become user messages before the model call. */
-async function injectAtTurnStart(run: RunState): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
+/**
+ * Step 5: queued steers, then background completions, become user messages before the model call. Synchronous
+ * (no promise) when there are none.
+ */
+function injectAtTurnStart(run: RunState): MaybeAsync<AgentEvent[]> {
   const steers = run.steer?.takeSteers() ?? [];
+  if (steers.length > 0 || (run.background?.owned && run.background.tasks.hasCompleted()))
+    return injectMessages(run, steers);
+  return [];
+}
+
+async function injectMessages(run: RunState, steers: Message[]): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
   if (steers.length > 0) {
     events.push(...(await appendUserMessages(run, steers)), { type: "steer", messages: steers });
   }
@@ -300,11 +316,14 @@ async function injectAtTurnStart(run: RunState): Promise<AgentEvent[]> {
   return events;
 }
 
-/** Step 8: follow-ups resurrect a run that would stop; returns their events (none when there are none). */
-async function resumeWithFollowUps(run: RunState): Promise<AgentEvent[]> {
+/** Step 8: follow-ups resurrect a run that would stop; returns their events (none, synchronously, when none). */
+function resumeWithFollowUps(run: RunState): MaybeAsync<AgentEvent[]> {
   const followUps = run.steer?.takeFollowUps() ?? [];
   if (followUps.length === 0) return [];
-  return [...(await appendUserMessages(run, followUps)), { type: "steer", messages: followUps }];
+  return appendUserMessages(run, followUps).then((events) => [
+    ...events,
+    { type: "steer", messages: followUps },
+  ]);
 }
 
 /** Step 8: a run that owns pending joinable work waits for it instead of stopping. */
@@ -322,13 +341,16 @@ async function appendUserMessages(run: RunState, messages: Message[]): Promise<A
   return run.sink.drain();
 }
 
+/** No ContextEngine: the model sees the conversation as it is. */
+const NO_CONTEXT: { view: PreparedView | undefined; events: AgentEvent[] } = { view: undefined, events: [] };
+
 /** The ContextEngine's view for this turn, reported when it acted. */
 async function prepareContext(
   run: RunState,
+  engine: ContextEngine,
 ): Promise<{ view: PreparedView | undefined; events: AgentEvent[] }> {
-  if (!run.engine) return { view: undefined, events: [] };
   const from = run.ctx.messages;
-  const prepared = await run.engine.prepare(from, { system: run.config.system, tools: run.specs });
+  const prepared = await engine.prepare(from, { system: run.config.system, tools: run.specs });
   const events: AgentEvent[] =
     prepared.status.level > 0 ? [{ type: "context_status", ...prepared.status }] : [];
   return { view: { from, messages: prepared.messages, edits: prepared.edits }, events };

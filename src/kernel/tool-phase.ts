@@ -4,6 +4,7 @@ import { composeToolCall, type ToolCallContext, type ToolHookAction } from "./mi
 import { toolResultBlock, type Message } from "./messages.js";
 import type { RunState } from "./run-state.js";
 import { executeBaseTool } from "./tool-exec.js";
+import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import type { ToolCall, ToolResult } from "./tools.js";
 
 /** How the tool phase ended: the results in call order, and whether a hook aborted the run. */
@@ -92,7 +93,8 @@ async function resolveResult(run: RunState, tctx: ToolCallContext, call: ToolCal
   if (run.abortedByHook !== undefined) return errorResult(call, `not executed: ${call.name}`);
   let result: ToolResult;
   try {
-    const action = await runToolHooks(run, tctx);
+    const pending = runToolHooks(run, tctx);
+    const action = isPromiseLike(pending) ? await pending : pending;
     if (action.action === "abort") {
       run.abortedByHook = action.reason ?? `aborted by tool-start hook: ${call.name}`;
       return errorResult(call, `not executed: ${call.name}`);
@@ -112,14 +114,28 @@ function skippedResult(call: ToolCall, action: Extract<ToolHookAction, { action:
   return action.isError ? errorResult(call, content) : { id: call.id, name: call.name, content };
 }
 
-/** The `afterToolCall` hooks in array order (the Go seed's OnToolEnd): each may replace the result. */
-async function afterToolCall(run: RunState, tctx: ToolCallContext, result: ToolResult): Promise<ToolResult> {
+/**
+ * The `afterToolCall` hooks in array order (the Go seed's OnToolEnd): each may replace the result. Synchronous
+ * (no promise) while the hooks are.
+ */
+function afterToolCall(
+  run: RunState,
+  tctx: ToolCallContext,
+  result: ToolResult,
+  from = 0,
+): MaybeAsync<ToolResult> {
   let current = result;
+  const use = run.config.use;
   try {
-    for (const layer of run.config.use) {
-      const replaced = await layer.afterToolCall?.(tctx, current);
-      // The call's id stays the call's: a hook may change what the model reads, not which call it answers.
-      if (replaced) current = { ...replaced, id: result.id, name: result.name };
+    for (let index = from; index < use.length; index++) {
+      const replaced = use[index]!.afterToolCall?.(tctx, current);
+      if (isPromiseLike(replaced)) {
+        return replaced.then(
+          (value) => afterToolCall(run, tctx, withCallId(value, current, result), index + 1),
+          (error: unknown) => errorResult(tctx.call, `Error: ${errorMessage(error)}`),
+        );
+      }
+      current = withCallId(replaced, current, result);
     }
     return current;
   } catch (error) {
@@ -127,13 +143,29 @@ async function afterToolCall(run: RunState, tctx: ToolCallContext, result: ToolR
   }
 }
 
-/** The first hook that does not proceed decides. */
-async function runToolHooks(run: RunState, tctx: ToolCallContext): Promise<ToolHookAction> {
-  for (const layer of run.config.use) {
-    const action = await layer.beforeToolCall?.(tctx);
+/**
+ * A hook's replacement (or the current result when it kept it): the call's id stays the call's, since a hook may
+ * change what the model reads, not which call it answers.
+ */
+function withCallId(replaced: ToolResult | void, current: ToolResult, original: ToolResult): ToolResult {
+  return replaced ? { ...replaced, id: original.id, name: original.name } : current;
+}
+
+const PROCEED: ToolHookAction = { action: "proceed" };
+
+/** The first hook that does not proceed decides; synchronous (no promise) while the hooks are. */
+function runToolHooks(run: RunState, tctx: ToolCallContext, from = 0): MaybeAsync<ToolHookAction> {
+  const use = run.config.use;
+  for (let index = from; index < use.length; index++) {
+    const action = use[index]!.beforeToolCall?.(tctx);
+    if (isPromiseLike(action)) {
+      return action.then((value) =>
+        value && value.action !== "proceed" ? value : runToolHooks(run, tctx, index + 1),
+      );
+    }
     if (action && action.action !== "proceed") return action;
   }
-  return { action: "proceed" };
+  return PROCEED;
 }
 
 function errorResult(call: ToolCall, content: string): ToolResult {

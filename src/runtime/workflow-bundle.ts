@@ -46,7 +46,7 @@ function filesUnder(folder: string): string[] {
  * workflow folders, and for each middleware module the files of its folder (what such a module usually imports).
  */
 function sourceDigest(modules: readonly string[]): string {
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(`target:${SOURCE_TARGET}`);
   for (const folder of BUNDLED_FOLDERS) {
     for (const file of filesUnder(join(sourceRoot, folder))) hash.update(file).update(readFileSync(file));
   }
@@ -70,6 +70,32 @@ function modulePath(module: string): string {
   const path = module.startsWith("file:") ? fileURLToPath(module) : module;
   if (!existsSync(path)) throw new Error(`middleware module not found: ${path}`);
   return path;
+}
+
+/** The SDK's hook to change the bundler's webpack configuration. */
+type WebpackConfigHook = NonNullable<Parameters<typeof bundleWorkflowCode>[0]["webpackConfigHook"]>;
+
+/**
+ * The language level TypeScript sources are compiled to in the bundle: the compiled package's (tsconfig's `target`),
+ * so a bundle made from sources runs the same code as one made from `dist/`. The SDK's default (ES2017) rewrites
+ * async generators and `for await` into helper code that makes several promises per step, and the SDK captures a
+ * stack trace for every promise workflow code makes (docs/decisions/0014).
+ */
+export const SOURCE_TARGET = "es2022";
+
+/**
+ * A `webpackConfigHook` that compiles the bundle's TypeScript sources (the SDK's swc-loader rule) to `target`.
+ * @example bundleWorkflowCode({ workflowsPath, webpackConfigHook: compileSourcesFor("es2022") })
+ */
+export function compileSourcesFor(target: string): WebpackConfigHook {
+  return (config) => {
+    for (const rule of config.module?.rules ?? []) {
+      if (!rule || typeof rule !== "object" || !("use" in rule)) continue;
+      const use = rule.use as { loader?: string; options?: { jsc?: { target?: string } } } | undefined;
+      if (use?.loader?.includes("swc-loader") && use.options?.jsc) use.options.jsc.target = target;
+    }
+    return config;
+  };
 }
 
 /** Options of {@link loadWorkflowBundle}. */
@@ -114,6 +140,7 @@ export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): P
     // no interceptors, the tracing module does).
     workflowInterceptorModules: [...(options.tracing ? [tracingInterceptorsPath()] : []), ...modules],
     logger: quietLogger,
+    webpackConfigHook: compileSourcesFor(SOURCE_TARGET),
   });
   writeCachedBundle(cacheDir, file, bundle.code);
   return { code: bundle.code };

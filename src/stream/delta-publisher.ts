@@ -4,8 +4,11 @@ import { DEFAULT_BATCH_MS, type DeltaSink, type StreamDelta } from "./stream-del
 export interface DeltaPublisherOptions {
   /** How long output is gathered before a batch is sent. Default {@link DEFAULT_BATCH_MS}. */
   batchMs?: number;
-  /** Whether `end()` appends an end marker (clients merging another source wait for it). Default true. */
-  endMarker?: boolean;
+  /**
+   * Whether `end()` appends an end marker (clients merging another source wait for it): `always` (default), only
+   * `after-output` (a call that pushed nothing then sends nothing at all), or `never`. `true`/`false` mean always/never.
+   */
+  endMarker?: EndMarkerPolicy | boolean;
   /** Characters held while the sink is failing; beyond it the oldest are dropped (and counted). Default 1 MB. */
   maxBufferedChars?: number;
   /** First pause after a failed send; doubles up to `maxRetryMs`. Default 100 ms. */
@@ -19,6 +22,9 @@ export interface DeltaPublisherOptions {
   /** How long `close()` waits for the sink to close. Default 2 s. */
   closeDeadlineMs?: number;
 }
+
+/** When a model call's output ends with an end marker (see {@link DeltaPublisherOptions.endMarker}). */
+export type EndMarkerPolicy = "always" | "after-output" | "never";
 
 /** What became of a publisher's output, for a log line. */
 export interface DeltaPublisherStats {
@@ -65,7 +71,7 @@ export class DeltaPublisher {
   private inFlightChars = 0;
   private readonly options: Required<Omit<DeltaPublisherOptions, "batchMs" | "endMarker">>;
   private readonly batchMs: number;
-  private readonly endMarker: boolean;
+  private readonly endMarker: EndMarkerPolicy;
   private readonly counts: DeltaPublisherStats = {
     sentBatches: 0,
     failedSends: 0,
@@ -79,7 +85,8 @@ export class DeltaPublisher {
     options: DeltaPublisherOptions = {},
   ) {
     this.batchMs = options.batchMs ?? DEFAULT_BATCH_MS;
-    this.endMarker = options.endMarker ?? true;
+    const marker = options.endMarker ?? "always";
+    this.endMarker = marker === true ? "always" : marker === false ? "never" : marker;
     this.options = {
       maxBufferedChars: options.maxBufferedChars ?? DEFAULTS.maxBufferedChars,
       initialRetryMs: options.initialRetryMs ?? DEFAULTS.initialRetryMs,
@@ -108,7 +115,8 @@ export class DeltaPublisher {
    */
   async end(): Promise<boolean> {
     if (this.stopped) return false;
-    if (this.endMarker)
+    const output = this.offsets.text > 0 || this.offsets.reasoning > 0;
+    if (this.endMarker === "always" || (this.endMarker === "after-output" && output))
       this.pending.push({ ...this.origin, kind: "text", at: this.offsets.text, text: "", end: true });
     // No more pacing, and retry at once rather than after the current pause: the deadline counts.
     this.ending = true;

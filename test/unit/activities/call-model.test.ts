@@ -33,7 +33,7 @@ function streaming(text: string[]): ModelProvider {
 }
 
 function transportOf(sink: DeltaSink): DeltaTransport {
-  return { kind: "temporal", batchMs: 1, endMarker: false, sink: () => sink, close: async () => undefined };
+  return { kind: "temporal", batchMs: 1, endMarker: "never", sink: () => sink, close: async () => undefined };
 }
 
 const input: CallModelInput = {

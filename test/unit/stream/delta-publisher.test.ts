@@ -66,6 +66,22 @@ it("batches and merges pieces of the same kind; end stores everything and the en
   expect(publisher.stats()).toMatchObject({ sentBatches: 1, failedSends: 0, droppedChars: 0, lostChars: 0 });
 });
 
+it("after-output: a call without output sends nothing; one with output ends with the marker", async () => {
+  const silent = flakySink();
+  const quiet = new DeltaPublisher(silent.sink, origin, { batchMs: 10, endMarker: "after-output" });
+  expect(await quiet.end()).toBe(true);
+  await quiet.close();
+  expect(silent.sends()).toBe(0);
+  const talking = flakySink();
+  const publisher = new DeltaPublisher(talking.sink, origin, { batchMs: 10, endMarker: "after-output" });
+  publisher.push("text", "Hi");
+  expect(await publisher.end()).toBe(true);
+  expect(talking.stored).toEqual([
+    { ...origin, kind: "text", at: 0, text: "Hi" },
+    { ...origin, kind: "text", at: 2, text: "", end: true },
+  ]);
+});
+
 it("a sink that rejects for a while: the batch is retried in order, nothing is lost, nothing throws", async () => {
   let failures = 3;
   const { sink, stored } = flakySink({ failing: () => failures-- > 0 });

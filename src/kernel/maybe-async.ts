@@ -1,0 +1,28 @@
+/**
+ * A value now, or a promise of it. The turn loop's hooks are mostly synchronous or absent; returning their result
+ * directly lets the loop go on without an `await`, and so without a promise: in a workflow the SDK captures a stack
+ * trace for every promise, which was most of a durable turn's CPU time (docs/decisions/0014).
+ */
+export type MaybeAsync<T> = T | Promise<T>;
+
+/** Whether a hook's result must be awaited. */
+export function isPromiseLike<T>(value: MaybeAsync<T> | PromiseLike<T>): value is Promise<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === "function";
+}
+
+/**
+ * Calls `step` for each item in order; when one returns a promise, the rest wait for it (one after another, as an
+ * `await` in a loop would). Returns nothing when every step was synchronous.
+ */
+export function forEachMaybeAsync<T>(
+  items: readonly T[],
+  step: (item: T) => void | PromiseLike<void>,
+  from = 0,
+): void | Promise<void> {
+  for (let index = from; index < items.length; index++) {
+    const pending = step(items[index]!);
+    if (isPromiseLike(pending)) {
+      return Promise.resolve(pending).then(() => forEachMaybeAsync(items, step, index + 1));
+    }
+  }
+}
