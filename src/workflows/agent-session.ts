@@ -23,7 +23,7 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     // A subagent's session ends with its task.
     if (input.task && !outcome.suspended) session.closed = true;
     if (outcome.suspended) await continueAsNewNow(session, outcome.suspended);
-    session.trimStream(run.offset);
+    session.stream.retainRun(run.offset);
     const busy = session.subagents.size > 0; // detached subagents: their parent execution must stay open
     if (outcome.plan && !busy && historyIsLong(outcome.plan.continueAsNew, session))
       await continueAsNewNow(session);

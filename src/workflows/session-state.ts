@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, patched, setHandler, uuid4 } from "@temporalio/workflow";
+import { ApplicationFailure, CancellationScope, patched, uuid4 } from "@temporalio/workflow";
 import type { BackgroundTasks } from "../kernel/background/types.js";
 import { usageCost, type ModelPrice } from "../kernel/budget.js";
 import { createBackgroundTasks } from "../kernel/background/background-tasks.js";
@@ -10,29 +10,10 @@ import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
 import {
-  answerQuestionUpdate,
-  answerSignal,
-  approveSignal,
-  decideToolCallUpdate,
-  denySignal,
-  interruptSignal,
-  interruptUpdate,
-  cancelRunSignal,
-  cancelRunUpdate,
-  closeSessionUpdate,
-  followUpSignal,
-  modelRequestQuery,
-  queueSteerUpdate,
-  sessionTranscriptQuery,
-  runSummaryQuery,
-  sessionStatusQuery,
-  startRunUpdate,
-  steerSignal,
   type CancelRunRequest,
   type AnswerQuestionRequest,
   type DecideToolCallRequest,
   type InterruptRequest,
-  HANDLER_DESCRIPTIONS as about,
   type ActiveSubagent,
   type RunSummary,
   type SessionFailure,
@@ -44,14 +25,8 @@ import {
 import { TranscriptLedger } from "../common/transcript-ledger.js";
 import { transcriptPage } from "./transcript-page.js";
 import { reportTelemetry } from "./telemetry-report.js";
-import {
-  checkCancel,
-  checkInterrupt,
-  checkSessionInput,
-  checkStartRun,
-  checkSteer,
-} from "./payload-checks.js";
-import { undecodableReason } from "./lenient-payload-converter.js";
+import { checkSessionInput, checkStartRun, checkSteer } from "./payload-checks.js";
+import { registerSessionHandlers } from "./session-handlers.js";
 import {
   SUBAGENT_RUN_ID,
   type CarriedDecisions,
@@ -62,21 +37,19 @@ import {
 } from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
 import { SessionStream } from "./session-stream.js";
-import type { EventLogState } from "./event-log.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
 import { MAX_FAILURE_CHARS, MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 
 const KEPT_SUMMARIES = 50;
-/** How many runs' events stay readable in the session stream. */
-const KEPT_RUNS_IN_STREAM = 3;
 const KEPT_REJECTIONS = 10;
 
 export { ActiveRun } from "./active-run.js";
 
 /**
- * Everything a session workflow holds between runs, and the signal, update and query handlers that read and
- * change it. Handlers only queue or flag; the workflow loop does the work.
+ * Everything a session workflow holds between runs, and the commands its handlers call (wired in
+ * session-handlers.ts). Commands only queue or flag; the workflow loop does the work. The stream (and what it
+ * keeps) lives in SessionStream, the running run's cancellation in ActiveRun.
  */
 export class SessionState {
   readonly sessionId: string;
@@ -117,7 +90,6 @@ export class SessionState {
   turns: number;
   usage: Usage;
   private readonly summaries: RunSummary[];
-  private readonly keptRunOffsets: number[];
   private readonly rejectedSignals: string[] = [];
   /** The last fatal error of a run (its outcome is recorded when the run finishes). */
   private lastError: SessionFailure | undefined;
@@ -142,15 +114,14 @@ export class SessionState {
     this.turns = carried?.turns ?? 0;
     this.usage = carried?.usage ?? ZERO_USAGE;
     this.summaries = carried?.summaries ?? [];
-    this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     this.failure = carried?.failure;
     this.transcript = new TranscriptLedger(carried?.transcript);
     this.board = new ApprovalBoard(this.authorisedApprovers, carried?.decisions);
-    this.stream = new SessionStream(carried?.log, () => this.closed);
+    this.stream = new SessionStream(carried, () => this.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     if (input.task && !carried)
       this.queue.push({ runId: SUBAGENT_RUN_ID, input: input.task.input, offset: 0 });
-    this.registerHandlers();
+    registerSessionHandlers(this);
   }
 
   /** Publishes a run's event to the session stream. */
@@ -160,28 +131,6 @@ export class SessionState {
       this.budgetStop = { runId, limit: event.limit, used: event.used, max: event.max };
     this.stream.publish(runId, event, modelCall, liveOutput);
     reportTelemetry(this.agent, runId, event);
-  }
-
-  /**
-   * Drops stream entries of runs older than the last `KEPT_RUNS_IN_STREAM`, so memory and the continue-as-new
-   * input stay bounded. Readers of a dropped run get the next entries (the library restarts them at the base).
-   */
-  trimStream(runOffset: number): void {
-    this.keptRunOffsets.push(runOffset);
-    if (this.keptRunOffsets.length <= KEPT_RUNS_IN_STREAM) return;
-    this.keptRunOffsets.shift();
-    const upTo = this.keptRunOffsets[0]!;
-    this.stream.truncate(upTo);
-  }
-
-  /**
-   * The event log for the next execution: from the start of the run in progress, or of the last run, as much as
-   * fits (a reader that lags further gets the run's outcome from the runSummary query).
-   */
-  private carryLog(suspended: SuspendedRun | undefined): EventLogState {
-    const keepFrom = suspended?.run.offset ?? this.keptRunOffsets.at(-1) ?? this.stream.end;
-    this.keptRunOffsets.splice(0, this.keptRunOffsets.length - 1);
-    return this.stream.carry(keepFrom);
   }
 
   /** The session's registry of detached tasks, made at the first run with the agent's limits. */
@@ -254,8 +203,7 @@ export class SessionState {
       turns: this.turns,
       usage: this.usage,
       summaries: this.summaries,
-      keptRunOffsets: this.keptRunOffsets,
-      log: this.carryLog(suspended),
+      ...this.stream.carry(suspended?.run.offset),
       ...(suspended ? { activeRun: suspended } : {}),
       ...(this.failure ? { failure: this.failure } : {}),
       ...(this.transcript.compactions > 0 ? { transcript: this.transcript.state() } : {}),
@@ -306,115 +254,19 @@ export class SessionState {
     return this.failure ? "failed" : "idle";
   }
 
-  private registerHandlers(): void {
-    this.registerHumanHandlers();
-    setHandler(startRunUpdate, (request) => this.startRun(request), {
-      validator: (request) => this.validateStartRun(request),
-      description: about.startRun,
-    });
-    setHandler(queueSteerUpdate, (request) => void this.steers.add(request.kind, request), {
-      validator: (request) => {
-        this.rejectIfClosed();
-        const problem =
-          request?.kind === "steer" || request?.kind === "followUp"
-            ? checkSteer(request)
-            : (undecodableReason(request) ?? "'kind' must be steer or followUp");
-        if (problem) throw new TypeError(`queueSteer: ${problem}`);
-      },
-      description: about.queueSteer,
-    });
-    setHandler(steerSignal, (request) => this.onSteerSignal("steer", request), { description: about.steer });
-    setHandler(followUpSignal, (request) => this.onSteerSignal("followUp", request), {
-      description: about.followUp,
-    });
-    setHandler(cancelRunUpdate, (request) => ({ cancelled: this.cancel(request ?? {}) }), {
-      validator: (request) => {
-        const problem = checkCancel(request);
-        if (problem) throw new TypeError(`cancelRun: ${problem}`);
-      },
-      description: about.cancelRun,
-    });
-    setHandler(
-      cancelRunSignal,
-      (request) => {
-        const problem = checkCancel(request);
-        if (problem) this.reject(`cancel signal ignored: ${problem}`);
-        else this.cancel(request ?? {});
-      },
-      { description: about.cancel },
-    );
-    setHandler(closeSessionUpdate, () => this.close(), { description: about.closeSession });
-    setHandler(sessionStatusQuery, () => this.status(), { description: about.sessionStatus });
-    setHandler(runSummaryQuery, (runId) => this.summaries.find((summary) => summary.runId === runId), {
-      description: about.runSummary,
-    });
-    setHandler(sessionTranscriptQuery, (request) => this.transcriptPageOf(request), {
-      description: about.sessionTranscript,
-    });
-    setHandler(modelRequestQuery, (key) => this.requests.get(key), { description: about.modelRequest });
-  }
-
-  /** Approvals, answers and interrupts: an update with a validator each, and a signal for the UI and CLI. */
-  private registerHumanHandlers(): void {
-    const rejectWith = (operation: string, problem: string | undefined) => {
-      if (problem) throw new TypeError(`${operation}: ${problem}`);
-    };
-    setHandler(decideToolCallUpdate, (request) => this.decide(request, "update"), {
-      validator: (request) => rejectWith("decideToolCall", this.board.checkDecision(request)),
-      description: about.decideToolCall,
-    });
-    const decideBySignal = (decision: "allow" | "deny", name: string) => (request: unknown) => {
-      const full = { ...(request as object), decision } as DecideToolCallRequest;
-      const problem = this.board.checkDecision(full);
-      if (!problem) return void this.decide(full, "signal");
-      // Listed with who sent it and why, in the status, the current details and the event stream.
-      if (typeof request === "object" && request !== null && !undecodableReason(request))
-        this.board.rejectDecision(full, problem, workflowPorts.now());
-      this.reject(`${name} signal ignored: ${problem}`, "rejected_decision");
-      // The details list it (a refresh can upsert search attributes: a command, so not in older executions).
-      if (this.authorisedApprovers) this.refreshVisibility();
-    };
-    setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
-    setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });
-    setHandler(answerQuestionUpdate, (request) => this.answer(request), {
-      validator: (request) => rejectWith("answerQuestion", this.board.checkAnswer(request)),
-      description: about.answerQuestion,
-    });
-    setHandler(
-      answerSignal,
-      (request) => {
-        const problem = this.board.checkAnswer(request);
-        if (problem) this.reject(`answer signal ignored: ${problem}`);
-        else this.answer(request);
-      },
-      { description: about.answer },
-    );
-    setHandler(interruptUpdate, (request) => ({ interrupted: this.interrupt(request ?? {}) }), {
-      validator: (request) => {
-        this.rejectIfClosed();
-        rejectWith("interrupt", checkInterrupt(request));
-      },
-      description: about.interruptRun,
-    });
-    setHandler(
-      interruptSignal,
-      (request) => {
-        const problem = checkInterrupt(request);
-        if (problem) this.reject(`interrupt signal ignored: ${problem}`);
-        else this.interrupt(request ?? {});
-      },
-      { description: about.interrupt },
-    );
+  /** The summary of a finished run this session still remembers. */
+  runSummary(runId: string): RunSummary | undefined {
+    return this.summaries.find((summary) => summary.runId === runId);
   }
 
   /** A page of the transcript; the run in progress shows its conversation as the kernel holds it. */
-  private transcriptPageOf(request: TranscriptPageRequest | undefined) {
+  transcriptPageOf(request: TranscriptPageRequest | undefined) {
     const from = typeof request === "object" && request !== null ? request.from : undefined;
     const conversation = this.current?.live ?? this.messages;
     return transcriptPage(this.transcript, conversation, typeof from === "number" ? from : 0);
   }
 
-  private decide(
+  decide(
     request: DecideToolCallRequest,
     via: "update" | "signal",
   ): { callId: string; decision: "allow" | "deny" } {
@@ -422,12 +274,12 @@ export class SessionState {
     return { callId: request.callId, decision: request.decision };
   }
 
-  private answer(request: AnswerQuestionRequest): { callId: string } {
+  answer(request: AnswerQuestionRequest): { callId: string } {
     this.board.answer(request);
     return { callId: request.callId };
   }
 
-  private interrupt(request: InterruptRequest): boolean {
+  interrupt(request: InterruptRequest): boolean {
     if (typeof request.content === "string" && request.content.trim() !== "") {
       this.steers.add("steer", {
         id: request.id ?? `interrupt-${this.steers.seenIds().length}`,
@@ -437,7 +289,7 @@ export class SessionState {
     return this.steers.interrupt();
   }
 
-  private validateStartRun(request: StartRunRequest): void {
+  validateStartRun(request: StartRunRequest): void {
     this.rejectIfClosed();
     const problem = checkStartRun(request);
     if (problem) throw new TypeError(problem);
@@ -446,7 +298,7 @@ export class SessionState {
     }
   }
 
-  private startRun(request: StartRunRequest): { runId: string; offset: number } {
+  startRun(request: StartRunRequest): { runId: string; offset: number } {
     const runId = request.runId ?? uuid4();
     const known = this.queue.find((run) => run.runId === runId);
     if (known) return { runId, offset: known.offset };
@@ -460,14 +312,14 @@ export class SessionState {
     return { runId, offset };
   }
 
-  private onSteerSignal(kind: "steer" | "followUp", request: unknown): void {
+  onSteerSignal(kind: "steer" | "followUp", request: unknown): void {
     const problem = this.closed ? "the session is closed" : checkSteer(request);
     if (problem) return this.reject(`${kind} signal ignored: ${problem}`);
     this.steers.add(kind, request as Parameters<SteerQueue["add"]>[1]);
   }
 
   /** Cancels the running run and/or queued runs; returns the ids cancelled. */
-  private cancel(request: CancelRunRequest): string[] {
+  cancel(request: CancelRunRequest): string[] {
     const cancelled: string[] = [];
     const current = this.current;
     if (current && (request.runId === undefined || request.runId === current.runId)) {
@@ -505,18 +357,18 @@ export class SessionState {
   }
 
   /** Closes the session: queued runs still finish; the status says `closed` at once when nothing runs. */
-  private close(): void {
+  close(): void {
     this.closed = true;
     if (patched("agent-status-closed")) this.refreshVisibility();
   }
 
-  private rejectIfClosed(): void {
+  rejectIfClosed(): void {
     if (!this.closed) return;
     const why = this.failure?.terminal ? `: its run failed (${this.failure.message})` : "";
     throw new TypeError(`session '${this.sessionId}' is closed${why}`);
   }
 
-  private reject(message: string, code = "invalid_signal"): void {
+  reject(message: string, code = "invalid_signal"): void {
     message = clip(message, MAX_REJECTION_CHARS);
     this.rejectedSignals.push(message);
     if (this.rejectedSignals.length > KEPT_REJECTIONS) this.rejectedSignals.shift();

@@ -23,21 +23,33 @@ const MAX_READ_BYTES = 1024 * 1024;
 /** The most of the event log kept in memory, and carried across continue-as-new. */
 const MAX_KEPT_BYTES = 2 * 1024 * 1024;
 const MAX_CARRIED_BYTES = 256 * 1024;
+/** How many runs' events stay readable in the session stream. */
+const KEPT_RUNS_IN_STREAM = 3;
+
+/** What the stream carries into the next execution: its log, and where its kept runs begin. */
+export interface CarriedStream {
+  log: EventLogState;
+  keptRunOffsets: number[];
+}
 
 /**
  * The session's stream: its events in an offset-addressed log and the live output of model calls, both read by
- * the `readStream` query, so following a session writes nothing into its history (docs/decisions/0005).
+ * the `readStream` query, so following a session writes nothing into its history (docs/decisions/0005). It also
+ * decides what is kept: the events of the last few runs, in memory and across continue-as-new.
  */
 export class SessionStream {
   private readonly log: EventLog;
   private readonly live = new LiveDeltas();
   private readonly toolEvents = new LiveToolEvents();
+  /** Where each kept run's events begin, oldest first. */
+  private readonly keptRunOffsets: number[];
 
   constructor(
-    state: EventLogState | undefined,
+    carried: Partial<CarriedStream> | undefined,
     private readonly isClosed: () => boolean,
   ) {
-    this.log = new EventLog(state);
+    this.log = new EventLog(carried?.log);
+    this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     setHandler(readStreamQuery, (request) => this.read(request ?? {}), {
       description: "Reads the session's events from an offset, and live model output after a cursor.",
     });
@@ -74,16 +86,28 @@ export class SessionStream {
       this.toolEvents.noteBound(toolEventKey(runId, event.turn, event.id), "end", offset);
   }
 
-  /** Drops the entries before `offset`. */
-  truncate(offset: number): void {
-    this.log.truncate(offset);
+  /**
+   * Notes that a run's events begin at `runOffset`, and drops the events of runs older than the last
+   * `KEPT_RUNS_IN_STREAM`, so memory and the continue-as-new input stay bounded. Readers of a dropped run get the
+   * next entries (the library restarts them at the base).
+   */
+  retainRun(runOffset: number): void {
+    this.keptRunOffsets.push(runOffset);
+    if (this.keptRunOffsets.length <= KEPT_RUNS_IN_STREAM) return;
+    this.keptRunOffsets.shift();
+    this.log.truncate(this.keptRunOffsets[0]!);
   }
 
-  /** The log for the next execution: what a reader may still need, from `keepFrom` on where it fits. */
-  carry(keepFrom: number): EventLogState {
+  /**
+   * The stream for the next execution: from the start of the run in progress (`runOffset`), else of the last run,
+   * as much as fits (a reader that lags further gets the run's outcome from the runSummary query).
+   */
+  carry(runOffset: number | undefined): CarriedStream {
+    const keepFrom = runOffset ?? this.keptRunOffsets.at(-1) ?? this.log.end;
+    this.keptRunOffsets.splice(0, this.keptRunOffsets.length - 1);
     this.log.truncate(keepFrom);
     this.log.trimTo(MAX_CARRIED_BYTES);
-    return this.log.state();
+    return { log: this.log.state(), keptRunOffsets: this.keptRunOffsets };
   }
 
   private read(request: ReadStreamRequest): ReadStreamResult {

@@ -1,0 +1,133 @@
+import { setHandler } from "@temporalio/workflow";
+import {
+  answerQuestionUpdate,
+  answerSignal,
+  approveSignal,
+  cancelRunSignal,
+  cancelRunUpdate,
+  closeSessionUpdate,
+  decideToolCallUpdate,
+  denySignal,
+  followUpSignal,
+  interruptSignal,
+  interruptUpdate,
+  modelRequestQuery,
+  queueSteerUpdate,
+  runSummaryQuery,
+  sessionStatusQuery,
+  sessionTranscriptQuery,
+  startRunUpdate,
+  steerSignal,
+  HANDLER_DESCRIPTIONS as about,
+  type DecideToolCallRequest,
+} from "./messages.js";
+import { checkCancel, checkInterrupt, checkSteer } from "./payload-checks.js";
+import { undecodableReason } from "./lenient-payload-converter.js";
+import type { SessionState } from "./session-state.js";
+import { workflowPorts } from "./workflow-ports.js";
+
+/**
+ * Wires every signal, update and query of the session workflow (ADR 0012 names them) to the session's state.
+ * Handlers only validate, queue or flag; the workflow loop does the work. Called once, when the state is made,
+ * after the stream's own handlers; the order is kept as it was, so buffered messages arrive as before.
+ */
+export function registerSessionHandlers(session: SessionState): void {
+  registerHumanHandlers(session);
+  setHandler(startRunUpdate, (request) => session.startRun(request), {
+    validator: (request) => session.validateStartRun(request),
+    description: about.startRun,
+  });
+  setHandler(queueSteerUpdate, (request) => void session.steers.add(request.kind, request), {
+    validator: (request) => {
+      session.rejectIfClosed();
+      const problem =
+        request?.kind === "steer" || request?.kind === "followUp"
+          ? checkSteer(request)
+          : (undecodableReason(request) ?? "'kind' must be steer or followUp");
+      if (problem) throw new TypeError(`queueSteer: ${problem}`);
+    },
+    description: about.queueSteer,
+  });
+  setHandler(steerSignal, (request) => session.onSteerSignal("steer", request), { description: about.steer });
+  setHandler(followUpSignal, (request) => session.onSteerSignal("followUp", request), {
+    description: about.followUp,
+  });
+  setHandler(cancelRunUpdate, (request) => ({ cancelled: session.cancel(request ?? {}) }), {
+    validator: (request) => {
+      const problem = checkCancel(request);
+      if (problem) throw new TypeError(`cancelRun: ${problem}`);
+    },
+    description: about.cancelRun,
+  });
+  setHandler(
+    cancelRunSignal,
+    (request) => {
+      const problem = checkCancel(request);
+      if (problem) session.reject(`cancel signal ignored: ${problem}`);
+      else session.cancel(request ?? {});
+    },
+    { description: about.cancel },
+  );
+  setHandler(closeSessionUpdate, () => session.close(), { description: about.closeSession });
+  setHandler(sessionStatusQuery, () => session.status(), { description: about.sessionStatus });
+  setHandler(runSummaryQuery, (runId) => session.runSummary(runId), {
+    description: about.runSummary,
+  });
+  setHandler(sessionTranscriptQuery, (request) => session.transcriptPageOf(request), {
+    description: about.sessionTranscript,
+  });
+  setHandler(modelRequestQuery, (key) => session.requests.get(key), { description: about.modelRequest });
+}
+
+/** Approvals, answers and interrupts: an update with a validator each, and a signal for the UI and CLI. */
+function registerHumanHandlers(session: SessionState): void {
+  const rejectWith = (operation: string, problem: string | undefined) => {
+    if (problem) throw new TypeError(`${operation}: ${problem}`);
+  };
+  setHandler(decideToolCallUpdate, (request) => session.decide(request, "update"), {
+    validator: (request) => rejectWith("decideToolCall", session.board.checkDecision(request)),
+    description: about.decideToolCall,
+  });
+  const decideBySignal = (decision: "allow" | "deny", name: string) => (request: unknown) => {
+    const full = { ...(request as object), decision } as DecideToolCallRequest;
+    const problem = session.board.checkDecision(full);
+    if (!problem) return void session.decide(full, "signal");
+    // Listed with who sent it and why, in the status, the current details and the event stream.
+    if (typeof request === "object" && request !== null && !undecodableReason(request))
+      session.board.rejectDecision(full, problem, workflowPorts.now());
+    session.reject(`${name} signal ignored: ${problem}`, "rejected_decision");
+    // The details list it (a refresh can upsert search attributes: a command, so not in older executions).
+    if (session.authorisedApprovers) session.refreshVisibility();
+  };
+  setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
+  setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });
+  setHandler(answerQuestionUpdate, (request) => session.answer(request), {
+    validator: (request) => rejectWith("answerQuestion", session.board.checkAnswer(request)),
+    description: about.answerQuestion,
+  });
+  setHandler(
+    answerSignal,
+    (request) => {
+      const problem = session.board.checkAnswer(request);
+      if (problem) session.reject(`answer signal ignored: ${problem}`);
+      else session.answer(request);
+    },
+    { description: about.answer },
+  );
+  setHandler(interruptUpdate, (request) => ({ interrupted: session.interrupt(request ?? {}) }), {
+    validator: (request) => {
+      session.rejectIfClosed();
+      rejectWith("interrupt", checkInterrupt(request));
+    },
+    description: about.interruptRun,
+  });
+  setHandler(
+    interruptSignal,
+    (request) => {
+      const problem = checkInterrupt(request);
+      if (problem) session.reject(`interrupt signal ignored: ${problem}`);
+      else session.interrupt(request ?? {});
+    },
+    { description: about.interrupt },
+  );
+}
