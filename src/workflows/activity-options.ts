@@ -47,6 +47,14 @@ export function effectActivityOptions(ref: EffectRef): ActivityOptions {
   return { startToCloseTimeout: ref.timeoutMs, retry: retryOfClass(ref.retry) };
 }
 
+/**
+ * Options of one `listMcpTools` activity: listing is read-only, so it is retried like idempotent work, each attempt
+ * with time to start a stdio server (`npx` may install it first).
+ */
+export function mcpListActivityOptions(server: string): ActivityOptions {
+  return { startToCloseTimeout: 120_000, retry: retryOfClass("idempotent"), summary: `mcp tools ${server}` };
+}
+
 /** A single attempt for at-most-once work; backoff up to five attempts for idempotent work. */
 function retryOfClass(retry: ToolRetryClass): NonNullable<ActivityOptions["retry"]> {
   if (retry !== "idempotent") return { maximumAttempts: 1 };

@@ -98,6 +98,11 @@ export class SessionState {
    * once per execution, at its start (a later first call could land at a different point of an old history).
    */
   readonly durableCompaction = patched("durable-compaction");
+  /**
+   * Runs list the agent's MCP servers' tools (a `listMcpTools` activity per server) and call them (`callMcpTool`).
+   * Decided once per execution, at its start.
+   */
+  readonly mcpTools = patched("mcp-tools");
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
