@@ -67,7 +67,10 @@ export function createAgent(config: CreateAgentConfig): Agent {
     fork: (seed, input, options = {}) => {
       const { forkId = "fork-1", tools, ...runOptions } = options;
       const sessionId = runOptions.sessionId ?? kernelConfig.ports.newId();
-      const forked = { ...kernelConfig, ...(tools ? { tools } : {}), checkpointer: undefined };
+      // Tools given for the fork replace the agent's, listed ones (tool sources) included.
+      const forked = tools
+        ? { ...kernelConfig, tools, toolSources: undefined, checkpointer: undefined }
+        : { ...kernelConfig, checkpointer: undefined };
       return runKernel(forked, input, { ...runOptions, sessionId, forkId, history: seed });
     },
     close: async () => {

@@ -140,6 +140,37 @@ const carryAgent = defineAgent({
   durable: { continueAsNew: { maxHistoryEvents: 40 } },
 });
 
+/** One server that cannot start (its script does not exist) beside one that works. */
+const missingAgent = defineAgent({
+  name: "mcp-missing",
+  model: "mcp-missing",
+  mcpServers: {
+    gone: { command: process.execPath, args: [join(folder, "no-such-server.js")] },
+    everything: everythingServer({ allow: ["echo"] }),
+  },
+});
+const echoOnce = () =>
+  fakeProvider([
+    toolCallTurn([{ id: "e1", name: "everything__echo", input: { message: "still here" } }]),
+    textTurn("done"),
+  ]);
+
+/** The run went on with the working server's tools, and said which server it lacks and why. */
+function expectWithoutGone(events: AgentEvent[]): void {
+  expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
+  expect(resultsById(events).e1).toEqual({ content: "Echo: still here", isError: false });
+  const unavailable = events.filter(
+    (event) => event.type === "diagnostic" && event.code === "mcp_server_unavailable",
+  );
+  expect(unavailable).toHaveLength(1);
+  expect(unavailable[0]).toMatchObject({
+    level: "error",
+    message: expect.stringMatching(
+      /MCP server 'gone' are not available.*could not be reached.*no-such-server\.js/s,
+    ),
+  });
+}
+
 describe("MCP servers' tools as the agent's tools", () => {
   let worker: RunningWorker;
   let client: AgentClient;
@@ -158,8 +189,13 @@ describe("MCP servers' tools as the agent's tools", () => {
     httpAgent = defineAgent({ name: "mcp-http", model: "mcp-http", mcpServers: { remote: http.config() } });
     worker = await startTestWorker({
       taskQueue,
-      agents: [toolsAgent, httpAgent, carryAgent],
-      providers: { "mcp-tools": durableModel, "mcp-http": httpModel, "mcp-carry": carryModel },
+      agents: [toolsAgent, httpAgent, carryAgent, missingAgent],
+      providers: {
+        "mcp-tools": durableModel,
+        "mcp-http": httpModel,
+        "mcp-carry": carryModel,
+        "mcp-missing": echoOnce(),
+      },
     });
     client = await testClient(taskQueue);
   });
@@ -214,6 +250,14 @@ describe("MCP servers' tools as the agent's tools", () => {
       events.push(event);
     expect(resultsById(events).h1).toEqual({ content: "Echo: over HTTP", isError: false });
     expect(toolNames(httpModel.requests[0])).toContain("remote__trigger-long-running-operation");
+  }, 60_000);
+
+  it("a server that cannot start costs only its own tools: the run goes on and a diagnostic says why, in both drivers", async () => {
+    expectWithoutGone((await runInProcess(missingAgent, echoOnce())).events);
+    const events: AgentEvent[] = [];
+    for await (const event of client.run("mcp-missing", "go", { sessionId: `mcp-missing-${Date.now()}` }))
+      events.push(event);
+    expectWithoutGone(events);
   }, 60_000);
 
   it("a run that continues as new mid-run keeps the list it was given: listed once, carried, replayable without the server", async () => {
