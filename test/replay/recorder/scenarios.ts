@@ -286,6 +286,12 @@ const middleware: Scenario = async ({ client, sessionId }) => {
     throw new Error("the middleware did not record the call");
 };
 
+const mcp: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(client.run(agentOf("mcp"), "Echo replay.", { sessionId }), "stop");
+  if (!events.some((event) => event.type === "tool_result" && event.result.content === "Echo: replay"))
+    throw new Error("the MCP server did not echo");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -308,6 +314,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   subagent,
   background,
   middleware,
+  mcp,
 };
 
 const ACTIVITY_ENDS = [
