@@ -1,5 +1,5 @@
 import { mcpToolDefaults, middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
-import type { McpServerConfig } from "../common/mcp-servers.js";
+import { checkMcpServers, type McpServerConfig } from "../common/mcp-servers.js";
 import type { McpToolDefaults } from "../common/mcp-tool-plans.js";
 import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
 import type { AgentPlan } from "../common/agent-plan.js";
@@ -40,7 +40,9 @@ export class AgentRegistry {
   ) {
     for (const agent of agents) {
       if (this.agents.has(agent.name)) throw new TypeError(`two agents are named '${agent.name}'`);
-      const problem = agent.permission && checkApproverSettings(agent.permission, approverGroups);
+      const problem =
+        (agent.permission && checkApproverSettings(agent.permission, approverGroups)) ||
+        (agent.mcpServers && checkMcpServers(agent.mcpServers));
       if (problem) throw new TypeError(`agent '${agent.name}': ${problem}`);
       // Fails now, with the agent and the reason, for anything a durable run cannot carry (such as middleware
       // that cannot be made again in the workflow), instead of at a session's first run.

@@ -7,6 +7,9 @@ import { mcpTransport } from "./mcp-transport.js";
 /** The name and version this runtime gives MCP servers as their client. */
 const CLIENT_INFO = { name: "lite-agent-temporal", version: "1" };
 
+/** What the SDK's streamable HTTP transport reports once it stops trying to resume a broken stream. */
+const GAVE_UP_RECONNECTING = /^Maximum reconnection attempts \(\d+\) exceeded/;
+
 /** A live connection to one server. */
 export interface McpConnection {
   readonly client: Client;
@@ -74,6 +77,11 @@ export class McpConnectionPool {
     const connection: McpConnection = { client, stderrTail };
     // The server went away: the next use gets a new connection.
     client.onclose = () => void this.dropIfCurrent(key, connection);
+    // An HTTP stream the SDK could not resume: closing rejects the calls waiting on it (as a stdio server's exit
+    // does) instead of leaving them to their timeout.
+    client.onerror = (error) => {
+      if (GAVE_UP_RECONNECTING.test(error.message)) void client.close().catch(() => undefined);
+    };
     try {
       await client.connect(transport);
     } catch (error) {

@@ -9,7 +9,7 @@ import type { AgentEvent } from "../../src/kernel/events.js";
 import { fakeProvider, type FakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { eventsOf } from "../replay/history-events.js";
-import { everythingServer, startedPids } from "../support/mcp-servers.js";
+import { everythingServer, startedPids, startHttpEverything } from "../support/mcp-servers.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 const pidDir = mkdtempSync(join(tmpdir(), "mcp-dies-"));
@@ -108,6 +108,31 @@ describe("an MCP server that dies mid-call, in process", () => {
     const { first, afterFirst } = await runTwice("dies-idem-local", true);
     expect(resultOf(first, "long")).toEqual({ id: "long", name: LONG, content: COMPLETED });
     expect(afterFirst).toHaveLength(2);
+  }, 60_000);
+});
+
+describe("an MCP server over streamable HTTP that stops mid-call, in process", () => {
+  it("at-most-once: once the SDK gives up resuming the stream, the model is told (not left to the call's timeout)", async () => {
+    const http = await startHttpEverything();
+    try {
+      const definition = defineAgent({
+        name: "http-dies",
+        model: "http-dies",
+        mcpServers: { everything: http.config({ trustAnnotations: false, timeoutMs: 60_000 }) },
+      });
+      const agent = createAgent(localAgentConfig(definition, script()));
+      const events: AgentEvent[] = [];
+      let stopped: Promise<void> | undefined;
+      for await (const event of agent.run("long")) {
+        events.push(event);
+        if (event.type === "tool_call_start") stopped = sleep(KILL_AFTER_MS).then(() => http.stop());
+      }
+      await stopped;
+      await agent.close();
+      expect(resultOf(events, "long")).toMatchObject({ isError: true, content: expect.stringMatching(LOST) });
+    } finally {
+      await http.stop();
+    }
   }, 60_000);
 });
 

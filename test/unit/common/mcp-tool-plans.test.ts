@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AgentRegistry } from "../../../src/activities/agent-registry.js";
 import { checkMcpServers, type McpServerConfig, type McpToolInfo } from "../../../src/common/mcp-servers.js";
 import { MAX_TOOL_NAME_LENGTH, mcpToolName, mcpToolPlans } from "../../../src/common/mcp-tool-plans.js";
 import { defineAgent, toAgentPlan } from "../../../src/define-agent.js";
@@ -138,5 +139,14 @@ describe("an agent's mcpServers", () => {
     const plan = toAgentPlan(agent);
     expect(plan.mcpServers).toEqual(["fs", "remote"]);
     expect(JSON.stringify(plan)).not.toMatch(/secret|fs\.js|example\.com/);
+  });
+});
+
+describe("the worker's registry", () => {
+  it("refuses an agent whose mcpServers are wrong, even one not made by defineAgent", () => {
+    const raw = { name: "raw", model: "m", mcpServers: { s: { command: "node", url: "http://x" } } };
+    expect(() => new AgentRegistry([raw as never], {})).toThrow(
+      "agent 'raw': MCP server 's' needs exactly one of 'command' (stdio) or 'url'",
+    );
   });
 });
