@@ -37,6 +37,11 @@ export interface Agent {
   ): AsyncGenerator<AgentEvent, RunResult>;
   /** The configuration the agent was made with. */
   readonly config: KernelConfig;
+  /**
+   * Releases what the agent's tool sources hold: its MCP connections, and the server processes it started. Call it
+   * when done with the agent (a later run connects again). Idempotent.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -62,8 +67,14 @@ export function createAgent(config: CreateAgentConfig): Agent {
     fork: (seed, input, options = {}) => {
       const { forkId = "fork-1", tools, ...runOptions } = options;
       const sessionId = runOptions.sessionId ?? kernelConfig.ports.newId();
-      const forked = { ...kernelConfig, ...(tools ? { tools } : {}), checkpointer: undefined };
+      // Tools given for the fork replace the agent's, listed ones (tool sources) included.
+      const forked = tools
+        ? { ...kernelConfig, tools, toolSources: undefined, checkpointer: undefined }
+        : { ...kernelConfig, checkpointer: undefined };
       return runKernel(forked, input, { ...runOptions, sessionId, forkId, history: seed });
+    },
+    close: async () => {
+      await Promise.all((kernelConfig.toolSources ?? []).map((source) => source.close?.()));
     },
   };
 }

@@ -26,6 +26,9 @@ import { OPTIONAL_PLAN_FIELDS, planSettings } from "./common/plan-settings.js";
 import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
 import type { ModelProvider, ToolChoice } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
+import { checkMcpServers, type McpServerConfig } from "./common/mcp-servers.js";
+import type { McpToolDefaults } from "./common/mcp-tool-plans.js";
+import { mcpToolSource } from "./mcp/mcp-tool-source.js";
 
 /** Defaults of the durable runtime, each overridable per agent. */
 export const DURABLE_DEFAULTS = {
@@ -83,6 +86,13 @@ export interface AgentDefinition {
    * workflow-safe module; the worker refuses an agent with any other.
    */
   use?: Middleware[];
+  /**
+   * MCP servers whose tools the agent uses, by a server name of letters, digits and `-`: `{ command, args?, env?,
+   * cwd? }` (stdio) or `{ url, headers? }` (streamable HTTP), each with `allow?`, `trustAnnotations?`, `timeoutMs?`.
+   * Each allowed tool becomes a tool named `<server>__<tool>`. Each run lists them once (durably: an activity on the
+   * worker, recorded in the history); a call is at-most-once unless the server marks the tool read-only or idempotent.
+   */
+  mcpServers?: Record<string, McpServerConfig>;
   /** What the middleware's `ctx.effect` calls do (`implementEffect`); in durable runs each call is an activity. */
   effects?: AnyEffectImplementation[];
   /**
@@ -119,6 +129,8 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
       throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
     names.add(tool.name);
   }
+  const servers = definition.mcpServers && checkMcpServers(definition.mcpServers);
+  if (servers) throw new TypeError(`agent '${definition.name}': ${servers}`);
   const effects = checkEffectNames(definition.effects ?? []);
   if (effects) throw new TypeError(`agent '${definition.name}': ${effects}`);
   if (definition.compaction !== undefined) {
@@ -147,7 +159,17 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
   if (definition.use?.length)
     plan.use = definition.use.map((layer) => middlewarePlan(definition.name, layer));
+  const servers = Object.keys(definition.mcpServers ?? {});
+  if (servers.length) plan.mcpServers = servers;
   return plan;
+}
+
+/** The timeouts of an agent's MCP tools, where a server entry sets none. */
+export function mcpToolDefaults(definition: AgentDefinition): McpToolDefaults {
+  return {
+    timeoutMs: definition.durable?.toolTimeoutMs ?? DURABLE_DEFAULTS.toolTimeoutMs,
+    heartbeatTimeoutMs: definition.durable?.toolHeartbeatTimeoutMs ?? DURABLE_DEFAULTS.toolHeartbeatTimeoutMs,
+  };
 }
 
 /** How the workflow makes a middleware again; a clear error for one that cannot run durably. */
@@ -204,6 +226,7 @@ export interface LocalAgentOptions {
  * The in-process configuration of a definition: pass it to `createAgent`. The definition's permission rules
  * become the `permission` middleware and its compaction the `compaction` middleware inside it, as in durable runs
  * (summaries of the `llm` strategy come from `model`, asked for `summaryModel`; nothing is archived in-process).
+ * Its MCP servers become a tool source the agent owns: `agent.close()` ends their connections.
  */
 export function localAgentConfig(
   definition: AgentDefinition,
@@ -227,6 +250,8 @@ export function localAgentConfig(
     ],
     effects,
   };
+  if (definition.mcpServers && Object.keys(definition.mcpServers).length)
+    config.toolSources = [mcpToolSource(definition.mcpServers, mcpToolDefaults(definition))];
   const budget = planBudget(plan);
   if (budget) config.budget = budget;
   if (options.approval) config.approval = options.approval;

@@ -19,6 +19,14 @@ export {
 } from "./define-agent.js";
 export type * from "./common/agent-plan.js";
 export type { TranscriptSegmentRef } from "./common/transcript-ledger.js";
+export type {
+  McpHttpServer,
+  McpServerConfig,
+  McpServerOptions,
+  McpStdioServer,
+  McpToolInfo,
+} from "./common/mcp-servers.js";
+export type { ToolSource, ToolSourceContext } from "./kernel/tool-source.js";
 
 // Messages, models, events, tools, errors: the kernel's contracts.
 export * from "./kernel/messages.js";

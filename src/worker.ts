@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
 import { AgentRegistry, createActivities, type ProviderMap } from "./activities/index.js";
+import { McpConnectionPool } from "./mcp/mcp-connection-pool.js";
 import type { AgentDefinition } from "./define-agent.js";
 import { agentTaskQueue } from "./runtime/agent-task-queue.js";
 import { AgentWorker } from "./runtime/agent-worker.js";
@@ -120,8 +121,11 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     withPayloadEncryption(options.workerOptions?.dataConverter, options.encryption),
     options.storage,
   );
+  // The connections to the agents' MCP servers: opened on first use, closed (stdio servers stopped) with the worker.
+  const mcpPool = new McpConnectionPool();
   const activities = telemetry.activities(
     createActivities(registry, transport, {
+      mcpPool,
       secrets: providerSecrets(options),
       ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
       ...(dataConverter?.payloadCodecs ? { payloadCodecs: dataConverter.payloadCodecs } : {}),
@@ -164,6 +168,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     workers.set(`tools:${taskQueue}`, worker);
   }
   return new AgentWorker(workers, async () => {
+    await mcpPool.close();
     await transport?.close();
     await telemetry.stopped();
   });

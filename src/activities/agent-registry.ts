@@ -1,4 +1,6 @@
-import { middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
+import { mcpToolDefaults, middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
+import { checkMcpServers, type McpServerConfig } from "../common/mcp-servers.js";
+import type { McpToolDefaults } from "../common/mcp-tool-plans.js";
 import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import { checkApproverSettings, withWorkerGroups } from "../common/approver-rules.js";
@@ -15,7 +17,7 @@ export type ProviderMap = Record<string, ProviderEntry>;
 export class RegistryLookupError extends Error {
   constructor(
     message: string,
-    readonly kind: "agent" | "model" | "tool" | "effect",
+    readonly kind: "agent" | "model" | "tool" | "effect" | "mcp",
   ) {
     super(message);
     this.name = "RegistryLookupError";
@@ -38,7 +40,9 @@ export class AgentRegistry {
   ) {
     for (const agent of agents) {
       if (this.agents.has(agent.name)) throw new TypeError(`two agents are named '${agent.name}'`);
-      const problem = agent.permission && checkApproverSettings(agent.permission, approverGroups);
+      const problem =
+        (agent.permission && checkApproverSettings(agent.permission, approverGroups)) ||
+        (agent.mcpServers && checkMcpServers(agent.mcpServers));
       if (problem) throw new TypeError(`agent '${agent.name}': ${problem}`);
       // Fails now, with the agent and the reason, for anything a durable run cannot carry (such as middleware
       // that cannot be made again in the workflow), instead of at a session's first run.
@@ -80,6 +84,19 @@ export class AgentRegistry {
     const effect = this.definition(agent).effects?.find((candidate) => candidate.ref.effect === name);
     if (!effect) throw new RegistryLookupError(new EffectNotImplementedError(name, agent).message, "effect");
     return effect;
+  }
+
+  /** How to reach one of an agent's MCP servers, and the timeouts of its tools. */
+  mcpServer(agent: string, server: string): { config: McpServerConfig; defaults: McpToolDefaults } {
+    const definition = this.definition(agent);
+    const servers = definition.mcpServers ?? {};
+    const config = Object.hasOwn(servers, server) ? servers[server] : undefined;
+    if (!config)
+      throw new RegistryLookupError(
+        `MCP server '${server}' of agent '${agent}' is not registered on this worker`,
+        "mcp",
+      );
+    return { config, defaults: mcpToolDefaults(definition) };
   }
 
   /** The workflow-safe modules of every agent's durable middleware, for the workflow bundle. */

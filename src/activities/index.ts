@@ -6,6 +6,8 @@ import { createArchiveTranscript } from "./archive-transcript.js";
 import { createCallModel } from "./call-model.js";
 import { createExecuteTool } from "./execute-tool.js";
 import { createRunEffect } from "./run-effect.js";
+import { createCallMcpTool, createListMcpTools } from "./mcp-activities.js";
+import { McpConnectionPool } from "../mcp/mcp-connection-pool.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
 import { SecretScrubber } from "../common/scrub-secrets.js";
 
@@ -22,6 +24,8 @@ export interface ActivityOptions {
   storage?: ExternalStorage;
   /** The worker's payload codecs (encryption): transcript blobs go through them as other payloads do. */
   payloadCodecs?: readonly PayloadCodec[];
+  /** The worker's connections to MCP servers (closed with the worker); a pool of their own when omitted. */
+  mcpPool?: McpConnectionPool;
 }
 
 /** The secrets a worker scrubs by default: the API keys in its environment. */
@@ -36,11 +40,14 @@ export function createActivities(
   options: ActivityOptions = {},
 ): AgentActivities {
   const scrubber = new SecretScrubber([...environmentSecrets(), ...(options.secrets ?? [])]);
+  const mcpPool = options.mcpPool ?? new McpConnectionPool();
   return {
     callModel: createCallModel(registry, transport, scrubber),
     executeTool: createExecuteTool(registry, scrubber),
     archiveTranscript: createArchiveTranscript(options.storage, options.payloadCodecs),
     runEffect: createRunEffect(registry, scrubber),
+    listMcpTools: createListMcpTools(registry, mcpPool, scrubber),
+    callMcpTool: createCallMcpTool(registry, mcpPool, scrubber),
     async resolveAgent(agent: string) {
       try {
         return registry.plan(agent);

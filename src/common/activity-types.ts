@@ -1,4 +1,4 @@
-import type { AgentPlan } from "./agent-plan.js";
+import type { AgentPlan, DurableToolPlan } from "./agent-plan.js";
 import type { AssistantMessage, Message } from "../kernel/messages.js";
 import type { ModelRequest, ModelStopReason, Usage } from "../kernel/model.js";
 import type { ToolCall } from "../kernel/tools.js";
@@ -72,6 +72,18 @@ export interface RunEffectInput {
   input: unknown;
 }
 
+/** Input of the `listMcpTools` activity: one MCP server of an agent. */
+export interface ListMcpToolsInput {
+  agent: string;
+  server: string;
+}
+
+/** Input of the `callMcpTool` activity: one call of an MCP tool (`tool` is its name on the server). */
+export interface CallMcpToolInput extends ExecuteToolInput {
+  server: string;
+  tool: string;
+}
+
 /** The activities the session workflow calls. */
 export interface AgentActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
@@ -81,6 +93,10 @@ export interface AgentActivities {
   archiveTranscript(input: ArchiveTranscriptInput): Promise<TranscriptSegmentRef>;
   /** Runs an effect a middleware asked for; its result is recorded in the history. */
   runEffect(input: RunEffectInput): Promise<unknown>;
+  /** Lists an MCP server's allowed tools as tool plans; the result is the run's recorded tool list. */
+  listMcpTools(input: ListMcpToolsInput): Promise<DurableToolPlan[]>;
+  /** Calls one tool of an MCP server over the worker's pooled connection. */
+  callMcpTool(input: CallMcpToolInput): Promise<ExecuteToolOutput>;
 }
 
 /** ApplicationFailure types the activities raise; the workflow maps them back. */
@@ -91,4 +107,8 @@ export const FAILURE_TYPES = {
   effectNotFound: "LiteAgent.EffectNotFound",
   requestUnavailable: "LiteAgent.RequestUnavailable",
   provider: "LiteAgent.ProviderError",
+  /** An MCP server ended (or its connection broke) during a call: retried only for idempotent tools. */
+  mcpConnectionLost: "LiteAgent.McpConnectionLost",
+  /** An MCP server could not be started, reached or listed. */
+  mcpUnavailable: "LiteAgent.McpUnavailable",
 } as const;

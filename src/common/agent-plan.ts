@@ -6,6 +6,7 @@ import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
 import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
 import type { ApproverRule } from "./approver-rules.js";
+import type { McpToolInfo } from "./mcp-servers.js";
 
 export type { CodecName } from "../kernel/codecs/codec-for.js";
 import type { CodecName } from "../kernel/codecs/codec-for.js";
@@ -29,6 +30,16 @@ export interface DurableToolPlan {
   subagents?: string[];
   /** The delegation tool: what a `run_in_background` group is (default joinable: the run waits for its report). */
   backgroundKind?: "joinable" | "detached";
+  /** A tool of an MCP server: each call is one `callMcpTool` activity over the worker's connection to it. */
+  mcp?: McpToolRef;
+}
+
+/** Which MCP server and tool an agent tool stands for, and the hints the server gave (as it listed them). */
+export interface McpToolRef {
+  server: string;
+  /** The tool's name on the server (the agent tool's name is prefixed and sanitised). */
+  tool: string;
+  annotations?: McpToolInfo["annotations"];
 }
 
 /** Permission rules that travel with the plan (no functions: `where` is not allowed). */
@@ -163,6 +174,11 @@ export interface AgentPlan {
   backgroundLimits?: BackgroundLimits;
   /** The definition's own middleware, outer → inner, inside the permission gate and compaction. */
   use?: MiddlewarePlan[];
+  /**
+   * The names of the agent's MCP servers: each run lists their tools once, by an activity on the worker, and the
+   * listing is recorded. How to reach them (commands, URLs, headers) stays on the worker, out of the history.
+   */
+  mcpServers?: string[];
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
 }

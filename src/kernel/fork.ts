@@ -18,8 +18,10 @@ export interface ForkOptions {
  */
 export function forkConfig(config: KernelConfig, tools: AnyTool[] | undefined): KernelConfig {
   const use = (config.use ?? []).map(withoutStartHook);
-  const { checkpointer: _checkpointer, ...rest } = config;
-  return { ...rest, use, tools: tools ?? config.tools ?? [] };
+  const { checkpointer: _checkpointer, toolSources, ...rest } = config;
+  // Tools given for the fork replace the agent's, listed ones included.
+  if (tools) return { ...rest, use, tools };
+  return { ...rest, use, tools: config.tools ?? [], ...(toolSources ? { toolSources } : {}) };
 }
 
 function withoutStartHook(layer: Middleware): Middleware {

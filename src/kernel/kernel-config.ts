@@ -11,6 +11,7 @@ import type { AbortSignalLike, KernelPorts } from "./ports.js";
 import type { RunSnapshot, SuspendPort } from "./run-snapshot.js";
 import type { Checkpointer } from "./session-events.js";
 import type { AnyTool, Sandbox } from "./tools.js";
+import type { ToolSource } from "./tool-source.js";
 
 /** Everything an agent is made of. `createAgent` takes this without `ports`. */
 export interface KernelConfig {
@@ -19,6 +20,8 @@ export interface KernelConfig {
   modelName?: string;
   codec: ToolCallCodec;
   tools?: AnyTool[];
+  /** Tools listed at run time (an MCP server's), added after `tools` at each run's start. */
+  toolSources?: ToolSource[];
   /** Middleware, outer → inner. */
   use?: Middleware[];
   system?: string;

@@ -22,6 +22,7 @@ import { inputMessages } from "./input-messages.js";
 import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import type { ContextEngine } from "./context/types.js";
 import { forkConfig, forkSeed } from "./fork.js";
+import { withSourceTools } from "./tool-source.js";
 
 /**
  * The turn loop: encode → call model → decode → execute tools → feed back, until the model stops, the run is
@@ -168,10 +169,21 @@ async function openRun(
   input: RunInput,
   options: RunOptions & { sessionId: string; forkId?: string },
 ): Promise<RunState> {
-  const resolved = resolveConfig(config);
+  const configured = resolveConfig(config);
   const { sessionId, forkId } = options;
   const signal = options.signal ?? NEVER_ABORTED;
   const sink = new EventSink();
+  // Listed once per run, so every request of the run offers the same tools.
+  const resolved = config.toolSources?.length
+    ? {
+        ...configured,
+        tools: await withSourceTools(configured.tools, config.toolSources, {
+          sessionId,
+          signal,
+          emit: sink.emit,
+        }),
+      }
+    : configured;
   const opened = await SessionLog.open(sessionId, resolved.checkpointer, resolved.crashRecovery === "safe");
   for (const tool of opened.recovered) sink.emit({ type: "tool_recovered", ...tool });
   // A resumed run's input is already part of its snapshot.

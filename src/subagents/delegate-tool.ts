@@ -1,4 +1,4 @@
-import { createAgent } from "../agent.js";
+import { createAgent, type Agent } from "../agent.js";
 import { AgentRegistry, type ProviderMap } from "../activities/agent-registry.js";
 import { localAgentConfig, type AgentDefinition } from "../define-agent.js";
 import {
@@ -77,9 +77,10 @@ async function runLocalTask(
   sink: DelegationSink,
 ): Promise<Pick<SubagentOutcome, "status" | "text" | "usage">> {
   const definition = options.agents.find((agent) => agent.name === task.subagent_type)!;
+  let child: Agent | undefined;
   try {
     const provider = new AgentRegistry([], options.providers ?? {}).provider(definition.model);
-    const child = createAgent(localAgentConfig(withoutDelegation(definition), provider));
+    child = createAgent(localAgentConfig(withoutDelegation(definition), provider));
     const events = child.run(task.prompt, { sessionId, signal: sink.signal });
     for (;;) {
       const next = await events.next();
@@ -90,6 +91,9 @@ async function runLocalTask(
   } catch (error) {
     const status = isAbortError(error) ? "cancelled" : "failed";
     return { status, text: `Error: ${String(error)}`, usage: ZERO_USAGE };
+  } finally {
+    // The subagent's MCP connections (and server processes) are its own: they end with its task.
+    await child?.close();
   }
 }
 

@@ -1,7 +1,12 @@
 import { SpanKind, SpanStatusCode, context, trace, type Link, type Span } from "@opentelemetry/api";
 import { Context as ActivityContext } from "@temporalio/activity";
 import { ApplicationFailure } from "@temporalio/common";
-import type { AgentActivities, CallModelInput, ExecuteToolInput } from "../common/activity-types.js";
+import type {
+  AgentActivities,
+  CallModelInput,
+  ExecuteToolInput,
+  ExecuteToolOutput,
+} from "../common/activity-types.js";
 import type { ModelStopReason } from "../kernel/model.js";
 import { errorMessage } from "../kernel/errors.js";
 import type { AgentMetrics } from "./agent-metrics.js";
@@ -47,25 +52,35 @@ export function tracedActivities(
         span?.end();
       }
     },
-    async executeTool(input) {
-      const span =
-        tracing && startCallSpan(tracing, toolSpan(input), input.sessionId, input.runId, input.turn);
-      try {
-        const output = await within(span, () => activities.executeTool(input));
-        metrics?.toolCall(input.agent, input.call.name, output.isError ? "error" : "ok");
-        if (output.isError) {
-          span?.setAttribute(LITE_AGENT.toolIsError, true);
-          span?.setStatus({ code: SpanStatusCode.ERROR, message: "the tool returned an error result" });
-        }
-        return output;
-      } catch (error) {
-        metrics?.toolCall(input.agent, input.call.name, "failed");
-        if (span) failed(span, error);
-        throw error;
-      } finally {
-        span?.end();
+    executeTool: tracedToolCall(activities.executeTool, tracing, metrics),
+    // An MCP tool call is a tool call too: the same span, under the agent's name for the tool.
+    callMcpTool: tracedToolCall(activities.callMcpTool, tracing, metrics),
+  };
+}
+
+/** A tool activity with its `execute_tool` span and the tool call metric. */
+function tracedToolCall<I extends ExecuteToolInput>(
+  call: (input: I) => Promise<ExecuteToolOutput>,
+  tracing: AgentTracing | undefined,
+  metrics: AgentMetrics | undefined,
+): (input: I) => Promise<ExecuteToolOutput> {
+  return async (input) => {
+    const span = tracing && startCallSpan(tracing, toolSpan(input), input.sessionId, input.runId, input.turn);
+    try {
+      const output = await within(span, () => call(input));
+      metrics?.toolCall(input.agent, input.call.name, output.isError ? "error" : "ok");
+      if (output.isError) {
+        span?.setAttribute(LITE_AGENT.toolIsError, true);
+        span?.setStatus({ code: SpanStatusCode.ERROR, message: "the tool returned an error result" });
       }
-    },
+      return output;
+    } catch (error) {
+      metrics?.toolCall(input.agent, input.call.name, "failed");
+      if (span) failed(span, error);
+      throw error;
+    } finally {
+      span?.end();
+    }
   };
 }
 

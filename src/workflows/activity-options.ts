@@ -47,6 +47,24 @@ export function effectActivityOptions(ref: EffectRef): ActivityOptions {
   return { startToCloseTimeout: ref.timeoutMs, retry: retryOfClass(ref.retry) };
 }
 
+/**
+ * Options of one `listMcpTools` activity: listing is read-only, so a failed attempt is retried, three attempts in
+ * all (about 3 s of backoff: a run does not wait long for a server that is down), each with time to start a stdio
+ * server (`npx` may install it first).
+ */
+export function mcpListActivityOptions(server: string): ActivityOptions {
+  return {
+    startToCloseTimeout: 120_000,
+    retry: {
+      maximumAttempts: 3,
+      initialInterval: 1_000,
+      backoffCoefficient: 2,
+      nonRetryableErrorTypes: NEVER_RETRY,
+    },
+    summary: `mcp tools ${server}`,
+  };
+}
+
 /** A single attempt for at-most-once work; backoff up to five attempts for idempotent work. */
 function retryOfClass(retry: ToolRetryClass): NonNullable<ActivityOptions["retry"]> {
   if (retry !== "idempotent") return { maximumAttempts: 1 };

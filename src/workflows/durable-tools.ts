@@ -4,6 +4,7 @@ import type { AgentActivities } from "../common/activity-types.js";
 import { FAILURE_TYPES } from "../common/activity-types.js";
 import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
 import { interruptedToolContent } from "../kernel/checkpoint/crash-recovery.js";
+import { mcpCallLostContent } from "../common/mcp-messages.js";
 import { AbortError, errorMessage } from "../kernel/errors.js";
 import type { Tool, ToolContext, ToolOutput } from "../kernel/tools.js";
 import { toolActivityOptions } from "./activity-options.js";
@@ -50,12 +51,16 @@ async function runToolActivity(
   const turn = ctx.turn ?? 0;
   // Stable per call: the idempotency key of an idempotent tool is the workflow id plus this id.
   const activityId = `tool:${runId}:${turn}:${call.id}`;
-  const { executeTool } = proxyActivities<AgentActivities>({
+  const activities = proxyActivities<AgentActivities>({
     ...toolActivityOptions(tool, activityId),
     summary: toolSummary(tool.name, input),
   });
+  const request = { agent: plan.name, sessionId: ctx.sessionId, runId, turn, call };
   try {
-    return await executeTool({ agent: plan.name, sessionId: ctx.sessionId, runId, turn, call });
+    // An MCP tool's calls go to its server over the worker's connection; the others to their implementation.
+    return tool.mcp
+      ? await activities.callMcpTool({ ...request, server: tool.mcp.server, tool: tool.mcp.tool })
+      : await activities.executeTool(request);
   } catch (error) {
     if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
     return failureResult(tool, error, call.id, turn, ctx);
@@ -79,6 +84,9 @@ function failureResult(
   const cause = applicationCause(error);
   if (cause?.type === FAILURE_TYPES.toolNotFound)
     return { content: `Error: ${cause.message}`, isError: true };
+  // The MCP server ended mid-call and the tool may not run twice: the model is told, the call is not repeated.
+  if (cause?.type === FAILURE_TYPES.mcpConnectionLost && tool.retry === "at-most-once")
+    return { content: mcpCallLostContent(cause.message), isError: true };
   if (tool.retry === "at-most-once" && isActivityTimeout(error)) {
     // The worker died (or hung) mid-call: the tool may have had side effects, so it is never run again.
     ctx.emit({ type: "tool_recovered", id, name: tool.name, turn });

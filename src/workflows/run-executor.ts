@@ -13,6 +13,7 @@ import { durableEffects } from "./durable-effects.js";
 import { durableModel } from "./durable-model.js";
 import { durableUse } from "./durable-use.js";
 import { durableTools } from "./durable-tools.js";
+import { listedMcpTools, withListedTools, withMcpTools } from "./durable-mcp.js";
 import { applicationCause } from "./failure-cause.js";
 import type { QueuedRun, SuspendedRun } from "./session-input.js";
 import type { RunSnapshot } from "../kernel/run-snapshot.js";
@@ -54,7 +55,9 @@ export async function executeRun(
     const plan = await resolvePlan(session, run);
     if (!plan) return {};
     session.visibility.describeAgent(plan.name, plan.model);
-    const driven = await active.scope.run(() => driveKernel(session, run, plan, resumed));
+    const driven = await active.scope.run(async () =>
+      driveKernel(session, run, await runTools(session, run.runId, plan, resumed), resumed),
+    );
     if ("suspended" in driven) return { suspended: driven.suspended };
     session.messages = driven.result.messages;
     session.finishRun(run.runId, driven.result, session.current.turn);
@@ -77,6 +80,21 @@ async function resolvePlan(session: SessionState, run: QueuedRun): Promise<Agent
     session.finishRun(run.runId, result, 0);
     return undefined;
   }
+}
+
+/**
+ * The plan with the run's MCP tools: listed now (recorded in the history), or for a run that continued as new, the
+ * list it started with. Sessions begun before MCP tools existed list none (`patched("mcp-tools")`).
+ */
+async function runTools(
+  session: SessionState,
+  runId: string,
+  plan: AgentPlan,
+  resumed: SuspendedRun | undefined,
+): Promise<AgentPlan> {
+  if (!session.usesMcpTools(plan)) return plan;
+  if (resumed?.mcpTools) return withListedTools(plan, resumed.mcpTools);
+  return withMcpTools(plan, (event) => session.publish(runId, event));
 }
 
 type Driven = { result: RunResult } | { suspended: SuspendedRun };
@@ -121,6 +139,8 @@ async function driveKernel(
           snapshot,
           historyLength: active.addedFrom ?? historyLength,
           modelCalls: model.count(),
+          // The next execution goes on with the tools the run was listed, not a new listing.
+          ...(session.usesMcpTools(plan) ? { mcpTools: listedMcpTools(plan) } : {}),
         },
       };
     }

@@ -4,6 +4,7 @@ import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { Usage } from "../kernel/model.js";
 import type { DecisionRecord, RejectedDecision, RunSummary, SessionFailure } from "./messages.js";
 import type { TranscriptState } from "../common/transcript-ledger.js";
+import type { DurableToolPlan } from "../common/agent-plan.js";
 
 /** A run waiting its turn in the session. */
 export interface QueuedRun {
@@ -24,6 +25,8 @@ export interface SuspendedRun {
   historyLength: number;
   /** Model calls made so far (the next one is numbered after them, so live-output keys stay unique). */
   modelCalls: number;
+  /** The MCP tools the run was listed at its start: it keeps them, not a new listing (absent before MCP tools). */
+  mcpTools?: DurableToolPlan[];
 }
 
 /** What a session carries across continue-as-new: the folded conversation and everything in flight. */

@@ -72,6 +72,8 @@ export class SessionState {
    * once per execution, at its start (a later first call could land at a different point of an old history).
    */
   readonly durableCompaction = patched("durable-compaction");
+  /** Whether this execution's runs use MCP tools; decided at the first run whose agent has MCP servers. */
+  private mcpPatch: boolean | undefined;
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
@@ -252,6 +254,16 @@ export class SessionState {
     if (this.failure?.terminal) return "failed";
     if (this.closed) return "closed";
     return this.failure ? "failed" : "idle";
+  }
+
+  /**
+   * Whether runs list the agent's MCP servers' tools (a `listMcpTools` activity per server) and call them
+   * (`callMcpTool`). Asked only for agents that have servers, so other sessions' histories carry no marker; then
+   * decided once per execution.
+   */
+  usesMcpTools(plan: AgentPlan): boolean {
+    if (!plan.mcpServers?.length) return false;
+    return (this.mcpPatch ??= patched("mcp-tools"));
   }
 
   /** The summary of a finished run this session still remembers. */

@@ -6,7 +6,12 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { uniqueTaskQueue } from "../support/test-worker.js";
 import { readmeSampleModule, readmeSectionModules } from "./readme-sample.js";
-import { packAndInstall, type ScratchProject } from "./scratch-project.js";
+import { npm, packAndInstall, type ScratchProject } from "./scratch-project.js";
+
+/** The parts of this repository's package.json the tests read. */
+interface PackageManifest {
+  devDependencies: Record<string, string>;
+}
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -143,6 +148,30 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
       { model: "gpt-4o", notes: 1 },
     ]);
   }, 180_000);
+
+  it("runs the README's MCP sample: server-filesystem started by npx, in process and on the worker", async () => {
+    const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as PackageManifest)
+      .devDependencies["@modelcontextprotocol/server-filesystem"];
+    await npm(
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        `@modelcontextprotocol/server-filesystem@${version}`,
+      ],
+      project.dir,
+    );
+    const [notes] = readmeSectionModules(path.join(root, "README.md"), "MCP tools");
+    writeFileSync(path.join(project.dir, "notes.mjs"), notes!);
+    const out = await runConsumer(project, "readme-mcp-harness.mjs");
+    expect(out.pending).toBe(0);
+    expect(out.toolNames).toEqual(["fs__list_directory", "fs__read_text_file", "fs__write_file"]);
+    // The in-process run's listing shows the notes; the durable run read them.
+    expect(out.toolResults[1]).toEqual([expect.stringContaining("[FILE] notes.txt")]);
+    expect(out.toolResults[3]).toEqual(["Buy milk. Call Ada."]);
+    expect(out.printed).toContain("Milk, and a call to Ada.");
+  }, 240_000);
 
   it("type-checks a TypeScript consumer of every entry point (the exports' types conditions)", async () => {
     const source = [

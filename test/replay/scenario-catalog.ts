@@ -365,4 +365,15 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
           undefined,
       ),
   },
+  {
+    name: "mcp",
+    executions: 1,
+    shows:
+      "MCP tools (patched 'mcp-tools'): the run lists the server's tools (listMcpTools activity, recorded) and calls one (callMcpTool)",
+    exercised: ([history]) =>
+      !!history &&
+      hasPatchMarker(history, "mcp-tools") &&
+      scheduledActivities(history, "listMcpTools").length === 1 &&
+      scheduledActivities(history, "callMcpTool").length === 1,
+  },
 ];

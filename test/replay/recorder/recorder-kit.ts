@@ -15,6 +15,7 @@ import { implementEffect } from "../../../src/kernel/effects.js";
 import { retry } from "../../../src/kernel/retry/retry-middleware.js";
 import { delegateTool } from "../../../src/subagents/delegate-tool.js";
 import { recordCall, recordCalls, systemNote } from "../../e2e/fixtures/middleware/audit-middleware.js";
+import { everythingServer } from "../../support/mcp-servers.js";
 
 /** The workflow-safe middleware modules the recorder's agents use: the replay bundle must hold them too. */
 export const RECORDER_MIDDLEWARE_MODULES = [
@@ -242,6 +243,8 @@ export function createRecorderKit(): RecorderKit {
         tools: [add],
         budget: { maxSessionTokens: 1_000_000, prices: { "script-budget": BUDGET_PRICE } },
       }),
+      // A real MCP server from npm; the history holds its listing, so replays need no server.
+      agent("mcp", { mcpServers: { everything: everythingServer({ allow: ["echo"] }) } }),
       agent("middleware", {
         tools: [add],
         use: [systemNote({ note: "[note] be brief" }), recordCalls(), retry({ maxRetries: 1 })],
@@ -375,6 +378,10 @@ function scripts(): ProviderMap {
     "script-middleware": conversationScript([
       toolCallTurn([{ id: "e1", name: "add", input: { a: 1, b: 1 } }]),
       textTurn("2, recorded."),
+    ]),
+    "script-mcp": conversationScript([
+      toolCallTurn([{ id: "x1", name: "everything__echo", input: { message: "replay" } }]),
+      textTurn("Echoed."),
     ]),
     "script-approvers": conversationScript([
       toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 8, b: 8 } }]),

@@ -291,6 +291,12 @@ const budget: Scenario = async ({ client, sessionId }) => {
   if ((await client.describe(sessionId)).cost === undefined) throw new Error("the session shows no cost");
 };
 
+const mcp: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(client.run(agentOf("mcp"), "Echo replay.", { sessionId }), "stop");
+  if (!events.some((event) => event.type === "tool_result" && event.result.content === "Echo: replay"))
+    throw new Error("the MCP server did not echo");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -314,6 +320,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   background,
   middleware,
   budget,
+  mcp,
 };
 
 const ACTIVITY_ENDS = [

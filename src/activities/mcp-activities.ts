@@ -1,0 +1,90 @@
+import { Context } from "@temporalio/activity";
+import { ApplicationFailure } from "@temporalio/common";
+import {
+  FAILURE_TYPES,
+  type CallMcpToolInput,
+  type ExecuteToolOutput,
+  type ListMcpToolsInput,
+} from "../common/activity-types.js";
+import type { DurableToolPlan } from "../common/agent-plan.js";
+import { isAllowed, mcpToolPlans } from "../common/mcp-tool-plans.js";
+import type { SecretScrubber } from "../common/scrub-secrets.js";
+import { errorMessage } from "../kernel/errors.js";
+import { callMcpTool, McpConnectionLostError } from "../mcp/mcp-call.js";
+import type { McpConnectionPool } from "../mcp/mcp-connection-pool.js";
+import { listMcpServerTools } from "../mcp/mcp-list.js";
+import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
+import { startHeartbeatPulse } from "./heartbeat-pulse.js";
+
+/**
+ * The `listMcpTools` activity: lists one MCP server's tools over the worker's pooled connection and returns the
+ * agent tools they become (allowed ones only, named `<server>__<tool>`, with their retry class). The workflow
+ * records the result: the run's tool list no longer depends on the server. A server that cannot be reached fails
+ * the attempt (retried by the workflow's policy).
+ */
+export function createListMcpTools(
+  registry: AgentRegistry,
+  pool: McpConnectionPool,
+  scrubber: SecretScrubber,
+) {
+  return async function listMcpTools(input: ListMcpToolsInput): Promise<DurableToolPlan[]> {
+    const { config, defaults } = lookupServer(registry, input.agent, input.server);
+    try {
+      const signal = Context.current().cancellationSignal;
+      const listed = await listMcpServerTools(pool, input.server, config, signal);
+      return mcpToolPlans(input.server, config, listed, defaults);
+    } catch (error) {
+      throw ApplicationFailure.retryable(scrubber.scrub(errorMessage(error)), FAILURE_TYPES.mcpUnavailable);
+    }
+  };
+}
+
+/**
+ * The `callMcpTool` activity: calls one MCP tool over the worker's pooled connection (connecting again if the
+ * server went away since). The server's answers, errors included, are results for the model. A connection that
+ * breaks mid-call fails the attempt with `LiteAgent.McpConnectionLost`: the workflow's retry policy (the tool's
+ * class) decides whether a fresh connection tries again or the model is told.
+ */
+export function createCallMcpTool(
+  registry: AgentRegistry,
+  pool: McpConnectionPool,
+  scrubber: SecretScrubber,
+) {
+  return async function callMcpToolActivity(input: CallMcpToolInput): Promise<ExecuteToolOutput> {
+    const { config, defaults } = lookupServer(registry, input.agent, input.server);
+    if (!isAllowed(config, input.tool))
+      throw ApplicationFailure.nonRetryable(
+        `tool '${input.tool}' of MCP server '${input.server}' is not in the agent's allow list`,
+        FAILURE_TYPES.toolNotFound,
+      );
+    const context = Context.current();
+    const stop = startHeartbeatPulse();
+    try {
+      const output = await callMcpTool(pool, input.server, config, input.tool, input.call.input, {
+        signal: context.cancellationSignal,
+        timeoutMs: config.timeoutMs ?? defaults.timeoutMs,
+        onProgress: () => context.heartbeat(),
+      });
+      if (typeof output === "string") return { content: scrubber.scrub(output) };
+      const content = scrubber.scrub(output.content);
+      return output.isError ? { content, isError: true } : { content };
+    } catch (error) {
+      if (error instanceof McpConnectionLostError)
+        throw ApplicationFailure.retryable(scrubber.scrub(error.message), FAILURE_TYPES.mcpConnectionLost);
+      if (context.cancellationSignal.aborted) throw error;
+      throw ApplicationFailure.retryable(scrubber.scrub(errorMessage(error)), FAILURE_TYPES.mcpUnavailable);
+    } finally {
+      stop();
+    }
+  };
+}
+
+function lookupServer(registry: AgentRegistry, agent: string, server: string) {
+  try {
+    return registry.mcpServer(agent, server);
+  } catch (error) {
+    if (error instanceof RegistryLookupError)
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.toolNotFound);
+    throw error;
+  }
+}

@@ -1,0 +1,72 @@
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerConfig } from "../common/mcp-servers.js";
+import { errorMessage } from "../kernel/errors.js";
+import type { AbortSignalLike } from "../kernel/ports.js";
+import type { ToolOutput } from "../kernel/tools.js";
+import type { McpConnectionPool } from "./mcp-connection-pool.js";
+import { mcpResultOutput } from "./mcp-result-output.js";
+
+/** The connection to a server broke during a call (its process exited, the HTTP stream was cut): the call's fate is unknown. */
+export class McpConnectionLostError extends Error {
+  constructor(server: string, tool: string, cause: unknown, stderr: string) {
+    super(
+      `MCP server '${server}' ended during the call to '${tool}' (${errorMessage(cause)})` +
+        (stderr ? `; its stderr ends: ${stderr.slice(-300)}` : ""),
+    );
+    this.name = "McpConnectionLostError";
+  }
+}
+
+/** What one call needs besides the tool and its arguments. */
+export interface McpCallOptions {
+  signal: AbortSignalLike;
+  timeoutMs: number;
+  /** Called on each progress notification of the call (durable runs heartbeat on it). */
+  onProgress?(): void;
+}
+
+/**
+ * Calls one tool of a server over the pool's connection. The server's answers, errors included, are results for
+ * the model; a broken connection drops it from the pool (the next call reconnects) and throws
+ * `McpConnectionLostError`, for the caller to report or retry by the tool's class.
+ */
+export async function callMcpTool(
+  pool: McpConnectionPool,
+  server: string,
+  config: McpServerConfig,
+  tool: string,
+  args: unknown,
+  options: McpCallOptions,
+): Promise<ToolOutput> {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return { content: `Error: the arguments of '${tool}' must be a JSON object`, isError: true };
+  const connection = await pool.connection(server, config);
+  const signal = abortSignalOf(options.signal);
+  try {
+    const result = await connection.client.callTool(
+      { name: tool, arguments: args as Record<string, unknown> },
+      undefined,
+      {
+        signal,
+        timeout: options.timeoutMs,
+        ...(options.onProgress ? { onprogress: () => options.onProgress!() } : {}),
+      },
+    );
+    return mcpResultOutput(result);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (error instanceof McpError && error.code !== (ErrorCode.ConnectionClosed as number))
+      return { content: `Error: ${error.message}`, isError: true };
+    await pool.discard(config, connection);
+    throw new McpConnectionLostError(server, tool, error, connection.stderrTail());
+  }
+}
+
+/** The SDK wants a real AbortSignal; the kernel's may be a lookalike. */
+export function abortSignalOf(like: AbortSignalLike): AbortSignal {
+  if (like instanceof AbortSignal) return like;
+  const controller = new AbortController();
+  if (like.aborted) controller.abort(like.reason);
+  else like.addEventListener("abort", () => controller.abort(like.reason), { once: true });
+  return controller.signal;
+}
