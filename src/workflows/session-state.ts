@@ -72,8 +72,12 @@ export class SessionState {
    * once per execution, at its start (a later first call could land at a different point of an old history).
    */
   readonly durableCompaction = patched("durable-compaction");
-  /** Whether this execution's runs use MCP tools; decided at the first run whose agent has MCP servers. */
-  private mcpPatch: boolean | undefined;
+  /**
+   * Runs list the agent's MCP servers' tools (a `listMcpTools` activity per server) and call them (`callMcpTool`).
+   * Decided once per execution, at its start: asked later (after the run's plan is resolved) the marker did not
+   * replay where a run continued as new mid-run.
+   */
+  private readonly mcpPatch = patched("mcp-tools");
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
@@ -256,14 +260,9 @@ export class SessionState {
     return this.failure ? "failed" : "idle";
   }
 
-  /**
-   * Whether runs list the agent's MCP servers' tools (a `listMcpTools` activity per server) and call them
-   * (`callMcpTool`). Asked only for agents that have servers, so other sessions' histories carry no marker; then
-   * decided once per execution.
-   */
+  /** Whether the runs of this execution list and call the MCP tools of an agent that has servers. */
   usesMcpTools(plan: AgentPlan): boolean {
-    if (!plan.mcpServers?.length) return false;
-    return (this.mcpPatch ??= patched("mcp-tools"));
+    return this.mcpPatch && (plan.mcpServers?.length ?? 0) > 0;
   }
 
   /** The summary of a finished run this session still remembers. */
