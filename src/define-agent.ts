@@ -26,6 +26,9 @@ import { OPTIONAL_PLAN_FIELDS, planSettings } from "./common/plan-settings.js";
 import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
 import type { ModelProvider, ToolChoice } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
+import { LOAD_SKILL_TOOL } from "./common/skills-prompt.js";
+import { loadSkillTool } from "./skills/load-skill-tool.js";
+import { loadSkills, skillSummaries, type SkillsOption } from "./skills/load-skills.js";
 
 /** Defaults of the durable runtime, each overridable per agent. */
 export const DURABLE_DEFAULTS = {
@@ -93,6 +96,14 @@ export interface AgentDefinition {
   budget?: BudgetPlan;
   /** The seed's limits on background tasks (`maxTotal`, `maxJoinable`, `maxDetached`, `maxTaskMs`, ...). */
   backgroundLimits?: BackgroundLimits;
+  /**
+   * Skills: folders of `SKILL.md` files (front matter `name`, `description`; the body is the instructions), a later
+   * folder's skill winning over an earlier one of the same name (`defaultSkillDirs` gives the seed's order). The
+   * system prompt lists them by name and description, and the `load_skill` tool reads one on demand. Durably the
+   * folders are read on the worker: the list when a run resolves its plan (recorded in history), a skill in the
+   * `load_skill` activity.
+   */
+  skills?: SkillsOption;
   /** Durable-only settings. */
   durable?: {
     toolTimeoutMs?: number;
@@ -114,7 +125,19 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
     );
   }
   const names = new Set<string>();
+  if (definition.skills) {
+    if (
+      !Array.isArray(definition.skills.dirs) ||
+      definition.skills.dirs.some((dir) => typeof dir !== "string")
+    )
+      throw new TypeError(`agent '${definition.name}': 'skills.dirs' must be a list of folder paths`);
+    names.add(LOAD_SKILL_TOOL);
+  }
   for (const tool of definition.tools ?? []) {
+    if (tool.name === LOAD_SKILL_TOOL && definition.skills)
+      throw new TypeError(
+        `agent '${definition.name}' has skills, so its tools cannot include one named '${LOAD_SKILL_TOOL}'`,
+      );
     if (names.has(tool.name))
       throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
     names.add(tool.name);
@@ -135,7 +158,7 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     name: definition.name,
     model: definition.model,
     codec: definition.codec ?? "native",
-    tools: (definition.tools ?? []).map((tool) => toolPlan(tool, durable)),
+    tools: agentTools(definition).map((tool) => toolPlan(tool, durable)),
     maxTurns: definition.maxTurns ?? 50,
     maxParallelTools: definition.maxParallelTools ?? 10,
     maxDecodeRetries: definition.maxDecodeRetries ?? 2,
@@ -147,7 +170,15 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     if (definition[key] !== undefined) Object.assign(plan, { [key]: definition[key] });
   if (definition.use?.length)
     plan.use = definition.use.map((layer) => middlewarePlan(definition.name, layer));
+  // Read here, where the plan is made: on a worker, in the run's resolveAgent activity (its result is recorded).
+  if (definition.skills) plan.skills = skillSummaries(loadSkills(definition.skills.dirs));
   return plan;
+}
+
+/** The tools of an agent: its own, and `load_skill` when it has skills. */
+export function agentTools(definition: AgentDefinition): AnyTool[] {
+  const tools = definition.tools ?? [];
+  return definition.skills ? [...tools, loadSkillTool(definition.skills.dirs)] : tools;
 }
 
 /** How the workflow makes a middleware again; a clear error for one that cannot run durably. */
@@ -216,7 +247,7 @@ export function localAgentConfig(
   const config: CreateAgentConfig = {
     ...planSettings(plan, effects),
     model,
-    tools: definition.tools ?? [],
+    tools: agentTools(definition),
     use: [
       ...planPermission(plan.permission, options.approval),
       ...(plan.compaction

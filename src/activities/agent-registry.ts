@@ -1,4 +1,4 @@
-import { middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
+import { agentTools, middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
 import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import { checkApproverSettings, withWorkerGroups } from "../common/approver-rules.js";
@@ -61,7 +61,7 @@ export class AgentRegistry {
 
   /** The implementation of one of an agent's tools. */
   tool(agent: string, name: string): AnyTool {
-    const tool = this.definition(agent).tools?.find((candidate) => candidate.name === name);
+    const tool = agentTools(this.definition(agent)).find((candidate) => candidate.name === name);
     if (!tool)
       throw new RegistryLookupError(
         `tool '${name}' of agent '${agent}' is not registered on this worker`,

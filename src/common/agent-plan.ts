@@ -163,6 +163,17 @@ export interface AgentPlan {
   backgroundLimits?: BackgroundLimits;
   /** The definition's own middleware, outer → inner, inside the permission gate and compaction. */
   use?: MiddlewarePlan[];
+  /**
+   * The agent's skills, read from its skill folders when the plan is made (on the worker, in the `resolveAgent`
+   * activity, so a replay sees the same list); listed in the system prompt, loaded with the `load_skill` tool.
+   */
+  skills?: SkillSummary[];
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
+}
+
+/** What the model is told of a skill before it loads it. */
+export interface SkillSummary {
+  name: string;
+  description: string;
 }
