@@ -63,6 +63,19 @@ function hasPatchMarker(history: History, patchId: string): boolean {
   });
 }
 
+/** The session workflow's start input, decoded from the history's first event. */
+function startInput(history: History): Record<string, unknown> {
+  const data: unknown =
+    eventsOf(history)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+  const text =
+    typeof data === "string"
+      ? Buffer.from(data, "base64").toString("utf8")
+      : data instanceof Uint8Array
+        ? Buffer.from(data).toString("utf8")
+        : "{}";
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
 /** The ids of the scheduled events of a type's activities whose cancellation the workflow requested. */
 function cancelRequested(history: History, type: string): HistoryEvent[] {
   const scheduled = new Set(scheduledActivities(history, type).map((event) => String(event.eventId)));
@@ -350,5 +363,22 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       !!history &&
       scheduledActivities(history, "runEffect").length === 1 &&
       scheduledActivities(history, "executeTool").length === 1,
+  },
+  {
+    name: "fork",
+    executions: 1,
+    shows:
+      "a forked session: it starts with another session's conversation (seed, forkedFrom) and runs one model call of its own",
+    exercised: ([history]) => {
+      if (!history) return false;
+      const input = startInput(history);
+      return (
+        Array.isArray(input.seed) &&
+        input.seed.length === 4 &&
+        typeof input.forkedFrom === "object" &&
+        scheduledActivities(history, "callModel").length === 1 &&
+        scheduledActivities(history, "executeTool").length === 0
+      );
+    },
   },
 ];

@@ -286,6 +286,15 @@ const middleware: Scenario = async ({ client, sessionId }) => {
     throw new Error("the middleware did not record the call");
 };
 
+/** A source session's first run (two turns: a tool call, then the answer), forked at its end into the scenario's session. */
+const fork: Scenario = async ({ client, sessionId }) => {
+  const agent = agentOf("fork");
+  const source = `${sessionId}-source`;
+  await expectEnd(client.run(agent, "Add 1 and 2.", { sessionId: source }), "stop");
+  await client.fork(source, { atTurn: 2, newSessionId: sessionId });
+  await expectEnd(client.run(agent, "Again, briefly.", { sessionId }), "stop");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -308,6 +317,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   subagent,
   background,
   middleware,
+  fork,
 };
 
 const ACTIVITY_ENDS = [
