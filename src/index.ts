@@ -8,6 +8,8 @@
 
 // The in-process agent and the agent definition it shares with durable runs.
 export { createAgent, type Agent, type CreateAgentConfig, type RunHandle } from "./agent.js";
+export type { Checkpoint } from "./checkpoint/list-checkpoints.js";
+export type { RestoreOptions, RestoreResult } from "./checkpoint/restore-checkpoint.js";
 export { nodePorts } from "./node-ports.js";
 export {
   defineAgent,
