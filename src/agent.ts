@@ -7,6 +7,12 @@ import type { Message } from "./kernel/messages.js";
 import type { KernelPorts } from "./kernel/ports.js";
 import { runKernel } from "./kernel/run-kernel.js";
 import { nodePorts } from "./node-ports.js";
+import { listCheckpoints, requireCheckpointer, type Checkpoint } from "./checkpoint/list-checkpoints.js";
+import {
+  restoreCheckpoint,
+  type RestoreOptions,
+  type RestoreResult,
+} from "./checkpoint/restore-checkpoint.js";
 
 /** The configuration of `createAgent`: the kernel's, with the in-process ports by default. */
 export type CreateAgentConfig = Omit<KernelConfig, "ports"> & { ports?: KernelPorts };
@@ -35,6 +41,14 @@ export interface Agent {
     input: string,
     options?: ForkOptions & RunOptions,
   ): AsyncGenerator<AgentEvent, RunResult>;
+  /** The prompts of a session, each a point to restore to (needs a checkpointer). */
+  listCheckpoints(sessionId: string): Promise<Checkpoint[]>;
+  /**
+   * Restores a session to just after event `toSeq` (needs a checkpointer): files the tools changed later are put back
+   * from their snapshots, then the log is truncated, so the next run with this session id goes on from there. Pass a
+   * checkpoint's `seq - 1` to undo its prompt and everything after it.
+   */
+  restore(sessionId: string, toSeq: number, options?: RestoreOptions): Promise<RestoreResult>;
   /** The configuration the agent was made with. */
   readonly config: KernelConfig;
   /**
@@ -76,6 +90,10 @@ export function createAgent(config: CreateAgentConfig): Agent {
     close: async () => {
       await Promise.all((kernelConfig.toolSources ?? []).map((source) => source.close?.()));
     },
+    listCheckpoints: async (sessionId) =>
+      listCheckpoints(requireCheckpointer(kernelConfig.checkpointer, "listCheckpoints"), sessionId),
+    restore: async (sessionId, toSeq, options) =>
+      restoreCheckpoint(requireCheckpointer(kernelConfig.checkpointer, "restore"), sessionId, toSeq, options),
   };
 }
 

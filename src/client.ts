@@ -8,7 +8,7 @@ import {
   type WorkflowHandle,
 } from "@temporalio/client";
 import { withSubagentEvents } from "./runtime/subagent-events.js";
-import { SUBAGENT_RUN_ID } from "./workflows/session-input.js";
+import { SUBAGENT_RUN_ID, type ForkOrigin, type SessionInput } from "./workflows/session-input.js";
 import type { RunResult } from "./kernel/events.js";
 import { historyToJSONObject } from "./runtime/history-json.js";
 import { queryWithRetry } from "./runtime/query-with-retry.js";
@@ -32,6 +32,7 @@ import {
   type ExternalDeltaSource,
 } from "./runtime/run-event-stream.js";
 import { redisDeltaSource } from "./stream/redis-delta-source.js";
+import { WorkflowExecutionAlreadyStartedError } from "@temporalio/common";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
 import { agentSession } from "./workflows/agent-session.js";
@@ -66,7 +67,32 @@ export interface StartedRun extends StartRunResult {
   sessionId: string;
 }
 
-/** A session as listed by the visibility store. */
+/** Options of {@link AgentClient.fork}. */
+export interface SessionForkOptions {
+  /** The turn of the source session (counted across its runs, from 1) whose end state the fork starts with. */
+  atTurn: number;
+  /** The new session's id. Default: a new id. */
+  newSessionId?: string;
+  /** The agent the fork runs (default the source session's): compare agents on a real conversation. */
+  agent?: string;
+  /** The model the fork's runs use instead of the agent's (the workers must have a provider for it). */
+  model?: string;
+  /**
+   * The workflow-safe modules of the source agent's own middleware (`defineMiddleware`), which reading its history
+   * replays: the same modules its workers bundle. Not needed for agents whose middleware are built-ins.
+   */
+  workflowModules?: string[];
+}
+
+/** A session made by {@link AgentClient.fork}. */
+export interface ForkedSession {
+  sessionId: string;
+  agent: string;
+  forkedFrom: ForkOrigin;
+  /** How many messages its conversation starts with. */
+  messageCount: number;
+}
+
 /** Options of an AgentClient. */
 export interface AgentClientOptions {
   address?: string;
@@ -205,16 +231,9 @@ export class AgentClient {
     checkRunInputSize({ runId, agent, input, images: options.images }, this.maxRunInputBytes);
     await this.checkSetup(agent);
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
-      workflowId: sessionId,
-      taskQueue: this.taskQueueFor(agent),
-      args: [{ sessionId, agent, ...(this.searchAttributes ? {} : { searchAttributes: false }) }],
+      ...this.sessionWorkflowOptions(sessionId, agent),
+      args: [this.sessionInput(sessionId, agent)],
       workflowIdConflictPolicy: "USE_EXISTING",
-      workflowIdReusePolicy: "REJECT_DUPLICATE",
-      // Explicit (Temporal's default): a replay of a whole execution on a cold worker must fit in it.
-      workflowTaskTimeout: DEFAULT_WORKFLOW_TASK_TIMEOUT,
-      memo: { agent },
-      // The header of the UI's workflow page; the live status and pending approvals are its Current Details.
-      staticSummary: `lite-agent session · agent ${agent} · status, pending approvals: User Metadata → Current Details`,
     });
     try {
       const request = { runId, agent, input, ...(options.images ? { images: options.images } : {}) };
@@ -226,6 +245,78 @@ export class AgentClient {
     } catch (error) {
       throw toSessionError(error, sessionId, "start run");
     }
+  }
+
+  /**
+   * Forks a session at the end of one of its turns: a new session whose conversation is the source's at the end of
+   * turn `atTurn` (read from the source's workflow history, across continue-as-new, by replaying it: nothing of the
+   * source runs again, and the source is not touched), optionally on another agent or model. It starts idle; send
+   * it a message with `start`/`run`/`send` and its `sessionId`. Its status shows `forkedFrom`. Only turns that ended
+   * can be forked: a turn still running or waiting for an approval or answer is out of range.
+   * @example
+   * const fork = await client.fork("session-1", { atTurn: 4, model: "gpt-4.1" });
+   * await client.send(fork.agent, "try another way", { sessionId: fork.sessionId });
+   */
+  async fork(sessionId: string, options: SessionForkOptions): Promise<ForkedSession> {
+    const { atTurn } = options;
+    if (!Number.isInteger(atTurn) || atTurn < 1)
+      throw new AgentError(`fork: 'atTurn' must be a whole number of 1 or more (got ${String(atTurn)})`);
+    const { conversationAtTurn, ForkPointError } = await import("./runtime/conversation-at-turn.js");
+    let point;
+    try {
+      point = await conversationAtTurn(this.temporal, sessionId, atTurn, {
+        dataConverter: this.temporal.options.dataConverter,
+        ...(options.workflowModules ? { workflowModules: options.workflowModules } : {}),
+      });
+    } catch (error) {
+      if (error instanceof ForkPointError)
+        throw new SessionError(`fork: ${error.message}`, sessionId, "rejected", { operation: "fork" });
+      throw toSessionError(error, sessionId, "fork");
+    }
+    const agent = options.agent ?? point.agent;
+    const newSessionId = options.newSessionId ?? `session-${randomUUID()}`;
+    const forkedFrom = { sessionId, turn: atTurn };
+    const input: SessionInput = {
+      ...this.sessionInput(newSessionId, agent),
+      seed: point.messages,
+      forkedFrom,
+      ...(options.model ? { model: options.model } : {}),
+    };
+    checkRunInputSize(input, this.maxRunInputBytes);
+    await this.checkSetup(agent);
+    try {
+      await this.temporal.workflow.start(agentSession, {
+        ...this.sessionWorkflowOptions(newSessionId, agent),
+        args: [input],
+      });
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError)
+        throw new SessionError(`fork: session '${newSessionId}' already exists`, newSessionId, "rejected", {
+          cause: error,
+          operation: "fork",
+        });
+      throw toSessionError(error, newSessionId, "fork");
+    }
+    return { sessionId: newSessionId, agent, forkedFrom, messageCount: point.messages.length };
+  }
+
+  /** The start input of a new session. */
+  private sessionInput(sessionId: string, agent: string): SessionInput {
+    return { sessionId, agent, ...(this.searchAttributes ? {} : { searchAttributes: false }) };
+  }
+
+  /** How a session's workflow is started: its id, queue, timeouts and what the UI shows of it. */
+  private sessionWorkflowOptions(sessionId: string, agent: string) {
+    return {
+      workflowId: sessionId,
+      taskQueue: this.taskQueueFor(agent),
+      workflowIdReusePolicy: "REJECT_DUPLICATE" as const,
+      // Explicit (Temporal's default): a replay of a whole execution on a cold worker must fit in it.
+      workflowTaskTimeout: DEFAULT_WORKFLOW_TASK_TIMEOUT,
+      memo: { agent },
+      // The header of the UI's workflow page; the live status and pending approvals are its Current Details.
+      staticSummary: `lite-agent session · agent ${agent} · status, pending approvals: User Metadata → Current Details`,
+    };
   }
 
   /** Starts a run and yields its events as they happen; returns the run's result. */

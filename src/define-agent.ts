@@ -29,6 +29,9 @@ import { toToolSpec, type AnyTool } from "./kernel/tools.js";
 import { checkMcpServers, type McpServerConfig } from "./common/mcp-servers.js";
 import type { McpToolDefaults } from "./common/mcp-tool-plans.js";
 import { mcpToolSource } from "./mcp/mcp-tool-source.js";
+import { LOAD_SKILL_TOOL } from "./common/skills-prompt.js";
+import { loadSkillTool } from "./skills/load-skill-tool.js";
+import { loadSkills, skillSummaries, type SkillsOption } from "./skills/load-skills.js";
 
 /** Defaults of the durable runtime, each overridable per agent. */
 export const DURABLE_DEFAULTS = {
@@ -103,6 +106,14 @@ export interface AgentDefinition {
   budget?: BudgetPlan;
   /** The seed's limits on background tasks (`maxTotal`, `maxJoinable`, `maxDetached`, `maxTaskMs`, ...). */
   backgroundLimits?: BackgroundLimits;
+  /**
+   * Skills: folders of `SKILL.md` files (front matter `name`, `description`; the body is the instructions), a later
+   * folder's skill winning over an earlier one of the same name (`defaultSkillDirs` gives the seed's order). The
+   * system prompt lists them by name and description, and the `load_skill` tool reads one on demand. Durably the
+   * folders are read on the worker: the list when a run resolves its plan (recorded in history), a skill in the
+   * `load_skill` activity.
+   */
+  skills?: SkillsOption;
   /** Durable-only settings. */
   durable?: {
     toolTimeoutMs?: number;
@@ -124,7 +135,19 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
     );
   }
   const names = new Set<string>();
+  if (definition.skills) {
+    if (
+      !Array.isArray(definition.skills.dirs) ||
+      definition.skills.dirs.some((dir) => typeof dir !== "string")
+    )
+      throw new TypeError(`agent '${definition.name}': 'skills.dirs' must be a list of folder paths`);
+    names.add(LOAD_SKILL_TOOL);
+  }
   for (const tool of definition.tools ?? []) {
+    if (tool.name === LOAD_SKILL_TOOL && definition.skills)
+      throw new TypeError(
+        `agent '${definition.name}' has skills, so its tools cannot include one named '${LOAD_SKILL_TOOL}'`,
+      );
     if (names.has(tool.name))
       throw new TypeError(`agent '${definition.name}' has two tools named '${tool.name}'`);
     names.add(tool.name);
@@ -147,7 +170,7 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     name: definition.name,
     model: definition.model,
     codec: definition.codec ?? "native",
-    tools: (definition.tools ?? []).map((tool) => toolPlan(tool, durable)),
+    tools: agentTools(definition).map((tool) => toolPlan(tool, durable)),
     maxTurns: definition.maxTurns ?? 50,
     maxParallelTools: definition.maxParallelTools ?? 10,
     maxDecodeRetries: definition.maxDecodeRetries ?? 2,
@@ -161,6 +184,8 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
     plan.use = definition.use.map((layer) => middlewarePlan(definition.name, layer));
   const servers = Object.keys(definition.mcpServers ?? {});
   if (servers.length) plan.mcpServers = servers;
+  // Read here, where the plan is made: on a worker, in the run's resolveAgent activity (its result is recorded).
+  if (definition.skills) plan.skills = skillSummaries(loadSkills(definition.skills.dirs));
   return plan;
 }
 
@@ -170,6 +195,12 @@ export function mcpToolDefaults(definition: AgentDefinition): McpToolDefaults {
     timeoutMs: definition.durable?.toolTimeoutMs ?? DURABLE_DEFAULTS.toolTimeoutMs,
     heartbeatTimeoutMs: definition.durable?.toolHeartbeatTimeoutMs ?? DURABLE_DEFAULTS.toolHeartbeatTimeoutMs,
   };
+}
+
+/** The tools of an agent: its own, and `load_skill` when it has skills. */
+export function agentTools(definition: AgentDefinition): AnyTool[] {
+  const tools = definition.tools ?? [];
+  return definition.skills ? [...tools, loadSkillTool(definition.skills.dirs)] : tools;
 }
 
 /** How the workflow makes a middleware again; a clear error for one that cannot run durably. */
@@ -239,7 +270,7 @@ export function localAgentConfig(
   const config: CreateAgentConfig = {
     ...planSettings(plan, effects),
     model,
-    tools: definition.tools ?? [],
+    tools: agentTools(definition),
     use: [
       ...planPermission(plan.permission, options.approval),
       ...(plan.compaction

@@ -8,6 +8,8 @@
 
 // The in-process agent and the agent definition it shares with durable runs.
 export { createAgent, type Agent, type CreateAgentConfig, type RunHandle } from "./agent.js";
+export type { Checkpoint } from "./checkpoint/list-checkpoints.js";
+export type { RestoreOptions, RestoreResult } from "./checkpoint/restore-checkpoint.js";
 export { nodePorts } from "./node-ports.js";
 export {
   defineAgent,
@@ -41,6 +43,10 @@ export { NEVER_ABORTED } from "./kernel/ports.js";
 export { SteerController, type SteerInput } from "./kernel/steer-controller.js";
 export { forkConfig, type ForkOptions } from "./kernel/fork.js";
 export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
+
+// Skills: folders of SKILL.md files, listed in the system prompt and loaded on demand (`load_skill`).
+export { loadSkills, defaultSkillDirs, type Skill, type SkillsOption } from "./skills/load-skills.js";
+export { loadSkillTool } from "./skills/load-skill-tool.js";
 
 // Middleware: the contract and its factories.
 export {

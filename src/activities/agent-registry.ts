@@ -1,4 +1,10 @@
-import { mcpToolDefaults, middlewareModules, toAgentPlan, type AgentDefinition } from "../define-agent.js";
+import {
+  agentTools,
+  mcpToolDefaults,
+  middlewareModules,
+  toAgentPlan,
+  type AgentDefinition,
+} from "../define-agent.js";
 import { checkMcpServers, type McpServerConfig } from "../common/mcp-servers.js";
 import type { McpToolDefaults } from "../common/mcp-tool-plans.js";
 import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
@@ -70,7 +76,7 @@ export class AgentRegistry {
 
   /** The implementation of one of an agent's tools. */
   tool(agent: string, name: string): AnyTool {
-    const tool = this.definition(agent).tools?.find((candidate) => candidate.name === name);
+    const tool = agentTools(this.definition(agent)).find((candidate) => candidate.name === name);
     if (!tool)
       throw new RegistryLookupError(
         `tool '${name}' of agent '${agent}' is not registered on this worker`,

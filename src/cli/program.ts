@@ -6,6 +6,7 @@ import { registerCloseCommand } from "./commands/close-command.js";
 import { registerCodecServerCommand } from "./commands/codec-server-command.js";
 import { registerDecisionCommands } from "./commands/decision-commands.js";
 import { registerDevCommand } from "./commands/dev-command.js";
+import { registerForkCommand } from "./commands/fork-command.js";
 import { registerHistoryCommand } from "./commands/history-command.js";
 import { registerInterruptCommand } from "./commands/interrupt-command.js";
 import { registerListCommand } from "./commands/list-command.js";
@@ -34,7 +35,16 @@ const GROUPS: [string, Register[]][] = [
       registerCancelCommand,
     ],
   ],
-  ["Sessions:", [registerListCommand, registerShowCommand, registerTranscriptCommand, registerCloseCommand]],
+  [
+    "Sessions:",
+    [
+      registerListCommand,
+      registerShowCommand,
+      registerTranscriptCommand,
+      registerForkCommand,
+      registerCloseCommand,
+    ],
+  ],
   ["Histories:", [registerHistoryCommand, registerReplayCommand]],
 ];
 

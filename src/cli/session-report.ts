@@ -86,8 +86,9 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
   const command = (verb: string, callId: string) =>
     `${options.commandPrefix} ${verb} ${shellQuote(status.sessionId)} ${shellQuote(callId)}`;
   const run = status.currentRun ? `${status.currentRun.runId} · turn ${status.currentRun.turn}` : "none";
+  const model = status.model ? ` · model ${status.model}` : "";
   const lines = [
-    `Session  ${style.bold(status.sessionId)} · agent ${status.agent}`,
+    `Session  ${style.bold(status.sessionId)} · agent ${status.agent}${model}`,
     `Status   ${style.bold(status.status)}${status.failure ? ` · ${status.failure.message}` : ""}`,
     `Run      ${run}`,
     `Queued   ${status.queuedRuns.length === 0 ? "none" : `${plural(status.queuedRuns.length, "run")}: ${status.queuedRuns.join(", ")}`}`,
@@ -95,6 +96,10 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
   ];
   if (status.budgetStop)
     lines.push(`Budget   run ${status.budgetStop.runId} stopped at ${describeOverrun(status.budgetStop)}`);
+  if (status.forkedFrom) {
+    const { sessionId, turn } = status.forkedFrom;
+    lines.splice(1, 0, `Forked   from ${style.bold(sessionId)} at the end of turn ${turn}`);
+  }
   if (status.pendingApprovals.length > 0) {
     lines.push(
       `Pending approvals (${status.pendingApprovals.length}):`,

@@ -179,6 +179,17 @@ export interface AgentPlan {
    * listing is recorded. How to reach them (commands, URLs, headers) stays on the worker, out of the history.
    */
   mcpServers?: string[];
+  /**
+   * The agent's skills, read from its skill folders when the plan is made (on the worker, in the `resolveAgent`
+   * activity, so a replay sees the same list); listed in the system prompt, loaded with the `load_skill` tool.
+   */
+  skills?: SkillSummary[];
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
+}
+
+/** What the model is told of a skill before it loads it. */
+export interface SkillSummary {
+  name: string;
+  description: string;
 }

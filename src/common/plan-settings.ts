@@ -4,6 +4,7 @@ import { EffectNotImplementedError, type EffectRunner } from "../kernel/effects.
 import type { ContextOptions, KernelConfig } from "../kernel/kernel-config.js";
 import { NEVER_ABORTED } from "../kernel/ports.js";
 import type { AgentPlan, ContextPlan } from "./agent-plan.js";
+import { systemWithSkills } from "./skills-prompt.js";
 
 /** The kernel settings a plan fixes, the same for in-process and durable runs. */
 export type PlanSettings = Pick<
@@ -38,8 +39,9 @@ export const OPTIONAL_PLAN_FIELDS = [
 ] as const;
 
 /**
- * Maps a plan onto the kernel's settings (model, codec, limits, sampling, ContextEngine). The ContextEngine's
- * planner, when the plan names one, runs through `effects` (the driver's: direct in-process, activities durably).
+ * Maps a plan onto the kernel's settings (model, codec, limits, sampling, ContextEngine, the skills in the system
+ * prompt). The ContextEngine's planner, when the plan names one, runs through `effects` (the driver's: direct
+ * in-process, activities durably).
  */
 export function planSettings(plan: AgentPlan, effects?: EffectRunner): PlanSettings {
   const settings: PlanSettings = {
@@ -52,6 +54,7 @@ export function planSettings(plan: AgentPlan, effects?: EffectRunner): PlanSetti
   for (const key of OPTIONAL_PLAN_FIELDS)
     if (plan[key] !== undefined) Object.assign(settings, { [key]: plan[key] });
   if (plan.context) settings.context = contextOptions(plan.context, effects);
+  if (plan.skills?.length) settings.system = systemWithSkills(plan.system, plan.skills);
   return settings;
 }
 

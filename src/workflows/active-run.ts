@@ -1,6 +1,7 @@
 import { CancellationScope } from "@temporalio/workflow";
 import type { AgentError } from "../kernel/errors.js";
 import type { Message } from "../kernel/messages.js";
+import type { AgentContext } from "../kernel/middleware.js";
 import type { Usage } from "../kernel/model.js";
 
 /**
@@ -12,6 +13,8 @@ export class ActiveRun {
   readonly scope = new CancellationScope();
   /** Set when the run must end with a fatal error (an approval timeout with the `fail` policy). */
   fatal?: AgentError;
+  /** The run's kernel context (set before each model call): the conversation at a turn's end is its `messages`. */
+  context?: AgentContext;
   /** The run's conversation as the kernel holds it (set before each model call), for the transcript query. */
   live?: Message[];
   /**

@@ -46,5 +46,7 @@ function taskOutcome(session: SessionState): Pick<SessionOutcome, "task"> {
 async function continueAsNewNow(session: SessionState, suspended?: SuspendedRun): Promise<never> {
   // Handlers in flight (a startRun, a decision) finish here first; they only queue or flag.
   await condition(allHandlersFinished);
-  return continueAsNew<typeof agentSession>({ ...session.input, carried: session.carry(suspended) });
+  // The conversation goes on in `carried`; a fork's seed is only the first execution's start.
+  const { seed: _seed, ...input } = session.input;
+  return continueAsNew<typeof agentSession>({ ...input, carried: session.carry(suspended) });
 }

@@ -172,6 +172,10 @@ export interface SessionStatus {
   pendingQuestions: PendingQuestion[];
   /** Ids of the queued runs, in order (the first 100). */
   queuedRuns: string[];
+  /** A forked session: the session and turn it was forked from (`client.fork`). */
+  forkedFrom?: { sessionId: string; turn: number };
+  /** The model the session runs on instead of its agent's (a fork onto another model). */
+  model?: string;
   runsCompleted: number;
   turns: number;
   usage: Usage;

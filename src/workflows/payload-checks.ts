@@ -82,5 +82,23 @@ export function checkSessionInput(input: unknown): PayloadProblem {
   if (typeof input.sessionId !== "string" || input.sessionId === "")
     return "'sessionId' must be a non-empty string";
   if (typeof input.agent !== "string" || input.agent === "") return "'agent' must be a non-empty string";
+  return checkForkInput(input);
+}
+
+/** Checks what a forked session starts with: its conversation, its origin and its model. */
+function checkForkInput(input: Record<string, unknown>): PayloadProblem {
+  const { seed, forkedFrom, model } = input;
+  if (seed !== undefined && (!Array.isArray(seed) || !seed.every(isMessage)))
+    return "'seed' must be an array of {role, content} messages";
+  if (
+    forkedFrom !== undefined &&
+    (!isObject(forkedFrom) ||
+      typeof forkedFrom.sessionId !== "string" ||
+      !Number.isInteger(forkedFrom.turn) ||
+      (forkedFrom.turn as number) < 1)
+  )
+    return "'forkedFrom' must be {sessionId, turn} with a turn of 1 or more";
+  if (model !== undefined && (typeof model !== "string" || model === ""))
+    return "'model' must be a non-empty string";
   return undefined;
 }

@@ -25,6 +25,7 @@ import { planPermission } from "../common/plan-permission.js";
 import { planSettings } from "../common/plan-settings.js";
 import { planBudget } from "../common/plan-budget.js";
 import type { AgentEvent } from "../kernel/events.js";
+import { captureTurnEnd, turnTracker } from "./turn-capture.js";
 
 const { resolveAgent } = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: "30 seconds",
@@ -68,9 +69,11 @@ export async function executeRun(
   }
 }
 
+/** The agent's plan, from the worker; on the session's own model when it has one (a fork onto another model). */
 async function resolvePlan(session: SessionState, run: QueuedRun): Promise<AgentPlan | undefined> {
   try {
-    return await resolveAgent(session.agent);
+    const plan = await resolveAgent(session.agent);
+    return session.input.model ? { ...plan, model: session.input.model } : plan;
   } catch (error) {
     const cause = applicationCause(error);
     const failure = toAgentError(new Error(cause?.message ?? String(error)));
@@ -149,6 +152,7 @@ async function driveKernel(
     }
     const event = next.value;
     if (event.type === "turn_start") active.turn = event.turn;
+    if (event.type === "turn_end") captureTurnEnd(session, active, event);
     if (event.type === "model_call_end" && event.usage) active.usage = addUsage(active.usage, event.usage);
     if (event.type === "subagent" && event.usage) active.usage = addUsage(active.usage, event.usage);
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
@@ -248,6 +252,7 @@ function kernelConfig(
       ...planPermission(plan.permission, approver, false),
       ...durableCompaction({ session, plan, runId, modelCalls: calls.count }),
       ...durableUse(plan),
+      turnTracker(session.current!),
     ],
     approval: approver,
     effects,

@@ -74,6 +74,21 @@ export interface SessionInput {
    * then closes and returns the run's summary. It gets no delegation tool (one level of subagents).
    */
   task?: SubagentTask;
+  /**
+   * The conversation a new session starts with (a fork: another session's conversation at the end of one of its
+   * turns). Only the first execution reads it; later ones carry the conversation (`carried`), so it is not passed on.
+   */
+  seed?: Message[];
+  /** The session this one was forked from, and at the end of which of its turns (kept across continue-as-new). */
+  forkedFrom?: ForkOrigin;
+  /** The model the session's runs use instead of the agent's own (a fork onto another model). */
+  model?: string;
+}
+
+/** Where a forked session comes from: the source session and the turn whose end state it starts with. */
+export interface ForkOrigin {
+  sessionId: string;
+  turn: number;
 }
 
 /** The run id of a subagent session's one run. */

@@ -112,7 +112,7 @@ export class SessionState {
     const carried = input.carried;
     this.sessionId = input.sessionId;
     this.agent = input.agent;
-    this.messages = carried?.messages ?? [];
+    this.messages = carried?.messages ?? input.seed ?? [];
     this.queue = carried?.queue ?? [];
     this.steers = new SteerQueue(carried?.seenSignalIds);
     if (carried) this.steers.restore(carried.pendingSteers);
@@ -242,6 +242,8 @@ export class SessionState {
       rejectedDecisions: this.board.rejectedDecisions(),
     };
     if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
+    if (this.input.forkedFrom) status.forkedFrom = this.input.forkedFrom;
+    if (this.input.model) status.model = this.input.model;
     if (this.subagents.size > 0) status.subagents = [...this.subagents.values()];
     if (this.price) status.cost = usageCost(status.usage, this.price);
     const background = this.detachedTasks?.listDetached() ?? [];

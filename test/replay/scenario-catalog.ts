@@ -48,19 +48,25 @@ function approvalTimer(
 
 const eventId = (event: HistoryEvent) => Number(String(event.eventId));
 
+/** A payload's data as text: bytes as loaded by the SDK, or base64 in the JSON form ("" when absent). */
+function payloadText(data: unknown): string {
+  if (typeof data === "string") return Buffer.from(data, "base64").toString("utf8");
+  return data instanceof Uint8Array ? Buffer.from(data).toString("utf8") : "";
+}
+
 /** Whether the history records the `patched()` marker of `patchId`. */
 function hasPatchMarker(history: History, patchId: string): boolean {
-  return eventsOf(history).some((event) => {
-    const data: unknown = event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data;
-    // Bytes as loaded by the SDK, or base64 in the JSON form.
-    const text =
-      typeof data === "string"
-        ? Buffer.from(data, "base64").toString("utf8")
-        : data instanceof Uint8Array
-          ? Buffer.from(data).toString("utf8")
-          : "";
-    return text.includes(`"id":"${patchId}"`);
-  });
+  return eventsOf(history).some((event) =>
+    payloadText(event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data).includes(
+      `"id":"${patchId}"`,
+    ),
+  );
+}
+
+/** The session workflow's start input, decoded from the history's first event. */
+function startInput(history: History): Record<string, unknown> {
+  const input = eventsOf(history)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+  return JSON.parse(payloadText(input) || "{}") as Record<string, unknown>;
 }
 
 /** The ids of the scheduled events of a type's activities whose cancellation the workflow requested. */
@@ -375,5 +381,22 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       hasPatchMarker(history, "mcp-tools") &&
       scheduledActivities(history, "listMcpTools").length === 1 &&
       scheduledActivities(history, "callMcpTool").length === 1,
+  },
+  {
+    name: "fork",
+    executions: 1,
+    shows:
+      "a forked session: it starts with another session's conversation (seed, forkedFrom) and runs one model call of its own",
+    exercised: ([history]) => {
+      if (!history) return false;
+      const input = startInput(history);
+      return (
+        Array.isArray(input.seed) &&
+        input.seed.length === 4 &&
+        typeof input.forkedFrom === "object" &&
+        scheduledActivities(history, "callModel").length === 1 &&
+        scheduledActivities(history, "executeTool").length === 0
+      );
+    },
   },
 ];

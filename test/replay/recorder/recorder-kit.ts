@@ -245,6 +245,7 @@ export function createRecorderKit(): RecorderKit {
       }),
       // A real MCP server from npm; the history holds its listing, so replays need no server.
       agent("mcp", { mcpServers: { everything: everythingServer({ allow: ["echo"] }) } }),
+      agent("fork", { tools: [add] }),
       agent("middleware", {
         tools: [add],
         use: [systemNote({ note: "[note] be brief" }), recordCalls(), retry({ maxRetries: 1 })],
@@ -342,6 +343,11 @@ function scripts(): ProviderMap {
       textTurn("Six sums later, done."),
     ]),
     "script-provider-error": conversationScript([{ error: new ProviderError("bad", 400) }]),
+    "script-fork": conversationScript([
+      toolCallTurn([{ id: "f1", name: "add", input: { a: 1, b: 2 } }]),
+      textTurn("1 + 2 = 3."),
+      textTurn("Briefly: 3."),
+    ]),
     "script-closed": conversationScript([
       toolCallTurn([{ id: "a1", name: "add", input: { a: 4, b: 4 } }]),
       textTurn("8. Closing."),

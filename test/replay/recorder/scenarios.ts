@@ -297,6 +297,15 @@ const mcp: Scenario = async ({ client, sessionId }) => {
     throw new Error("the MCP server did not echo");
 };
 
+/** A source session's first run (two turns: a tool call, then the answer), forked at its end into the scenario's session. */
+const fork: Scenario = async ({ client, sessionId }) => {
+  const agent = agentOf("fork");
+  const source = `${sessionId}-source`;
+  await expectEnd(client.run(agent, "Add 1 and 2.", { sessionId: source }), "stop");
+  await client.fork(source, { atTurn: 2, newSessionId: sessionId });
+  await expectEnd(client.run(agent, "Again, briefly.", { sessionId }), "stop");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -321,6 +330,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   middleware,
   budget,
   mcp,
+  fork,
 };
 
 const ACTIVITY_ENDS = [

@@ -155,4 +155,18 @@ describe("sessionReport", () => {
       /cost|Budget|Subagents|Background/,
     );
   });
+
+  it("says where a forked session comes from, and the model it runs on instead of its agent's", () => {
+    const text = sessionReport(
+      { ...waiting, forkedFrom: { sessionId: "source 1", turn: 4 }, model: "gpt-4.1" },
+      { now: NOW, commandPrefix: "lite-agent", events: undefined },
+    );
+    expect(text.split("\n").slice(0, 2)).toEqual([
+      "Session  s 1 · agent refunds · model gpt-4.1",
+      "Forked   from source 1 at the end of turn 4",
+    ]);
+    expect(sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent", events: undefined })).not.toMatch(
+      /Forked|model/,
+    );
+  });
 });

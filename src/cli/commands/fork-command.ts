@@ -1,0 +1,60 @@
+import type { Command } from "commander";
+import { commandAction, type CliRuntime } from "../command-action.js";
+import type { CliScope } from "../cli-scope.js";
+import { parsePositiveNumber } from "../parse-options.js";
+import { shellQuote } from "../shell-quote.js";
+
+interface ForkFlags {
+  turn: number;
+  id?: string;
+  agent?: string;
+  model?: string;
+  json?: boolean;
+}
+
+async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags): Promise<number> {
+  // The fork replays the session's history in a replay worker, whose state changes are not worth a line each.
+  const { installQuietRuntime } = await import("../serve-worker.js");
+  try {
+    installQuietRuntime(scope.io.stderr, "ERROR");
+  } catch {
+    // A runtime is installed already (the CLI run inside another program): its logger stays.
+  }
+  const client = await scope.client();
+  const forked = await client.fork(sessionId, {
+    atTurn: options.turn,
+    ...(options.id ? { newSessionId: options.id } : {}),
+    ...(options.agent ? { agent: options.agent } : {}),
+    ...(options.model ? { model: options.model } : {}),
+  });
+  if (options.json) {
+    scope.io.stdout(`${JSON.stringify(forked)}\n`);
+    return 0;
+  }
+  const prefix = scope.globals.commandPrefix;
+  const run = `${prefix} run ${shellQuote(forked.agent)} --session ${shellQuote(forked.sessionId)} "<your message>"`;
+  scope.io.stdout(
+    `${forked.sessionId}\n` +
+      `forked from session ${sessionId} at the end of turn ${options.turn}: ${forked.messageCount} messages, ` +
+      `agent ${forked.agent}${options.model ? `, model ${options.model}` : ""}\n` +
+      `continue it: ${run}\n` +
+      `show it: ${prefix} show ${shellQuote(forked.sessionId)}\n`,
+  );
+  return 0;
+}
+
+/** `lite-agent fork <session> --turn N`: a new session with the conversation of another at the end of turn N. */
+export function registerForkCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command("fork")
+    .description(
+      "start a new session whose conversation is another's at the end of turn N (read from its history; nothing reruns)",
+    )
+    .argument("<session>", "the session to fork")
+    .requiredOption("--turn <n>", "the turn (counted across the session's runs, from 1)", parsePositiveNumber)
+    .option("--id <session>", "the new session's id (default: a new id)")
+    .option("--agent <name>", "run the fork on this agent instead of the session's")
+    .option("--model <id>", "run the fork on this model instead of the agent's")
+    .option("--json", "print the new session as one JSON object")
+    .action(commandAction<[string], ForkFlags>(runtime, fork));
+}

@@ -1,0 +1,46 @@
+import { parse as parseYaml } from "yaml";
+
+/** A skill as its `SKILL.md` declares it: front matter (`name`, `description`, `tags`) and the instructions. */
+export interface SkillFile {
+  name?: string;
+  description?: string;
+  tags?: string[];
+  /** The instructions: the file's text after the front matter. */
+  body: string;
+}
+
+/** Front matter: a `---` line, YAML, a `---` line, at the very start of the file. */
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * Parses a `SKILL.md`: its YAML front matter (optional; `name`, `description` and `tags` are read, other keys are
+ * ignored) and its body. Throws an error naming `file` when the front matter is not YAML or a field has the wrong type.
+ * @example
+ * parseSkillFile("---\nname: csv\ndescription: Reads CSV files\n---\nUse the csv tool.", "csv/SKILL.md");
+ */
+export function parseSkillFile(text: string, file: string): SkillFile {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) return { body: text.trim() };
+  let data: unknown;
+  try {
+    data = parseYaml(match[1]!);
+  } catch (error) {
+    throw new Error(`skill file ${file}: its front matter is not valid YAML: ${(error as Error).message}`);
+  }
+  if (data !== null && data !== undefined && (typeof data !== "object" || Array.isArray(data)))
+    throw new Error(`skill file ${file}: its front matter must be a YAML mapping (name, description, tags)`);
+  const fields = (data ?? {}) as Record<string, unknown>;
+  const skill: SkillFile = { body: text.slice(match[0].length).trim() };
+  for (const key of ["name", "description"] as const) {
+    const value = fields[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") throw new Error(`skill file ${file}: '${key}' must be a string`);
+    skill[key] = value.trim();
+  }
+  if (fields.tags !== undefined && fields.tags !== null) {
+    if (!Array.isArray(fields.tags) || fields.tags.some((tag) => typeof tag !== "string"))
+      throw new Error(`skill file ${file}: 'tags' must be a list of strings`);
+    skill.tags = fields.tags as string[];
+  }
+  return skill;
+}

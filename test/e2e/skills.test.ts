@@ -1,0 +1,93 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defaultPayloadConverter } from "@temporalio/common";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentClient } from "../../src/client.js";
+import { defineAgent } from "../../src/define-agent.js";
+import type { ModelRequest } from "../../src/kernel/model.js";
+import { fakeProvider } from "../../src/providers/fake-provider.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { eventsOf, scheduledActivities } from "../replay/history-events.js";
+import {
+  connectTestClient,
+  startTestWorker,
+  uniqueTaskQueue,
+  type RunningWorker,
+} from "../support/temporal.js";
+
+const fixtures = fileURLToPath(new URL("../fixtures/skills/", import.meta.url));
+const dirs = [path.join(fixtures, "base"), path.join(fixtures, "override")];
+
+const analyst = defineAgent({
+  name: "analyst",
+  model: "scripted",
+  system: "You analyse data.",
+  skills: { dirs },
+});
+
+/** Every tool result block the request's conversation holds. */
+function toolResults(request: ModelRequest): { content: unknown; isError?: boolean }[] {
+  return request.messages.flatMap((message) =>
+    Array.isArray(message.content)
+      ? message.content.flatMap((block) => (block.type === "tool_result" ? [block] : []))
+      : [],
+  );
+}
+
+describe("skills in a durable session", () => {
+  const taskQueue = uniqueTaskQueue("skills");
+  const model = fakeProvider([
+    toolCallTurn([{ id: "load-1", name: "load_skill", input: { name: "csv-report" } }]),
+    toolCallTurn([{ id: "load-2", name: "load_skill", input: { name: "nope" } }]),
+    textTurn("sales.csv: 12 rows"),
+  ]);
+  let worker: RunningWorker;
+  let client: AgentClient;
+
+  beforeAll(async () => {
+    worker = await startTestWorker({ taskQueue, agents: [analyst], providers: { scripted: model } });
+    client = await connectTestClient(taskQueue);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await worker?.stop();
+  });
+
+  it("lists the skills in the system prompt, loads one by activity, and answers an unknown name with the list", async () => {
+    const sessionId = `skills-${taskQueue}`;
+    const result = await client.send("analyst", "report on sales.csv", { sessionId });
+    expect(result.text).toBe("sales.csv: 12 rows");
+
+    expect(model.requests[0]!.system).toBe(
+      "You analyse data.\n\nSkills you can use (call load_skill with a skill's name to read its instructions " +
+        "before following it):\n- csv-report: Summarise a CSV file (the project's own version)\n" +
+        "- greeting: Greet the user by name",
+    );
+    const [loaded, unknown] = toolResults(model.requests[2]!);
+    expect(loaded!.content).toBe(
+      '<skill name="csv-report">\nCount the rows and report them in one line: "<file>: <rows> rows".\n</skill>',
+    );
+    expect(loaded!.isError).toBeFalsy();
+    expect(unknown).toMatchObject({
+      content: "Error: unknown skill 'nope'. Available skills: csv-report, greeting",
+      isError: true,
+    });
+
+    // Durable: each load is an executeTool activity, retried as idempotent work; the skill list is in the
+    // resolveAgent activity's recorded result (a local activity marker), so a replay builds the same prompt.
+    const history = await client.temporal.workflow.getHandle(sessionId).fetchHistory();
+    const loads = scheduledActivities(history, "executeTool").map(
+      (event) => event.activityTaskScheduledEventAttributes!,
+    );
+    expect(loads).toHaveLength(2);
+    for (const load of loads) expect(load.retryPolicy?.maximumAttempts).toBe(5);
+    const markers = eventsOf(history).flatMap((event) => {
+      const payload = event.markerRecordedEventAttributes?.details?.result?.payloads?.[0];
+      return payload ? [defaultPayloadConverter.fromPayload<{ skills?: unknown }>(payload)] : [];
+    });
+    expect(markers.map((plan) => plan.skills)).toContainEqual([
+      { name: "csv-report", description: "Summarise a CSV file (the project's own version)" },
+      { name: "greeting", description: "Greet the user by name" },
+    ]);
+  });
+});
