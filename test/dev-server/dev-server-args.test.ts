@@ -15,12 +15,12 @@ const base: DevServerArgsInput = {
 };
 
 describe("devServerArgs", () => {
-  it("builds the start-dev command with ports, the four search attributes and the log level", () => {
+  it("builds the start-dev command with ports, the five search attributes and the log level", () => {
     expect(devServerArgs(base)).toEqual([
       "server", "start-dev", "--ip", "127.0.0.1", "--port", "7001", "--ui-port", "8001", "--ui-disable-news-fetch",
       "--search-attribute", "AgentName=Keyword", "--search-attribute", "AgentStatus=Keyword",
       "--search-attribute", "AgentTurns=Int", "--search-attribute", "AgentTokens=Int",
-      "--log-level", "warn",
+      "--search-attribute", "AgentCost=Double", "--log-level", "warn",
     ]); // prettier-ignore
   });
 

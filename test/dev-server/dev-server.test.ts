@@ -68,7 +68,7 @@ describe("startDevServer with a SQLite file", () => {
     first = await start({ dbFile: path.join(dir, "temporal.db"), namespace: NAMESPACE });
   });
 
-  it("serves the namespace with the four custom search attributes registered", async () => {
+  it("serves the namespace with the five custom search attributes registered", async () => {
     expect(first.address).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(first.namespace).toBe(NAMESPACE);
     const { namespaceInfo, attributes } = await withConnection(first.address, async (connection) => ({
