@@ -19,18 +19,14 @@ export function announceToolCalls(calls: ToolCall[]): AgentEvent[] {
 }
 
 /**
- * Step 9: runs the calls at most `maxParallelTools` at a time. Their events stream live, in completion order,
- * through `live` (the caller yields them directly: a generator here would cost every event promises); `done`
- * resolves once all settled, after the results were fed back to the model in call order as one user message.
+ * Step 9: runs the calls at most `maxParallelTools` at a time. Their events go to `run.out` live, in completion
+ * order, while they run; resolves once all settled, after the results were fed back to the model in call order as
+ * one user message.
  */
-export function runToolCalls(
-  run: RunState,
-  turn: number,
-  calls: ToolCall[],
-): { live: AsyncIterable<AgentEvent>; done: Promise<ToolPhaseOutcome> } {
-  const live = run.sink.beginLive();
+export function runToolCalls(run: RunState, turn: number, calls: ToolCall[]): Promise<ToolPhaseOutcome> {
+  run.sink.beginLive(run.out);
   const results: ToolResult[] = new Array<ToolResult>(calls.length);
-  const done = runLimited(calls.length, run.config.maxParallelTools, async (index) => {
+  return runLimited(calls.length, run.config.maxParallelTools, async (index) => {
     results[index] = await runOneCall(run, turn, calls[index]!);
   })
     .finally(() => run.sink.endLive())
@@ -42,7 +38,6 @@ export function runToolCalls(
       run.ctx.messages.push(message);
       return { results, aborted: run.abortedByHook !== undefined };
     });
-  return { live, done };
 }
 
 /** Runs `count` jobs with at most `limit` in flight, starting them in index order. */
