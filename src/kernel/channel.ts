@@ -1,7 +1,7 @@
 /**
  * An unbounded async queue: producers `push` without waiting, one consumer iterates until `close`.
- * `runAsync` and the session stream readers hand events on through it. The iterator is written by hand, not as an async
- * generator, because it is on the per-event hot path and each generator step costs promises.
+ * `runAsync` and the session stream readers hand events on through it. The iterator is written by hand, not as
+ * an async generator, because it is on the per-event hot path and each generator step costs promises.
  */
 export class Channel<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
