@@ -13,6 +13,7 @@ import type { AbortSignalLike } from "./ports.js";
 import { forEachMaybeAsync, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import { send } from "./event-outlet.js";
 import { RunClosedError } from "./pull-events.js";
+import { isWholeModelStream } from "./whole-model-stream.js";
 
 /** How the model phase of a turn ended. */
 export type ModelPhaseOutcome =
@@ -63,7 +64,8 @@ export async function modelPhase(
         if (paused) await paused;
       }
       ctx.messages.push(message);
-      await run.log.append({ type: "assistant", message });
+      const appended = run.log.append({ type: "assistant", message });
+      if (appended) await appended;
       paused = send(out, { type: "message", message });
       if (paused) await paused;
       const after = afterModel(run, { ...call, message });
@@ -109,19 +111,31 @@ async function streamOnce(
   const started = config.ports.now();
   let streamed = false;
   let done: Extract<ModelChunk, { type: "message_done" }> | undefined;
+  const take = (chunk: ModelChunk): MaybeAsync<void> => {
+    if (chunk.type === "message_done") done = chunk;
+    else if (chunk.type === "text_delta") {
+      streamed = true;
+      if (config.codec.streaming !== "buffer") return send(out, { type: "text_delta", text: chunk.text });
+    } else if (chunk.type === "reasoning_delta") {
+      streamed = true;
+      return send(out, { type: "reasoning_delta", text: chunk.text });
+    }
+  };
   try {
-    for await (const chunk of call()) {
-      if (signal.aborted) break;
-      if (chunk.type === "message_done") done = chunk;
-      else if (chunk.type === "text_delta") {
-        streamed = true;
-        if (config.codec.streaming !== "buffer") paused = send(out, { type: "text_delta", text: chunk.text });
-      } else if (chunk.type === "reasoning_delta") {
-        streamed = true;
-        paused = send(out, { type: "reasoning_delta", text: chunk.text });
+    const stream = call();
+    if (isWholeModelStream(stream)) {
+      // A recorded message (a durable model's) comes whole: one await instead of one per chunk.
+      for (const chunk of await stream.whole()) {
+        if (signal.aborted) break;
+        paused = take(chunk);
+        if (paused) await paused;
       }
-      if (paused) await paused;
-      paused = undefined;
+    } else {
+      for await (const chunk of stream) {
+        if (signal.aborted) break;
+        paused = take(chunk);
+        if (paused) await paused;
+      }
     }
     if (signal.aborted) throw signal.reason ?? new Error("aborted");
     if (!done) throw new ProviderError("model stream ended without a message_done chunk");
