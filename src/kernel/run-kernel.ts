@@ -220,7 +220,7 @@ async function openRun(
     ...(opened.log.persistent
       ? {
           recordSessionEvent: (event: Parameters<typeof opened.log.append>[0]) =>
-            void opened.log.append(event).catch(() => undefined),
+            void opened.log.append(event)?.catch(() => undefined),
         }
       : {}),
   };
