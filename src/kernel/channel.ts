@@ -1,6 +1,6 @@
 /**
  * An unbounded async queue: producers `push` without waiting, one consumer iterates until `close`.
- * The tool phase uses it to stream events live, in completion order. The iterator is written by hand, not as
+ * `runAsync` and the session stream readers hand events on through it. The iterator is written by hand, not as
  * an async generator, because it is on the per-event hot path and each generator step costs promises.
  */
 export class Channel<T> implements AsyncIterable<T> {

@@ -1,13 +1,13 @@
-import { Channel } from "./channel.js";
+import type { EventOutlet } from "./event-outlet.js";
 import type { AgentEvent } from "./events.js";
 
 /**
  * Where `ctx.emit` goes. Outside the tool phase events are queued and drained at loop boundaries, so `emit`
- * never pauses the loop; during the tool phase they go to a live channel and stream in completion order.
+ * never pauses the loop; during the tool phase they go to the consumer live and stream in completion order.
  */
 export class EventSink {
   private queued: AgentEvent[] = [];
-  private live: Channel<AgentEvent> | undefined;
+  private live: EventOutlet | undefined;
 
   /** Accepts an event from middleware, tools or the kernel. */
   readonly emit = (event: AgentEvent): void => {
@@ -22,15 +22,13 @@ export class EventSink {
     return events;
   }
 
-  /** Routes events to a live channel until `endLive`. */
-  beginLive(): Channel<AgentEvent> {
-    this.live = new Channel<AgentEvent>();
-    return this.live;
+  /** Delivers events to `outlet` as they come, until `endLive`. */
+  beginLive(outlet: EventOutlet): void {
+    this.live = outlet;
   }
 
-  /** Closes the live channel; later events queue again. */
+  /** Ends live delivery; later events queue again. */
   endLive(): void {
-    this.live?.close();
     this.live = undefined;
   }
 }

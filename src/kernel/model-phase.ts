@@ -11,6 +11,9 @@ import type { AssistantMessage } from "./messages.js";
 import type { RunState } from "./run-state.js";
 import type { AbortSignalLike } from "./ports.js";
 import { forEachMaybeAsync, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import { send } from "./event-outlet.js";
+import { RunClosedError } from "./pull-events.js";
+import { isWholeModelStream } from "./whole-model-stream.js";
 
 /** How the model phase of a turn ended. */
 export type ModelPhaseOutcome =
@@ -27,25 +30,27 @@ type CallOutcome =
 
 /**
  * Steps 6 and 7 of a turn: call the model, decode the response, and on malformed output push the raw message
- * plus the codec's repair prompt and call again, up to `maxDecodeRetries`.
+ * plus the codec's repair prompt and call again, up to `maxDecodeRetries`. Delivers the phase's events to
+ * `run.out`, pausing where a generator would have yielded them.
  */
-export async function* modelPhase(
+export async function modelPhase(
   run: RunState,
   turn: number,
   view: PreparedView | undefined,
-): AsyncGenerator<AgentEvent, ModelPhaseOutcome> {
-  const { config, ctx } = run;
+): Promise<ModelPhaseOutcome> {
+  const { config, ctx, out } = run;
   let currentView = view;
   let overflowRetried = false;
+  let paused: MaybeAsync<void>;
   for (let attempt = 0; ; attempt++) {
-    // One level of generators less than a helper would add: every event of the call passes through here.
-    const call = yield* streamOnce(run, turn, currentView);
+    const call = await streamOnce(run, turn, currentView);
     if (call.kind === "overflow") {
       // One emergency compaction per model phase, only with the ContextEngine on.
       if (overflowRetried || !run.engine) return { kind: "error", error: call.error };
       overflowRetried = true;
       const prepared = await run.engine.compact("overflow", run.ctx.messages);
-      yield { type: "context_status", ...prepared.status };
+      paused = send(out, { type: "context_status", ...prepared.status });
+      if (paused) await paused;
       currentView = { from: run.ctx.messages, messages: prepared.messages, edits: prepared.edits };
       attempt--;
       continue;
@@ -55,23 +60,31 @@ export async function* modelPhase(
       const decoded = config.codec.decode(call.message);
       const message = normalizeAssistant(call.message, decoded);
       if (config.codec.streaming === "buffer" && decoded.calls.length === 0 && decoded.text !== "") {
-        yield { type: "text_delta", text: decoded.text };
+        paused = send(out, { type: "text_delta", text: decoded.text });
+        if (paused) await paused;
       }
       ctx.messages.push(message);
-      await run.log.append({ type: "assistant", message });
-      yield { type: "message", message };
+      const appended = run.log.append({ type: "assistant", message });
+      if (appended) await appended;
+      paused = send(out, { type: "message", message });
+      if (paused) await paused;
       const after = afterModel(run, { ...call, message });
-      for (const event of isPromiseLike(after) ? await after : after) yield event;
+      paused = send(out, ...(isPromiseLike(after) ? await after : after));
+      if (paused) await paused;
       return { kind: "decoded", decoded, message, ...stopReasonOf(call) };
     } catch (error) {
+      if (error instanceof RunClosedError) throw error;
       if (!(error instanceof CodecError)) return { kind: "error", error: toAgentError(error) };
       ctx.messages.push(call.message);
       await run.log.append({ type: "assistant", message: call.message });
-      yield { type: "message", message: call.message };
+      paused = send(out, { type: "message", message: call.message });
+      if (paused) await paused;
       const after = afterModel(run, call);
-      for (const event of isPromiseLike(after) ? await after : after) yield event;
+      paused = send(out, ...(isPromiseLike(after) ? await after : after));
+      if (paused) await paused;
       if (attempt >= config.maxDecodeRetries) return { kind: "error", error };
-      yield { type: "error", error, fatal: false };
+      paused = send(out, { type: "error", error, fatal: false });
+      if (paused) await paused;
       const repair =
         config.codec.repairPrompt?.(error, attempt + 1, run.specs) ??
         defaultRepairPrompt(error, attempt + 1, run.specs);
@@ -82,46 +95,65 @@ export async function* modelPhase(
 }
 
 /** Streams one attempt; an overflow before any chunk is reported so the caller may compact and retry. */
-async function* streamOnce(
+async function streamOnce(
   run: RunState,
   turn: number,
   view: PreparedView | undefined,
-): AsyncGenerator<AgentEvent, CallOutcome | { kind: "overflow"; error: AgentError }> {
-  const { config, ctx } = run;
+): Promise<CallOutcome | { kind: "overflow"; error: AgentError }> {
+  const { config, ctx, out } = run;
   const model = config.modelName;
   const scope = callScope(run);
   const signal = scope.signal;
   const base = () => config.model.stream(buildModelRequest(run, view), signal);
   const call = composeModelCall(config.use, ctx, base);
-  yield { type: "model_call_start", turn, model };
+  let paused = send(out, { type: "model_call_start", turn, model });
+  if (paused) await paused;
   const started = config.ports.now();
   let streamed = false;
   let done: Extract<ModelChunk, { type: "message_done" }> | undefined;
+  const take = (chunk: ModelChunk): MaybeAsync<void> => {
+    if (chunk.type === "message_done") done = chunk;
+    else if (chunk.type === "text_delta") {
+      streamed = true;
+      if (config.codec.streaming !== "buffer") return send(out, { type: "text_delta", text: chunk.text });
+    } else if (chunk.type === "reasoning_delta") {
+      streamed = true;
+      return send(out, { type: "reasoning_delta", text: chunk.text });
+    }
+  };
   try {
-    for await (const chunk of call()) {
-      if (signal.aborted) break;
-      if (chunk.type === "message_done") done = chunk;
-      else if (chunk.type === "text_delta") {
-        streamed = true;
-        if (config.codec.streaming !== "buffer") yield { type: "text_delta", text: chunk.text };
-      } else if (chunk.type === "reasoning_delta") {
-        streamed = true;
-        yield { type: "reasoning_delta", text: chunk.text };
+    const stream = call();
+    if (isWholeModelStream(stream)) {
+      // A recorded message (a durable model's) comes whole: one await instead of one per chunk.
+      for (const chunk of await stream.whole()) {
+        if (signal.aborted) break;
+        paused = take(chunk);
+        if (paused) await paused;
+      }
+    } else {
+      for await (const chunk of stream) {
+        if (signal.aborted) break;
+        paused = take(chunk);
+        if (paused) await paused;
       }
     }
     if (signal.aborted) throw signal.reason ?? new Error("aborted");
     if (!done) throw new ProviderError("model stream ended without a message_done chunk");
   } catch (error) {
+    if (error instanceof RunClosedError) throw error;
     scope.release();
     const interrupted = scope.interrupted && !run.signal.aborted;
-    yield {
+    const end: AgentEvent = {
       type: "model_call_end",
       turn,
       model,
       durationMs: config.ports.now() - started,
       error: interrupted ? "interrupted" : errorText(error),
     };
-    for (const event of run.sink.drain()) yield event;
+    paused = send(out, end);
+    if (paused) await paused;
+    paused = send(out, ...run.sink.drain());
+    if (paused) await paused;
     if (interrupted) return { kind: "interrupted" };
     if (signal.aborted || isAbortError(error)) return { kind: "aborted" };
     const agentError = toAgentError(error);
@@ -130,8 +162,11 @@ async function* streamOnce(
   }
   scope.release();
   run.usage = addUsage(run.usage, done.usage);
-  yield { type: "model_call_end", turn, model, durationMs: config.ports.now() - started, usage: done.usage };
-  for (const event of run.sink.drain()) yield event;
+  const durationMs = config.ports.now() - started;
+  paused = send(out, { type: "model_call_end", turn, model, durationMs, usage: done.usage });
+  if (paused) await paused;
+  paused = send(out, ...run.sink.drain());
+  if (paused) await paused;
   return { kind: "message", message: done.message, usage: done.usage, ...stopReasonOf(done) };
 }
 

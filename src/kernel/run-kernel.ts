@@ -4,6 +4,8 @@ import { withDetached } from "./background/with-detached.js";
 import { budgetOverrun } from "./budget.js";
 import { createContextEngine } from "./context/context-engine.js";
 import { EventSink } from "./event-sink.js";
+import { forkOutlet, send, type EventOutlet } from "./event-outlet.js";
+import { pullEvents, RunClosedError } from "./pull-events.js";
 import { isAbortError, toAgentError } from "./errors.js";
 import type { AgentEvent, RunResult, StopReason } from "./events.js";
 import type { KernelConfig, RunInput, RunOptions } from "./kernel-config.js";
@@ -34,41 +36,50 @@ export function runKernel(
   input: RunInput,
   options: RunOptions & { sessionId: string; forkId?: string },
 ): AsyncGenerator<AgentEvent, RunResult> {
-  const events = runLoop(config, input, options);
-  return options.forkId === undefined ? events : stampForkId(events, options.forkId);
+  return pullEvents((outlet) => runKernelInto(outlet, config, input, options));
 }
 
-/** Marks every event of a fork with its id. */
-async function* stampForkId(
-  events: AsyncGenerator<AgentEvent, RunResult>,
-  forkId: string,
-): AsyncGenerator<AgentEvent, RunResult> {
-  for (;;) {
-    const next = await events.next();
-    if (next.done) return next.value;
-    yield next.value.forkId === undefined ? { ...next.value, forkId } : next.value;
-  }
-}
-
-async function* runLoop(
+/**
+ * The turn loop of `runKernel`, delivering its events to `outlet` instead of yielding them: a driver that takes
+ * every event at once (the workflow's) pays no promise per event (docs/decisions/0014).
+ */
+export function runKernelInto(
+  outlet: EventOutlet,
   config: KernelConfig,
   input: RunInput,
   options: RunOptions & { sessionId: string; forkId?: string },
-): AsyncGenerator<AgentEvent, RunResult> {
-  const run = await openRun(config, input, options);
-  for (const event of run.sink.drain()) yield event;
+): Promise<RunResult> {
+  return runLoop(
+    config,
+    input,
+    options,
+    options.forkId === undefined ? outlet : forkOutlet(outlet, options.forkId),
+  );
+}
+
+async function runLoop(
+  config: KernelConfig,
+  input: RunInput,
+  options: RunOptions & { sessionId: string; forkId?: string },
+  out: EventOutlet,
+): Promise<RunResult> {
+  const run = await openRun(config, input, options, out);
+  // Where the loop yielded as a generator, it delivers and pauses; it awaits only a pause that is a promise.
+  let paused = send(out, ...run.sink.drain());
+  if (paused) await paused;
   const { resume, suspend } = options;
   let reason: StopReason;
   try {
     // A resumed run already ran its beforeAgent hooks where it started.
     if (!resume) await runLifecycle(run.config.use, "beforeAgent", run.ctx);
-    for (const event of run.sink.drain()) yield event;
+    paused = send(out, ...run.sink.drain());
+    if (paused) await paused;
     reason = "stop";
     const firstTurn = resume?.turn ?? 0;
     let turn = firstTurn;
     // Background joins do not consume the budget; turn numbers still stay unique (docs/decisions/0002).
     let budgetUsed = resume?.budgetUsed ?? 0;
-    // Steps 5–9, turn after turn, inline here: every generator level would cost every event promises.
+    // Steps 5–9, turn after turn, inline here: short functions would each need their own pauses.
     turns: for (;;) {
       if (run.signal.aborted) {
         reason = "aborted";
@@ -91,47 +102,55 @@ async function* runLoop(
       }
       const overrun = run.config.budget && budgetOverrun(run.config.budget, run.usage);
       if (overrun) {
-        yield { type: "budget_exceeded", ...overrun };
+        paused = send(out, { type: "budget_exceeded", ...overrun });
+        if (paused) await paused;
         reason = "budget";
         break turns;
       }
       turn++;
       budgetUsed++;
       run.ctx.turn = turn;
-      yield { type: "turn_start", turn };
-      // Helpers that yield a few events return them: each generator level costs every event promises.
+      paused = send(out, { type: "turn_start", turn });
+      if (paused) await paused;
       // Each await below happens only when there is something to wait for (docs/decisions/0014).
       const injected = injectAtTurnStart(run);
-      for (const event of isPromiseLike(injected) ? await injected : injected) yield event;
+      paused = send(out, ...(isPromiseLike(injected) ? await injected : injected));
+      if (paused) await paused;
       const beforeModel = runLifecycle(run.config.use, "beforeModel", run.ctx);
       if (beforeModel) await beforeModel;
-      for (const event of run.sink.drain()) yield event;
+      paused = send(out, ...run.sink.drain());
+      if (paused) await paused;
       const { view, events } = run.engine ? await prepareContext(run, run.engine) : NO_CONTEXT;
-      for (const event of events) yield event;
-      const model = yield* modelPhase(run, turn, view);
+      paused = send(out, ...events);
+      if (paused) await paused;
+      const model = await modelPhase(run, turn, view);
       if (model.kind === "aborted") {
         reason = "aborted";
         break turns;
       }
       if (model.kind === "interrupted") {
         // Re-plan at once: the next turn starts with whatever was steered in.
-        yield { type: "turn_end", turn, stopReason: "interrupted" };
+        paused = send(out, { type: "turn_end", turn, stopReason: "interrupted" });
+        if (paused) await paused;
         continue;
       }
       if (model.kind === "error") {
-        yield { type: "error", error: model.error, fatal: true };
+        paused = send(out, { type: "error", error: model.error, fatal: true });
+        if (paused) await paused;
         reason = "error";
         break turns;
       }
       if (model.decoded.calls.length > 0) {
-        for (const event of announceToolCalls(model.decoded.calls)) yield event;
-        const phase = runToolCalls(run, turn, model.decoded.calls);
-        for await (const event of phase.live) yield event;
-        const tools = await phase.done;
+        paused = send(out, ...announceToolCalls(model.decoded.calls));
+        if (paused) await paused;
+        // The calls' events reach `out` live, as they come; the loop goes on once the consumer took them.
+        const tools = await runToolCalls(run, turn, model.decoded.calls);
+        paused = out.pause();
+        if (paused) await paused;
         const afterTurn = runLifecycle(run.config.use, "afterTurn", run.ctx);
         if (afterTurn) await afterTurn;
-        for (const event of run.sink.drain()) yield event;
-        yield { type: "turn_end", turn, stopReason: "tool_use" };
+        paused = send(out, ...run.sink.drain(), { type: "turn_end", turn, stopReason: "tool_use" });
+        if (paused) await paused;
         if (tools.aborted) {
           reason = "aborted";
           break turns;
@@ -139,10 +158,13 @@ async function* runLoop(
         continue;
       }
       // An answer cut off at the output limit says so (the seed's `max_tokens`); the run still stops here.
-      yield { type: "turn_end", turn, stopReason: model.stopReason === "max_tokens" ? "max_tokens" : "stop" };
+      const stopReason = model.stopReason === "max_tokens" ? "max_tokens" : "stop";
+      paused = send(out, { type: "turn_end", turn, stopReason });
+      if (paused) await paused;
       const pendingFollowUps = resumeWithFollowUps(run);
       const followUps = isPromiseLike(pendingFollowUps) ? await pendingFollowUps : pendingFollowUps;
-      for (const event of followUps) yield event;
+      paused = send(out, ...followUps);
+      if (paused) await paused;
       if (followUps.length > 0) continue;
       if (await joinBackground(run)) {
         budgetUsed--;
@@ -151,15 +173,17 @@ async function* runLoop(
       break turns;
     }
   } catch (error) {
+    if (error instanceof RunClosedError) throw error;
     // A throwing hook or registry ends the run like a provider failure: an error event, then done.
     if (run.signal.aborted || isAbortError(error)) reason = "aborted";
     else {
-      for (const event of run.sink.drain()) yield event;
-      yield { type: "error", error: toAgentError(error), fatal: true };
+      paused = send(out, ...run.sink.drain(), { type: "error", error: toAgentError(error), fatal: true });
+      if (paused) await paused;
       reason = "error";
     }
   }
-  for (const event of await finish(run, reason)) yield event;
+  paused = send(out, ...(await finish(run, reason)));
+  if (paused) await paused;
   return run.result!;
 }
 
@@ -168,6 +192,7 @@ async function openRun(
   config: KernelConfig,
   input: RunInput,
   options: RunOptions & { sessionId: string; forkId?: string },
+  out: EventOutlet,
 ): Promise<RunState> {
   const configured = resolveConfig(config);
   const { sessionId, forkId } = options;
@@ -207,7 +232,7 @@ async function openRun(
     ...(opened.log.persistent
       ? {
           recordSessionEvent: (event: Parameters<typeof opened.log.append>[0]) =>
-            void opened.log.append(event).catch(() => undefined),
+            void opened.log.append(event)?.catch(() => undefined),
         }
       : {}),
   };
@@ -235,6 +260,7 @@ async function openRun(
     ctx,
     log: opened.log,
     sink,
+    out,
     signal,
     toolsByName: new Map(resolved.tools.map((tool) => [tool.name, tool])),
     specs,

@@ -2,6 +2,7 @@ import type { RunResult } from "./events.js";
 import type { ForkOptions } from "./fork.js";
 import type { BackgroundTasks } from "./background/types.js";
 import type { ContextEngine } from "./context/types.js";
+import type { EventOutlet } from "./event-outlet.js";
 import type { EventSink } from "./event-sink.js";
 import type { KernelConfig, SteerSource } from "./kernel-config.js";
 import type { AgentContext, Middleware } from "./middleware.js";
@@ -27,6 +28,8 @@ export interface RunState {
   readonly ctx: AgentContext & { turn: number };
   readonly log: SessionLog;
   readonly sink: EventSink;
+  /** Where the loop delivers events (the consumer's side; `sink` collects what hooks and tools emit). */
+  readonly out: EventOutlet;
   readonly signal: AbortSignalLike;
   readonly toolsByName: ReadonlyMap<string, AnyTool>;
   readonly specs: ToolSpec[];

@@ -2,6 +2,7 @@ import { foldEvents } from "./checkpoint/fold-events.js";
 import { recoverInterruptedTools, type RecoveredTool } from "./checkpoint/crash-recovery.js";
 import type { Message } from "./messages.js";
 import type { Checkpointer, SessionEvent } from "./session-events.js";
+import type { MaybeAsync } from "./maybe-async.js";
 
 /**
  * The session's event log as one run sees it: appends are serialised through a promise chain and guarded by
@@ -46,10 +47,14 @@ export class SessionLog {
     return this.checkpointer !== undefined;
   }
 
-  /** Appends events after every earlier append; resolves when they are stored. */
-  append(...events: SessionEvent[]): Promise<void> {
+  /**
+   * Appends events after every earlier append; resolves when they are stored. Without a checkpointer there is
+   * nothing to wait for, and nothing is returned: the turn loop then pays no promise for it (docs/decisions/0014).
+   */
+  append(...events: SessionEvent[]): MaybeAsync<void> {
     const checkpointer = this.checkpointer;
-    if (!checkpointer || events.length === 0) return this.chain;
+    if (!checkpointer) return undefined;
+    if (events.length === 0) return this.chain;
     const next = this.chain.then(async () => {
       this.head = await checkpointer.append(this.sessionId, events, this.head);
     });

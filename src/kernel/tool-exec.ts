@@ -9,11 +9,14 @@ import type { AnyTool, ToolCall, ToolContext, ToolResult } from "./tools.js";
  * The innermost layer of a tool call: unknown tools and invalid arguments become error results for the model
  * (the run never throws for them); otherwise the tool runs with its validated input.
  */
-export async function executeBaseTool(run: RunState, tctx: ToolCallContext): Promise<ToolResult> {
+export function executeBaseTool(run: RunState, tctx: ToolCallContext): Promise<ToolResult> {
   const { call } = tctx;
   const tool = run.toolsByName.get(call.name);
-  if (!tool)
-    return { id: call.id, name: call.name, content: `Error: unknown tool '${call.name}'`, isError: true };
+  if (!tool) {
+    const content = `Error: unknown tool '${call.name}'`;
+    return Promise.resolve({ id: call.id, name: call.name, content, isError: true });
+  }
+  // Not async: handing on invokeTool's promise costs none of its own.
   return invokeTool(tool, call, toolContext(run, tctx));
 }
 
@@ -83,5 +86,5 @@ function recordSnapshot(run: RunState, turn: number, snapshot: Snapshot): void {
     ...(snapshot.encoding && !overQuota ? { encoding: snapshot.encoding } : {}),
   };
   // A failed append surfaces on the next awaited append of this run.
-  run.log.append(event).catch(() => undefined);
+  void run.log.append(event)?.catch(() => undefined);
 }

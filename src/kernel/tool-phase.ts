@@ -19,43 +19,47 @@ export function announceToolCalls(calls: ToolCall[]): AgentEvent[] {
 }
 
 /**
- * Step 9: runs the calls at most `maxParallelTools` at a time. Their events stream live, in completion order,
- * through `live` (the caller yields them directly: a generator here would cost every event promises); `done`
- * resolves once all settled, after the results were fed back to the model in call order as one user message.
+ * Step 9: runs the calls at most `maxParallelTools` at a time. Their events go to `run.out` live, in completion
+ * order, while they run; resolves once all settled, after the results were fed back to the model in call order as
+ * one user message.
  */
-export function runToolCalls(
-  run: RunState,
-  turn: number,
-  calls: ToolCall[],
-): { live: AsyncIterable<AgentEvent>; done: Promise<ToolPhaseOutcome> } {
-  const live = run.sink.beginLive();
-  const results: ToolResult[] = new Array<ToolResult>(calls.length);
-  const done = runLimited(calls.length, run.config.maxParallelTools, async (index) => {
-    results[index] = await runOneCall(run, turn, calls[index]!);
-  })
-    .finally(() => run.sink.endLive())
-    .then(() => {
+export function runToolCalls(run: RunState, turn: number, calls: ToolCall[]): Promise<ToolPhaseOutcome> {
+  run.sink.beginLive(run.out);
+  const phase = runLimited(calls, run.config.maxParallelTools, (call) => runOneCall(run, turn, call));
+  return phase.then(
+    (results) => {
+      run.sink.endLive();
       const message: Message = {
         role: "user",
         content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
       };
       run.ctx.messages.push(message);
       return { results, aborted: run.abortedByHook !== undefined };
-    });
-  return { live, done };
+    },
+    (error: unknown) => {
+      run.sink.endLive();
+      throw error;
+    },
+  );
 }
 
-/** Runs `count` jobs with at most `limit` in flight, starting them in index order. */
-async function runLimited(
-  count: number,
+/** Runs `job` on every item, at most `limit` at a time, starting them in order; resolves with results in order. */
+function runLimited<Item, Result>(
+  items: readonly Item[],
   limit: number,
-  job: (index: number) => Promise<void>,
-): Promise<void> {
+  job: (item: Item) => Promise<Result>,
+): Promise<Result[]> {
+  // All at once when they fit, as most turns' calls do: no queue and its promises.
+  if (items.length <= limit) return Promise.all(items.map(job));
+  const results = new Array<Result>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < count) await job(next++);
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await job(items[index]!);
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return Promise.all(Array.from({ length: limit }, worker)).then(() => results);
 }
 
 /** One call: start event, hooks, the middleware chain around the tool, persistence, end events. */
@@ -67,11 +71,9 @@ async function runOneCall(run: RunState, turn: number, call: ToolCall): Promise<
   const started = config.ports.now();
   const tctx: ToolCallContext = Object.assign(Object.create(run.ctx) as ToolCallContext, { call, turn });
   const result = await resolveResult(run, tctx, call);
-  await log.append({
-    type: "tool_result",
-    result: toolResultBlock(result.id, result.content, result.isError),
-    turn,
-  });
+  const block = toolResultBlock(result.id, result.content, result.isError);
+  const appended = log.append({ type: "tool_result", result: block, turn });
+  if (appended) await appended;
   const durationMs = config.ports.now() - started;
   sink.emit({
     type: "tool_call_end",

@@ -7,6 +7,7 @@ import type { AbortSignalLike } from "../kernel/ports.js";
 import { modelActivityOptions } from "./activity-options.js";
 import { modelFailureToError } from "./failure-cause.js";
 import { wakeUpWhileStreaming } from "./wake-up-timer.js";
+import { wholeModelStream } from "../kernel/whole-model-stream.js";
 
 /** Where the workflow keeps the requests of in-flight model calls, served to the activity by query. */
 export type ModelRequestStore = Map<string, ModelRequest>;
@@ -40,49 +41,53 @@ export interface DurableModelContext {
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
   let previous: SentRequest | undefined;
+  // One `callModel` activity: its recorded message, as the chunks a live stream would have carried.
+  const call = async (request: ModelRequest, signal?: AbortSignalLike): Promise<ModelChunk[]> => {
+    const requestKey = `${context.runId}:${context.nextCall()}`;
+    const turn = context.currentTurn();
+    const options = {
+      ...modelActivityOptions(context.plan.modelRetry),
+      summary: `${context.purpose ? `${context.purpose} · ` : ""}model ${context.plan.model} · turn ${turn}`,
+    };
+    const { callModel } = proxyActivities<AgentActivities>(options);
+    context.requests.set(requestKey, request);
+    const base = previous;
+    const travel = requestInput(request, base, context.inlineRequests === true);
+    previous = { key: requestKey, request, large: !("request" in travel) };
+    // An interrupt aborts this call's signal: cancelling the scope cancels only this activity.
+    const scope = new CancellationScope();
+    const cancel = () => scope.cancel();
+    signal?.addEventListener("abort", cancel, { once: true });
+    const stopWakeUps = context.streamLive && context.wakeUps ? wakeUpWhileStreaming() : () => undefined;
+    let output;
+    try {
+      output = await scope.run(() =>
+        callModel({
+          agent: context.plan.name,
+          model: context.plan.model,
+          runId: context.runId,
+          turn,
+          requestKey,
+          stream: context.streamLive,
+          ...travel,
+        }),
+      );
+    } catch (error) {
+      throw modelFailureToError(error);
+    } finally {
+      stopWakeUps();
+      signal?.removeEventListener("abort", cancel);
+      context.requests.delete(requestKey);
+    }
+    const { message, usage, stopReason } = output;
+    const done: ModelChunk = { type: "message_done", message, usage, ...(stopReason ? { stopReason } : {}) };
+    return [...replayChunks(output.message.content), done];
+  };
   return {
     id: context.plan.model,
-    async *stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
-      const requestKey = `${context.runId}:${context.nextCall()}`;
-      const turn = context.currentTurn();
-      const options = {
-        ...modelActivityOptions(context.plan.modelRetry),
-        summary: `${context.purpose ? `${context.purpose} · ` : ""}model ${context.plan.model} · turn ${turn}`,
-      };
-      const { callModel } = proxyActivities<AgentActivities>(options);
-      context.requests.set(requestKey, request);
-      const base = previous;
-      const travel = requestInput(request, base, context.inlineRequests === true);
-      previous = { key: requestKey, request, large: !("request" in travel) };
-      // An interrupt aborts this call's signal: cancelling the scope cancels only this activity.
-      const scope = new CancellationScope();
-      const cancel = () => scope.cancel();
-      signal?.addEventListener("abort", cancel, { once: true });
-      const stopWakeUps = context.streamLive && context.wakeUps ? wakeUpWhileStreaming() : () => undefined;
-      let output;
-      try {
-        output = await scope.run(() =>
-          callModel({
-            agent: context.plan.name,
-            model: context.plan.model,
-            runId: context.runId,
-            turn,
-            requestKey,
-            stream: context.streamLive,
-            ...travel,
-          }),
-        );
-      } catch (error) {
-        throw modelFailureToError(error);
-      } finally {
-        stopWakeUps();
-        signal?.removeEventListener("abort", cancel);
-        context.requests.delete(requestKey);
-      }
-      yield* replayChunks(output.message.content);
-      const { message, usage, stopReason } = output;
-      yield { type: "message_done", message, usage, ...(stopReason ? { stopReason } : {}) };
-    },
+    // The activity returns the whole message: the kernel takes its chunks at once (docs/decisions/0014).
+    stream: (request: ModelRequest, signal?: AbortSignalLike) =>
+      wholeModelStream(() => call(request, signal)),
   };
 }
 

@@ -7,7 +7,8 @@ import { toAgentError } from "../kernel/errors.js";
 import type { RunResult } from "../kernel/events.js";
 import type { KernelConfig } from "../kernel/kernel-config.js";
 import { ZERO_USAGE, addUsage } from "../kernel/model.js";
-import { runKernel } from "../kernel/run-kernel.js";
+import { runKernelInto } from "../kernel/run-kernel.js";
+import { directOutlet } from "../kernel/event-outlet.js";
 import { durableCompaction } from "./durable-compaction.js";
 import { durableEffects } from "./durable-effects.js";
 import { durableModel } from "./durable-model.js";
@@ -118,50 +119,51 @@ async function driveKernel(
   active.live = resumed?.snapshot.messages ?? session.messages;
   const model = modelCalls(resumed?.modelCalls ?? 0);
   let snapshot: RunSnapshot | undefined;
-  const events = runKernel(kernelConfig(session, plan, run.runId, model), run.input, {
-    sessionId: session.sessionId,
-    signal: active.controller.signal,
-    steer: session.steers,
-    history: session.messages,
-    ...(run.images ? { images: run.images } : {}),
-    ...(resumed ? { resume: resumed.snapshot } : {}),
-    suspend: {
-      // Not while subagents run: continuing as new would close the execution that is their parent.
-      requested: () => historyIsLong(plan.continueAsNew) && session.subagents.size === 0,
-      suspend: (paused) => void (snapshot = paused),
-    },
-  });
   const live = streamsLive(plan);
   let published: RunResult | undefined;
-  for (;;) {
-    const next = await events.next();
-    if (next.done && snapshot) {
-      return {
-        suspended: {
-          run,
-          snapshot,
-          historyLength: active.addedFrom ?? historyLength,
-          modelCalls: model.count(),
-          // The next execution goes on with the tools the run was listed, not a new listing.
-          ...(session.usesMcpTools(plan) ? { mcpTools: listedMcpTools(plan) } : {}),
-        },
-      };
-    }
-    if (next.done) {
-      return { result: published ? { ...next.value, stopReason: published.stopReason } : next.value };
-    }
-    const event = next.value;
+  // Each event is handled as the kernel delivers it, with no promise per event (docs/decisions/0014).
+  const take = (event: AgentEvent): void => {
     if (event.type === "turn_start") active.turn = event.turn;
     if (event.type === "turn_end") captureTurnEnd(session, active, event);
     if (event.type === "model_call_end" && event.usage) active.usage = addUsage(active.usage, event.usage);
     if (event.type === "subagent" && event.usage) active.usage = addUsage(active.usage, event.usage);
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
-    if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) continue;
+    if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) return;
     if (event.type === "done")
       published = publishDone(session, run.runId, event, active.addedFrom ?? historyLength);
     else session.publish(run.runId, event, modelCallOf(event, model.count()), live);
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
+  };
+  const result = await runKernelInto(
+    directOutlet(take),
+    kernelConfig(session, plan, run.runId, model),
+    run.input,
+    {
+      sessionId: session.sessionId,
+      signal: active.controller.signal,
+      steer: session.steers,
+      history: session.messages,
+      ...(run.images ? { images: run.images } : {}),
+      ...(resumed ? { resume: resumed.snapshot } : {}),
+      suspend: {
+        // Not while subagents run: continuing as new would close the execution that is their parent.
+        requested: () => historyIsLong(plan.continueAsNew) && session.subagents.size === 0,
+        suspend: (paused) => void (snapshot = paused),
+      },
+    },
+  );
+  if (snapshot) {
+    const suspended = {
+      run,
+      snapshot,
+      historyLength: active.addedFrom ?? historyLength,
+      modelCalls: model.count(),
+      // The next execution goes on with the tools the run was listed, not a new listing.
+      ...(session.usesMcpTools(plan) ? { mcpTools: listedMcpTools(plan) } : {}),
+    };
+    return { suspended };
   }
+  return { result: published ? { ...result, stopReason: published.stopReason } : result };
 }
 
 /**
