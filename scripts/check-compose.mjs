@@ -122,13 +122,12 @@ function workerProblems(worker) {
   return problems;
 }
 
-/** Every `Name: "Kind"` of DEFAULT_SEARCH_ATTRIBUTES must be registered as `Name=Kind` by the setup script. */
+/** Every `Name: "Kind"` a session may upsert (all the file's specs) must be registered as `Name=Kind` by the setup script. */
 function searchAttributeProblems() {
   const source = readFileSync("src/dev-server/default-search-attributes.ts", "utf8");
-  const block = source.slice(source.indexOf("DEFAULT_SEARCH_ATTRIBUTES"));
-  const attributes = [...block.slice(0, block.indexOf("}")).matchAll(/(\w+):\s*"(\w+)"/g)].map(
-    ([, name, kind]) => `${name}=${kind}`,
-  );
+  const attributes = [
+    ...source.matchAll(/(\w+):\s*"(Text|Keyword|Int|Double|Bool|Datetime|KeywordList)"/g),
+  ].map(([, name, kind]) => `${name}=${kind}`);
   const script = readFileSync("deploy/temporal/setup-namespace.sh", "utf8");
   if (attributes.length === 0)
     return ["no search attributes found in src/dev-server/default-search-attributes.ts"];
