@@ -83,7 +83,8 @@ describe.each(transports)("live streaming through the real openai client ($name 
         text: answer,
         reasoning: "Think first.",
         chunkSize: 4,
-        delayMs: 15,
+        // About 0.6 s of output: many 50 ms delta batches even when a loaded machine merges some of them.
+        delayMs: 40,
         usage: { prompt: 50, completion: 12, cached: 32 },
       },
     );
