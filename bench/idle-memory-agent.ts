@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineAgent } from "../src/define-agent.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/model.js";
 import { defineTool } from "../src/kernel/tools.js";
+import { noopTool } from "./noop-tool.js";
 
 /** The agent of the idle-memory benchmark. */
 export const IDLE_MEMORY_AGENT = "bench-idle";
@@ -37,12 +38,6 @@ export const idleMemoryModel: ModelProvider = {
   },
 };
 
-const noop = defineTool({
-  name: "noop",
-  description: "does nothing",
-  schema: z.object({}),
-  execute: () => "ok",
-});
 const guarded = defineTool({
   name: "guarded",
   description: "does nothing, once a person allows it",
@@ -53,7 +48,7 @@ const guarded = defineTool({
 export const idleMemoryAgent = defineAgent({
   name: IDLE_MEMORY_AGENT,
   model: idleMemoryModel.id,
-  tools: [noop, guarded],
+  tools: [noopTool, guarded],
   maxTurns: ACTIVE_TURNS,
   permission: { ask: ["guarded"] },
 });

@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { defineAgent } from "../src/define-agent.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/model.js";
-import { defineTool } from "../src/kernel/tools.js";
+import { noopTool } from "./noop-tool.js";
 
 /** Turns of one run of the durable-overhead benchmarks. */
 export const OVERHEAD_TURNS = 50;
@@ -26,18 +25,11 @@ export function zeroLatencyModel(turns: number): ModelProvider {
   };
 }
 
-const noop = defineTool({
-  name: "noop",
-  description: "does nothing",
-  schema: z.object({}),
-  execute: () => "ok",
-});
-
 /** The agent of the durable-overhead benchmarks: the zero-latency model and one no-op tool. */
 export const overheadAgent = defineAgent({
   name: "bench-overhead",
   model: "zero-latency",
-  tools: [noop],
+  tools: [noopTool],
   maxTurns: OVERHEAD_TURNS,
 });
 
@@ -56,6 +48,6 @@ export const THROUGHPUT_TURNS = 20;
 export const throughputAgent = defineAgent({
   name: "bench-throughput",
   model: "zero-latency-20",
-  tools: [noop],
+  tools: [noopTool],
   maxTurns: THROUGHPUT_TURNS,
 });

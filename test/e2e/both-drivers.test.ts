@@ -295,7 +295,7 @@ function definitionOf(driverCase: DriverCase): AgentDefinition {
   return defineAgent({ name, model: name, ...driverCase.definition });
 }
 
-/** What the model saw, without what only one driver adds to a request object (nothing should differ). */
+/** What the model saw, as it travels (JSON): a field set to undefined and an absent one compare equal. */
 function requestShape(request: ModelRequest): unknown {
   return JSON.parse(JSON.stringify(request)) as unknown;
 }
