@@ -7,6 +7,7 @@ import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
 import { SecretScrubber } from "../common/scrub-secrets.js";
 import { toolEventRelay, type ToolEventRelay } from "./tool-event-relay.js";
+import { toolFork } from "./tool-fork.js";
 
 /**
  * The `executeTool` activity: validates the input with the tool's zod schema and runs the implementation
@@ -60,6 +61,7 @@ function toolContext(
     // A timed-out attempt's last heartbeat details go into history.
     heartbeat: (details) => context.heartbeat(scrubber.scrubValue(details)),
   };
+  if (!input.noFork) ctx.fork = toolFork(input, context);
   if (tool.retry === "idempotent")
     ctx.idempotencyKey = `${info.workflowExecution?.workflowId ?? ""}:${info.activityId}`;
   return ctx;

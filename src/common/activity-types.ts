@@ -48,6 +48,8 @@ export interface ExecuteToolInput {
   runId: string;
   turn: number;
   call: ToolCall;
+  /** The tool gets no `ctx.fork`: it runs in a fork's or a subagent's session (one level of forks). */
+  noFork?: true;
 }
 
 /** Output of the `executeTool` activity. */

@@ -1,6 +1,8 @@
+import type { AgentEvent, RunResult } from "./events.js";
 import type { KernelConfig } from "./kernel-config.js";
 import type { Message } from "./messages.js";
 import type { Middleware } from "./middleware.js";
+import type { AbortSignalLike } from "./ports.js";
 import type { AnyTool } from "./tools.js";
 
 /** Options of a fork. */
@@ -10,6 +12,29 @@ export interface ForkOptions {
   /** The tools the fork may use; default: the parent's. */
   tools?: AnyTool[];
 }
+
+/** A fork to run, as the kernel hands it to a {@link ForkRunner}. */
+export interface ForkRequest {
+  /** The fork's first user message. */
+  input: string;
+  forkId: string;
+  /** The fork's own session: `<parent session>/<forkId>`. */
+  sessionId: string;
+  /** The conversation the fork starts from: the parent's, before the assistant message that called the tool. */
+  seed: Message[];
+  /** The names of the tools the fork may use (`ForkOptions.tools`); the agent's own when absent. */
+  toolNames?: string[];
+  /** The parent run's signal: cancelling the parent cancels the fork. */
+  signal: AbortSignalLike;
+  /** Into the parent run's stream. */
+  emit(event: AgentEvent): void;
+}
+
+/**
+ * Runs a fork somewhere else than in this process's loop: the durable driver starts a child workflow. The kernel
+ * adds the result's usage to the parent run.
+ */
+export type ForkRunner = (request: ForkRequest) => Promise<RunResult>;
 
 /**
  * The configuration of a fork, a "parallel clone" of the agent: the same model, codec, limits and runtime
@@ -24,7 +49,8 @@ export function forkConfig(config: KernelConfig, tools: AnyTool[] | undefined): 
   return { ...rest, use, tools: config.tools ?? [], ...(toolSources ? { toolSources } : {}) };
 }
 
-function withoutStartHook(layer: Middleware): Middleware {
+/** A middleware without its `beforeAgent` hook: a fork's seed already holds that hook's effects. */
+export function withoutStartHook(layer: Middleware): Middleware {
   if (!layer.beforeAgent) return layer;
   // Object.create keeps class-based middleware methods; the own property hides beforeAgent.
   return Object.assign(Object.create(layer) as Middleware, { beforeAgent: undefined });

@@ -2,6 +2,7 @@ import type { BackgroundLimits, BackgroundTasks } from "./background/types.js";
 import type { ToolCallCodec } from "./codecs/types.js";
 import type { ContextArchive, ContextPlanner } from "./context/types.js";
 import type { EffectRunner } from "./effects.js";
+import type { ForkRunner } from "./fork.js";
 import type { RunBudget } from "./budget.js";
 import type { ImageBlock, Message } from "./messages.js";
 import type { Middleware } from "./middleware.js";
@@ -49,6 +50,8 @@ export interface KernelConfig {
    * the kernel. Its completions are delivered at turn start like the run's own; joinable tasks stay the run's.
    */
   detachedTasks?: BackgroundTasks;
+  /** Where a tool's `ctx.fork` runs; default: a sub-loop in this process, its events inline in the run's stream. */
+  forkRunner?: ForkRunner;
   /** Codec repair attempts; default 2. */
   maxDecodeRetries?: number;
   /** `"safe"` records tool starts and recovers interrupted calls; default `"off"`. */

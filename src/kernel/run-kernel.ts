@@ -23,7 +23,7 @@ import { announceToolCalls, runToolCalls } from "./tool-phase.js";
 import { inputMessages } from "./input-messages.js";
 import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import type { ContextEngine } from "./context/types.js";
-import { forkConfig, forkSeed } from "./fork.js";
+import { forkConfig, forkSeed, type ForkOptions, type ForkRequest, type ForkRunner } from "./fork.js";
 import { withSourceTools } from "./tool-source.js";
 
 /**
@@ -289,26 +289,37 @@ function effectCaller(
   };
 }
 
-/** Runs forks to completion, forwarding every event (stamped with the fork id) into the parent's stream. */
+/**
+ * Runs forks to completion and adds their usage to the parent's: through the configured runner (a durable child
+ * workflow), or as a sub-loop here whose every event (stamped with the fork id) goes into the parent's stream.
+ */
 function forker(config: KernelConfig, parent: RunState): RunState["fork"] {
   let forks = 0;
   return async (input, options = {}) => {
     const forkId = options.forkId ?? `task-${++forks}`;
-    const history = forkSeed(parent.ctx.messages);
-    const sessionId = `${parent.sessionId}/${forkId}`;
-    const fork = runKernel(forkConfig(config, options.tools), input, {
-      sessionId,
+    const request: ForkRequest = {
+      input,
       forkId,
+      sessionId: `${parent.sessionId}/${forkId}`,
+      seed: forkSeed(parent.ctx.messages),
+      ...(options.tools ? { toolNames: options.tools.map((tool) => tool.name) } : {}),
       signal: parent.signal,
-      history,
-    });
+      emit: parent.sink.emit,
+    };
+    const result = await (config.forkRunner ?? forkInProcess(config, options.tools))(request);
+    parent.usage = addUsage(parent.usage, result.usage);
+    return result;
+  };
+}
+
+/** A fork as a sub-loop of this process: the agent's configuration, minus its start hooks and checkpointer. */
+function forkInProcess(config: KernelConfig, tools: ForkOptions["tools"]): ForkRunner {
+  return async ({ input, sessionId, forkId, signal, seed, emit }) => {
+    const fork = runKernel(forkConfig(config, tools), input, { sessionId, forkId, signal, history: seed });
     for (;;) {
       const next = await fork.next();
-      if (next.done) {
-        parent.usage = addUsage(parent.usage, next.value.usage);
-        return next.value;
-      }
-      parent.sink.emit(next.value);
+      if (next.done) return next.value;
+      emit(next.value);
     }
   };
 }

@@ -1,8 +1,10 @@
 import { CancellationScope } from "@temporalio/workflow";
 import type { AgentError } from "../kernel/errors.js";
+import type { RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import type { AgentContext } from "../kernel/middleware.js";
 import type { Usage } from "../kernel/model.js";
+import type { ToolContext } from "../kernel/tools.js";
 
 /**
  * The run being executed, and the one way to stop it: `cancel` aborts the kernel's signal (the loop and its
@@ -22,6 +24,10 @@ export class ActiveRun {
    * of the compacted form after its last compaction (the `done` event carries the messages from here on).
    */
   addedFrom?: number;
+  /** The `ctx.fork` of each tool call running in an activity, by call id: `forkFromTool` starts its forks. */
+  readonly toolForks = new Map<string, NonNullable<ToolContext["fork"]>>();
+  /** The forks tools started, by `<call id>/<fork id>`: asking again (a retried activity) gets the same fork. */
+  readonly forks = new Map<string, Promise<RunResult>>();
 
   constructor(
     readonly runId: string,

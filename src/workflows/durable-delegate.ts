@@ -1,12 +1,3 @@
-import {
-  CancellationScope,
-  ChildWorkflowFailure,
-  ParentClosePolicy,
-  ChildWorkflowCancellationType,
-  isCancellation,
-  startChild,
-  workflowInfo,
-} from "@temporalio/workflow";
 import type { DurableToolPlan } from "../common/agent-plan.js";
 import {
   DELEGATE_BUILTIN,
@@ -19,10 +10,8 @@ import {
   type DelegationSink,
   type SubagentOutcome,
 } from "../kernel/builtin-tools/delegate-tool.js";
-import type { StopReason } from "../kernel/events.js";
-import { ZERO_USAGE } from "../kernel/model.js";
 import type { Tool } from "../kernel/tools.js";
-import type { SessionInput, SessionOutcome } from "./session-input.js";
+import { runChildSession } from "./child-session.js";
 import type { SessionState } from "./session-state.js";
 
 /**
@@ -45,7 +34,7 @@ export function durableDelegateTool(session: SessionState, plan: DurableToolPlan
       return executeDelegation(input, ctx, {
         subagents,
         ...(plan.backgroundKind ? { backgroundKind: plan.backgroundKind } : {}),
-        runTask: (task, sessionId, forkId, sink) => runChildTask(session, task, sessionId, forkId, sink),
+        runTask: (task, _sessionId, forkId, sink) => runChildTask(session, task, forkId, sink),
         // A detached group outlives the run: its usage counts toward the session, not the ended run.
         detachedUsage: (usage) => session.addBackgroundUsage(usage),
       });
@@ -57,60 +46,20 @@ export function durableDelegateTool(session: SessionState, plan: DurableToolPlan
 async function runChildTask(
   session: SessionState,
   task: DelegateTask,
-  sessionId: string,
   forkId: string,
   sink: DelegationSink,
 ): Promise<Pick<SubagentOutcome, "status" | "text" | "usage">> {
   const agent = task.subagent_type;
-  const input: SessionInput = {
-    sessionId,
-    agent,
-    task: { input: task.prompt, parentSessionId: session.sessionId, forkId },
-    ...(session.input.searchAttributes === false ? { searchAttributes: false } : {}),
-  };
-  session.subagents.set(sessionId, { sessionId, agent, forkId });
-  session.refreshVisibility();
-  // A detached group's children live in a scope of the session's, so the run's end does not cancel them; the
-  // sink's signal (the run's, or a background task's) cancels them.
-  const scope = new CancellationScope({
-    cancellable: true,
-    ...(sink.detached ? { parent: session.rootScope } : {}),
-  });
-  const cancel = () => scope.cancel();
-  sink.signal.addEventListener("abort", cancel, { once: true });
-  try {
-    const result = await scope.run(async () => {
-      const child = await startChild<(input: SessionInput) => Promise<SessionOutcome>>("agentSession", {
-        workflowId: sessionId,
-        taskQueue: agentQueue(session.agent, agent),
-        args: [input],
-        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-        cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-        staticSummary: `subagent ${agent}: ${task.display_name}`,
-      });
-      return child.result();
-    });
-    const stopReason = (result.task?.stopReason ?? "error") as StopReason;
-    const text = result.task?.text ?? "";
-    return { status: subagentStatus({ stopReason, text }), text, usage: result.usage };
-  } catch (error) {
-    const cancelled =
-      isCancellation(error) || (error instanceof ChildWorkflowFailure && isCancellation(error.cause));
-    const text = cancelled ? "cancelled" : `Error: ${error instanceof Error ? error.message : String(error)}`;
-    return { status: cancelled ? "cancelled" : "failed", text, usage: ZERO_USAGE };
-  } finally {
-    sink.signal.removeEventListener("abort", cancel);
-    session.subagents.delete(sessionId);
-    session.refreshVisibility();
-  }
-}
-
-/** The task queue of another agent's sessions: this session's queue is `<base>.<its agent>`. */
-function agentQueue(ownAgent: string, agent: string): string {
-  const own = workflowInfo().taskQueue;
-  const suffix = `.${ownAgent}`;
-  const base = own.endsWith(suffix) ? own.slice(0, -suffix.length) : own;
-  return `${base}.${agent}`;
+  const end = await runChildSession(
+    session,
+    {
+      agent,
+      task: { input: task.prompt, parentSessionId: session.sessionId, forkId },
+      summary: `subagent ${agent}: ${task.display_name}`,
+    },
+    sink,
+  );
+  return { status: subagentStatus(end), text: end.text, usage: end.usage };
 }
 
 /** Whether a plan's tool is the delegation tool. */

@@ -20,15 +20,23 @@ import type { SessionState } from "./session-state.js";
 export function durableTools(plan: AgentPlan, runId: string, session: SessionState): Tool[] {
   // Runtime tools (ask_user, delegation) run in the workflow itself: waiting for a person or a child needs no
   // worker. A subagent's session gets no delegation tool (one level of subagents, as the seed).
-  const tools = session.input.task ? plan.tools.filter((tool) => !isDelegateTool(tool)) : plan.tools;
+  const tools = sessionTools(plan, session);
   return tools.map((tool) => {
     if (tool.builtin === ASK_USER_TOOL) return askUserTool();
     if (isDelegateTool(tool)) return durableDelegateTool(session, tool) as Tool;
-    return durableTool(plan, tool, runId);
+    return durableTool(plan, tool, runId, session);
   });
 }
 
-function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string): Tool {
+/** The plan's tools this session offers: a subagent's none that delegate, a fork's only those it was given. */
+function sessionTools(plan: AgentPlan, session: SessionState): DurableToolPlan[] {
+  const task = session.input.task;
+  if (!task) return plan.tools;
+  const only = task.fork?.tools;
+  return plan.tools.filter((tool) => !isDelegateTool(tool) && (!only || only.includes(tool.name)));
+}
+
+function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string, session: SessionState): Tool {
   return {
     name: tool.name,
     description: tool.description,
@@ -36,7 +44,7 @@ function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string): Too
     parameters: tool.parameters,
     retry: tool.retry,
     timeoutMs: tool.timeoutMs,
-    execute: (input, ctx) => runToolActivity(plan, tool, runId, input, ctx),
+    execute: (input, ctx) => runToolActivity(plan, tool, runId, input, ctx, session),
   };
 }
 
@@ -46,6 +54,7 @@ async function runToolActivity(
   runId: string,
   input: unknown,
   ctx: ToolContext,
+  session: SessionState,
 ): Promise<ToolOutput> {
   const call = { id: ctx.call?.id ?? "", name: tool.name, input };
   const turn = ctx.turn ?? 0;
@@ -56,15 +65,31 @@ async function runToolActivity(
     summary: toolSummary(tool.name, input),
   });
   const request = { agent: plan.name, sessionId: ctx.sessionId, runId, turn, call };
+  // While the call runs, its `ctx.fork` (on the worker, through `forkFromTool`) starts forks here. A fork's or a
+  // subagent's tools get none (one level, as the seed).
+  const forks = session.current?.toolForks;
+  const fork = session.input.task ? undefined : ctx.fork;
+  if (fork && !tool.mcp) forks?.set(call.id, fork);
   try {
     // An MCP tool's calls go to its server over the worker's connection; the others to their implementation.
     return tool.mcp
       ? await activities.callMcpTool({ ...request, server: tool.mcp.server, tool: tool.mcp.tool })
-      : await activities.executeTool(request);
+      : await activities.executeTool(fork ? request : { ...request, noFork: true });
   } catch (error) {
     if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
     return failureResult(tool, error, call.id, turn, ctx);
+  } finally {
+    forks?.delete(call.id);
+    // A call ends after its forks: when its run was cancelled, once they were (their children stopped too).
+    const started = fork ? forksOf(session, call.id) : undefined;
+    if (started) await started;
   }
+}
+
+/** Settles when every fork the call started has ended; undefined (no promise) when it started none. */
+function forksOf(session: SessionState, callId: string): Promise<unknown> | undefined {
+  const started = [...(session.current?.forks ?? [])].filter(([key]) => key.startsWith(`${callId}/`));
+  return started.length > 0 ? Promise.allSettled(started.map(([, fork]) => fork)) : undefined;
 }
 
 /** The one-line summary the Temporal UI shows for a tool activity, e.g. `tool refund {"order":42}`. */

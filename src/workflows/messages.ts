@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { ModelRequest, Usage } from "../kernel/model.js";
+import type { RunResult } from "../kernel/events.js";
 import type { BudgetOverrun } from "../kernel/budget.js";
 import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
 import type { ApproverSet } from "../common/approver-rules.js";
@@ -119,6 +120,14 @@ export interface AnswerQuestionRequest {
   text?: string;
   selected?: string[];
   actor?: string;
+}
+
+/** A tool's fork (`ctx.fork` in an activity): the call that asks, the fork's input and id, and its tools' names. */
+export interface ForkFromToolRequest {
+  callId: string;
+  input: string;
+  forkId: string;
+  tools?: string[];
 }
 
 /** Interrupts the in-flight model call; the optional message is steered in first. */
@@ -240,6 +249,8 @@ export const answerQuestionUpdate = defineUpdate<{ callId: string }, [AnswerQues
 export const answerSignal = defineSignal<[AnswerQuestionRequest]>("answer");
 export const interruptUpdate = defineUpdate<{ interrupted: boolean }, [InterruptRequest]>("interruptRun");
 export const interruptSignal = defineSignal<[InterruptRequest]>("interrupt");
+/** A tool running in an activity starts a fork of the agent (`ctx.fork`): a child session; resolves with its end. */
+export const forkFromToolUpdate = defineUpdate<RunResult, [ForkFromToolRequest]>("forkFromTool");
 export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
 export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
 /** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */
@@ -273,6 +284,8 @@ export const HANDLER_DESCRIPTIONS = {
   interruptRun:
     "Cancels the in-flight model call and re-plans: {id?, content?}. Returns whether a call was interrupted.",
   interrupt: 'Cancels the in-flight model call and re-plans: {} or {"content": "steer first"}.',
+  forkFromTool:
+    "Used by a tool's ctx.fork: {callId, input, forkId, tools?} starts a fork of the agent as a child session and returns its result. Refused unless that tool call is running.",
   sessionStatus:
     "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",
   runSummary: "A finished run's outcome, by run id: {runId, stopReason, text, usage}.",

@@ -14,6 +14,21 @@ function isMessage(value: unknown): boolean {
   return roleOk && (typeof value.content === "string" || Array.isArray(value.content));
 }
 
+/** A fork id becomes part of a workflow id (`<session>/<forkId>`): a short plain name. */
+const FORK_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** Checks a tool's request for a fork (`forkFromTool`). */
+export function checkForkRequest(request: unknown): PayloadProblem {
+  if (!isObject(request)) return undecodableReason(request) ?? "expected {callId, input, forkId, tools?}";
+  const { callId, input, forkId, tools } = request;
+  if (typeof callId !== "string" || typeof input !== "string") return "'callId' and 'input' must be strings";
+  if (typeof forkId !== "string" || !FORK_ID.test(forkId))
+    return "'forkId' must be 1-100 letters, digits, '.', '_' or '-'";
+  if (tools !== undefined && (!Array.isArray(tools) || !tools.every((name) => typeof name === "string")))
+    return "'tools' must be a list of tool names";
+  return undefined;
+}
+
 /** Checks a run request. */
 export function checkStartRun(request: unknown): PayloadProblem {
   const undecodable = undecodableReason(request);

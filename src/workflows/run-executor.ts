@@ -13,6 +13,9 @@ import { durableCompaction } from "./durable-compaction.js";
 import { durableEffects } from "./durable-effects.js";
 import { durableModel } from "./durable-model.js";
 import { durableUse } from "./durable-use.js";
+import { durableForkRunner } from "./durable-fork.js";
+import { withoutStartHook } from "../kernel/fork.js";
+import type { Middleware } from "../kernel/middleware.js";
 import { durableTools } from "./durable-tools.js";
 import { listedMcpTools, withListedTools, withMcpTools } from "./durable-mcp.js";
 import { applicationCause } from "./failure-cause.js";
@@ -228,6 +231,12 @@ function modelCalls(before: number): { next(): number; count(): number } {
   return { next: () => ++calls, count: () => calls };
 }
 
+/** The agent's own middleware; a fork's session runs it without `beforeAgent` hooks (their effects are in its seed). */
+function userMiddleware(session: SessionState, plan: AgentPlan): Middleware[] {
+  const use = durableUse(plan);
+  return session.input.task?.fork ? use.map(withoutStartHook) : use;
+}
+
 function kernelConfig(
   session: SessionState,
   plan: AgentPlan,
@@ -253,7 +262,7 @@ function kernelConfig(
     use: [
       ...planPermission(plan.permission, approver, false),
       ...durableCompaction({ session, plan, runId, modelCalls: calls.count }),
-      ...durableUse(plan),
+      ...userMiddleware(session, plan),
       turnTracker(session.current!),
     ],
     approval: approver,
@@ -263,6 +272,8 @@ function kernelConfig(
     // activities get no registry. Detached groups go to the session's registry and outlive the run.
     background: true,
     detachedTasks: session.detachedTasksFor(plan),
+    // A tool's `ctx.fork` starts a child session; a child (a fork or a subagent) starts none (one level).
+    ...(session.input.task ? {} : { forkRunner: durableForkRunner(session, plan) }),
     ...budgetOf(plan, session),
     ports: workflowPorts,
   };

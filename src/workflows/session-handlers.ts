@@ -9,6 +9,7 @@ import {
   decideToolCallUpdate,
   denySignal,
   followUpSignal,
+  forkFromToolUpdate,
   interruptSignal,
   interruptUpdate,
   modelRequestQuery,
@@ -24,6 +25,7 @@ import {
 import { checkCancel, checkInterrupt, checkSteer } from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
 import type { SessionState } from "./session-state.js";
+import { checkForkFromTool, forkFromTool } from "./durable-fork.js";
 import { workflowPorts } from "./workflow-ports.js";
 
 /**
@@ -69,6 +71,13 @@ export function registerSessionHandlers(session: SessionState): void {
     { description: about.cancel },
   );
   setHandler(closeSessionUpdate, () => session.close(), { description: about.closeSession });
+  setHandler(forkFromToolUpdate, (request) => forkFromTool(session, request), {
+    validator: (request) => {
+      const problem = checkForkFromTool(session, request);
+      if (problem) throw new TypeError(`forkFromTool: ${problem}`);
+    },
+    description: about.forkFromTool,
+  });
   setHandler(sessionStatusQuery, () => session.status(), { description: about.sessionStatus });
   setHandler(runSummaryQuery, (runId) => session.runSummary(runId), {
     description: about.runSummary,

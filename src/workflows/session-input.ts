@@ -99,6 +99,11 @@ export interface SubagentTask {
   input: string;
   parentSessionId: string;
   forkId: string;
+  /**
+   * A tool's fork (`ctx.fork`) of the parent's own agent, seeded with the parent's conversation: it runs without
+   * the agent's `beforeAgent` hooks (their effects are in the seed), with only the named tools when given.
+   */
+  fork?: { tools?: string[] };
 }
 
 /** What a closed session returns. */

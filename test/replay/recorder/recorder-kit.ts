@@ -65,6 +65,18 @@ const add = defineTool({
   execute: ({ a, b }) => String(a + b),
 });
 
+/** Asks a fork of the agent (a child session that may only add) for a sum, and answers with what it said. */
+const forkAdd = defineTool({
+  name: "fork_add",
+  description: "Has a fork of the agent add two numbers.",
+  schema: z.object({ a: z.number(), b: z.number() }),
+  retry: "idempotent",
+  async execute({ a, b }, ctx) {
+    const result = await ctx.fork!(`${FORK_PROMPT} ${a} and ${b}.`, { tools: [add] });
+    return `the fork says: ${result.text}`;
+  },
+});
+
 const shout = defineTool({
   name: "shout",
   description: "Upper-cases a text.",
@@ -246,6 +258,7 @@ export function createRecorderKit(): RecorderKit {
       // A real MCP server from npm; the history holds its listing, so replays need no server.
       agent("mcp", { mcpServers: { everything: everythingServer({ allow: ["echo"] }) } }),
       agent("fork", { tools: [add] }),
+      agent("tool-fork", { tools: [add, forkAdd] }),
       agent("middleware", {
         tools: [add],
         use: [systemNote({ note: "[note] be brief" }), recordCalls(), retry({ maxRetries: 1 })],
@@ -295,6 +308,35 @@ function compactionModel() {
   );
 }
 
+/** How `fork_add` opens its fork's input. */
+const FORK_PROMPT = "Fork: add";
+
+/**
+ * The tool-fork scenario's model, for the parent and its fork alike (a fork starts from the parent's conversation,
+ * so counting answers cannot tell them apart): the fork adds, then answers; the parent forks, then answers.
+ */
+function toolForkModel() {
+  return fakeProvider(
+    [
+      (request) => {
+        const forkInput = request.messages.findIndex(
+          (message) => typeof message.content === "string" && message.content.startsWith(FORK_PROMPT),
+        );
+        const own = request.messages.slice(Math.max(forkInput, 0));
+        const answers = own.filter((message) => message.role === "assistant").length;
+        if (forkInput >= 0)
+          return answers === 0
+            ? toolCallTurn([{ id: "k1", name: "add", input: { a: 2, b: 2 } }])
+            : textTurn("4");
+        return answers === 0
+          ? toolCallTurn([{ id: "t1", name: "fork_add", input: { a: 2, b: 2 } }])
+          : textTurn("The fork says 4.");
+      },
+    ],
+    { onExhausted: "repeat-last" },
+  );
+}
+
 /** The tool call id the approval scenarios decide on. */
 export const APPROVAL_CALL_ID = "p1";
 
@@ -310,6 +352,7 @@ export const APPROVAL_TIMEOUT_MS = 1_000;
 /** The scripted answers; a conversation script picks the answer by how many answers the session already holds. */
 function scripts(): ProviderMap {
   return {
+    "script-tool-fork": toolForkModel(),
     "script-tool-loop": conversationScript([
       toolCallTurn([
         { id: "c1", name: "add", input: { a: 2, b: 3 } },

@@ -306,6 +306,13 @@ const fork: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agent, "Again, briefly.", { sessionId }), "stop");
 };
 
+/** A tool's `ctx.fork`: a child session of the agent, started through the `forkFromTool` update. */
+const toolFork: Scenario = async ({ client, sessionId }) => {
+  const events = await expectEnd(client.run(agentOf("tool-fork"), "Fork a sum.", { sessionId }), "stop");
+  if (!events.some((event) => event.type === "tool_result" && event.result.content === "the fork says: 4"))
+    throw new Error("the fork did not answer");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -331,6 +338,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   budget,
   mcp,
   fork,
+  "tool-fork": toolFork,
 };
 
 const ACTIVITY_ENDS = [
