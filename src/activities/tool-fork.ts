@@ -3,10 +3,10 @@ import { WorkflowUpdateFailedError } from "@temporalio/client";
 import type { ExecuteToolInput } from "../common/activity-types.js";
 import { taskForkId } from "../kernel/builtin-tools/delegate-tool.js";
 import type { ToolContext } from "../kernel/tools.js";
-import { forkFromToolUpdate } from "../workflows/messages.js";
+import { startForkUpdate } from "../workflows/messages.js";
 
 /**
- * `ctx.fork` for a tool running in the `executeTool` activity: asks the session workflow (`forkFromTool`) to run
+ * `ctx.fork` for a tool running in the `executeTool` activity: asks the session workflow (`startFork`) to run
  * the fork as a child session and waits for its result. Fork ids default to `task-<call id>-<n>` (they name child
  * workflows, unique in the namespace). Each request's update id is the activity's id plus the fork id, so a
  * retried attempt rejoins the fork the first attempt started instead of starting another.
@@ -19,7 +19,7 @@ export function toolFork(input: ExecuteToolInput, context: Context): NonNullable
     if (!workflowExecution) throw new Error("ctx.fork: this tool does not run for a session workflow");
     const handle = context.client.workflow.getHandle(workflowExecution.workflowId, workflowExecution.runId);
     return await handle
-      .executeUpdate(forkFromToolUpdate, {
+      .executeUpdate(startForkUpdate, {
         args: [
           {
             callId: input.call.id,

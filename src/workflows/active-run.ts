@@ -24,7 +24,7 @@ export class ActiveRun {
    * of the compacted form after its last compaction (the `done` event carries the messages from here on).
    */
   addedFrom?: number;
-  /** The `ctx.fork` of each tool call running in an activity, by call id: `forkFromTool` starts its forks. */
+  /** The `ctx.fork` of each tool call running in an activity, by call id: `startFork` starts its forks. */
   readonly toolForks = new Map<string, NonNullable<ToolContext["fork"]>>();
   /** The forks tools started, by `<call id>/<fork id>`: asking again (a retried activity) gets the same fork. */
   readonly forks = new Map<string, Promise<RunResult>>();

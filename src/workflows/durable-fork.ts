@@ -5,7 +5,7 @@ import type { RunResult } from "../kernel/events.js";
 import type { ForkRequest, ForkRunner } from "../kernel/fork.js";
 import type { AnyTool } from "../kernel/tools.js";
 import { runChildSession, type ChildSpec } from "./child-session.js";
-import type { ForkFromToolRequest } from "./messages.js";
+import type { StartForkRequest } from "./messages.js";
 import { checkForkRequest } from "./payload-checks.js";
 import type { SessionState } from "./session-state.js";
 
@@ -51,12 +51,12 @@ function forkSpec(session: SessionState, plan: AgentPlan, request: ForkRequest):
   };
 }
 
-/** Why a `forkFromTool` request is refused, or undefined when a running tool call may start that fork. */
-export function checkForkFromTool(session: SessionState, request: unknown): string | undefined {
+/** Why a `startFork` request is refused, or undefined when a running tool call may start that fork. */
+export function checkStartFork(session: SessionState, request: unknown): string | undefined {
   const problem = checkForkRequest(request);
   if (problem) return problem;
   if (session.input.task) return "a fork or subagent cannot start forks of its own (one level, as the seed)";
-  const { callId } = request as ForkFromToolRequest;
+  const { callId } = request as StartForkRequest;
   if (!session.current?.toolForks.has(callId))
     return `no tool call '${callId}' is running in this session; only a running tool can start a fork`;
   return undefined;
@@ -64,9 +64,9 @@ export function checkForkFromTool(session: SessionState, request: unknown): stri
 
 /**
  * Starts (or, asked again for the same call and fork id, rejoins) a fork for a tool running in an activity, and
- * resolves with its result. Checked by {@link checkForkFromTool} first.
+ * resolves with its result. Checked by {@link checkStartFork} first.
  */
-export function forkFromTool(session: SessionState, request: ForkFromToolRequest): Promise<RunResult> {
+export function startFork(session: SessionState, request: StartForkRequest): Promise<RunResult> {
   const run = session.current!;
   const key = `${request.callId}/${request.forkId}`;
   const known = run.forks.get(key);

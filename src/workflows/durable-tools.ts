@@ -65,7 +65,7 @@ async function runToolActivity(
     summary: toolSummary(tool.name, input),
   });
   const request = { agent: plan.name, sessionId: ctx.sessionId, runId, turn, call };
-  // While the call runs, its `ctx.fork` (on the worker, through `forkFromTool`) starts forks here. A fork's or a
+  // While the call runs, its `ctx.fork` (on the worker, through `startFork`) starts forks here. A fork's or a
   // subagent's tools get none (one level, as the seed).
   const forks = session.current?.toolForks;
   const fork = session.input.task ? undefined : ctx.fork;

@@ -123,7 +123,7 @@ export interface AnswerQuestionRequest {
 }
 
 /** A tool's fork (`ctx.fork` in an activity): the call that asks, the fork's input and id, and its tools' names. */
-export interface ForkFromToolRequest {
+export interface StartForkRequest {
   callId: string;
   input: string;
   forkId: string;
@@ -250,7 +250,7 @@ export const answerSignal = defineSignal<[AnswerQuestionRequest]>("answer");
 export const interruptUpdate = defineUpdate<{ interrupted: boolean }, [InterruptRequest]>("interruptRun");
 export const interruptSignal = defineSignal<[InterruptRequest]>("interrupt");
 /** A tool running in an activity starts a fork of the agent (`ctx.fork`): a child session; resolves with its end. */
-export const forkFromToolUpdate = defineUpdate<RunResult, [ForkFromToolRequest]>("forkFromTool");
+export const startForkUpdate = defineUpdate<RunResult, [StartForkRequest]>("startFork");
 export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
 export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
 /** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */
@@ -284,7 +284,7 @@ export const HANDLER_DESCRIPTIONS = {
   interruptRun:
     "Cancels the in-flight model call and re-plans: {id?, content?}. Returns whether a call was interrupted.",
   interrupt: 'Cancels the in-flight model call and re-plans: {} or {"content": "steer first"}.',
-  forkFromTool:
+  startFork:
     "Used by a tool's ctx.fork: {callId, input, forkId, tools?} starts a fork of the agent as a child session and returns its result. Refused unless that tool call is running.",
   sessionStatus:
     "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",

@@ -17,7 +17,7 @@ function isMessage(value: unknown): boolean {
 /** A fork id becomes part of a workflow id (`<session>/<forkId>`): a short plain name. */
 const FORK_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-/** Checks a tool's request for a fork (`forkFromTool`). */
+/** Checks a tool's request for a fork (`startFork`). */
 export function checkForkRequest(request: unknown): PayloadProblem {
   if (!isObject(request)) return undecodableReason(request) ?? "expected {callId, input, forkId, tools?}";
   const { callId, input, forkId, tools } = request;

@@ -9,7 +9,7 @@ import {
   decideToolCallUpdate,
   denySignal,
   followUpSignal,
-  forkFromToolUpdate,
+  startForkUpdate,
   interruptSignal,
   interruptUpdate,
   modelRequestQuery,
@@ -25,7 +25,7 @@ import {
 import { checkCancel, checkInterrupt, checkSteer } from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
 import type { SessionState } from "./session-state.js";
-import { checkForkFromTool, forkFromTool } from "./durable-fork.js";
+import { checkStartFork, startFork } from "./durable-fork.js";
 import { workflowPorts } from "./workflow-ports.js";
 
 /**
@@ -71,12 +71,12 @@ export function registerSessionHandlers(session: SessionState): void {
     { description: about.cancel },
   );
   setHandler(closeSessionUpdate, () => session.close(), { description: about.closeSession });
-  setHandler(forkFromToolUpdate, (request) => forkFromTool(session, request), {
+  setHandler(startForkUpdate, (request) => startFork(session, request), {
     validator: (request) => {
-      const problem = checkForkFromTool(session, request);
-      if (problem) throw new TypeError(`forkFromTool: ${problem}`);
+      const problem = checkStartFork(session, request);
+      if (problem) throw new TypeError(`startFork: ${problem}`);
     },
-    description: about.forkFromTool,
+    description: about.startFork,
   });
   setHandler(sessionStatusQuery, () => session.status(), { description: about.sessionStatus });
   setHandler(runSummaryQuery, (runId) => session.runSummary(runId), {

@@ -8,7 +8,7 @@ import type { AgentEvent, RunResult } from "../../src/kernel/events.js";
 import type { ModelRequest } from "../../src/kernel/model.js";
 import type { ApprovalAnswer, UserAnswer } from "../../src/kernel/permission/types.js";
 import { defineTool } from "../../src/kernel/tools.js";
-import type { FakeProvider, FakeStaticTurn } from "../../src/providers/fake-provider.js";
+import { fakeProvider, type FakeProvider, type FakeStaticTurn } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { eventShape } from "../support/event-shape.js";
@@ -46,6 +46,47 @@ const readPage = defineTool({
   execute: ({ n }) => `page ${n}: ${"lorem ipsum ".repeat(120)}`,
 });
 
+/** Scouts a question in a fork of the agent that may only add, and answers with how the fork ended. */
+const scout = defineTool({
+  name: "scout",
+  description: "scouts a question in a fork of the agent",
+  schema: z.object({ question: z.string() }),
+  retry: "idempotent",
+  async execute({ question }, ctx) {
+    const result = await ctx.fork!(`Scout: ${question}`, { forkId: "scout", tools: [add] });
+    return `${result.stopReason}: ${result.text}`;
+  },
+});
+
+/**
+ * The model of the fork case, for the parent and its fork alike (a fork starts from the parent's conversation, so
+ * a script counting answers cannot tell them apart): the parent sends a scout, then answers; the fork adds, then
+ * answers.
+ */
+function scoutModel(): FakeProvider {
+  return fakeProvider(
+    [
+      (request) => {
+        const scouting = request.messages.findIndex(
+          (message) => typeof message.content === "string" && message.content.startsWith("Scout:"),
+        );
+        const own = request.messages.slice(Math.max(scouting, 0));
+        const answers = own.filter((message) => message.role === "assistant").length;
+        const turn =
+          scouting >= 0
+            ? answers === 0
+              ? toolCallTurn([{ id: "k1", name: "add", input: { a: 2, b: 2 } }])
+              : textTurn("4")
+            : answers === 0
+              ? toolCallTurn([{ id: "s1", name: "scout", input: { question: "2 + 2" } }])
+              : textTurn("The scout says 4.");
+        return { ...turn, usage: usage(1, 1) };
+      },
+    ],
+    { onExhausted: "repeat-last" },
+  );
+}
+
 /** What a case decides when the run asks a person: an approval by call id, or an answer to a question. */
 interface Person {
   approve?(callId: string): ApprovalAnswer & object;
@@ -56,6 +97,13 @@ interface DriverCase {
   name: string;
   definition: Omit<AgentDefinition, "name" | "model">;
   turns: FakeStaticTurn[];
+  /** A model computed from each request, instead of `turns` (a fresh one per driver). */
+  model?: () => FakeProvider;
+  /**
+   * The run forks (`ctx.fork`): a durable fork is a child session, whose start and end the stream marks with
+   * `subagent` events; an in-process fork runs inline. Everything else must match.
+   */
+  forks?: boolean;
   prompt: string;
   person?: Person;
   /** The behaviour itself, checked on the (shared) outcome. */
@@ -68,7 +116,9 @@ interface Outcome {
   requests: ModelRequest[];
 }
 
-const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens });
+function usage(inputTokens: number, outputTokens: number) {
+  return { inputTokens, outputTokens };
+}
 const results = ({ events }: Outcome) =>
   events.flatMap((event) => (event.type === "tool_result" ? [event.result] : []));
 
@@ -285,6 +335,31 @@ const CASES: DriverCase[] = [
       expect(last.split("lorem ipsum").length - 1).toBeLessThan(240);
     },
   },
+  {
+    name: "tool-fork",
+    definition: { tools: [add, scout] },
+    turns: [],
+    model: scoutModel,
+    forks: true,
+    prompt: "scout a sum",
+    expect: (outcome) => {
+      expect(outcome.result).toMatchObject({ stopReason: "stop", text: "The scout says 4." });
+      // The fork's two model calls count toward the run.
+      expect(outcome.result.usage).toEqual(usage(4, 4));
+      const forked = outcome.events.filter((event) => event.forkId === "scout" && event.type !== "subagent");
+      expect(forked.find((event) => event.type === "tool_result")).toMatchObject({
+        result: { id: "k1", content: "4" },
+      });
+      expect(forked.at(-1)).toMatchObject({ type: "done", reason: "stop" });
+      expect(results(outcome).find((result) => result.id === "s1")).toMatchObject({ content: "stop: 4" });
+      // The fork starts from the conversation before the call, with only the tools it was given.
+      expect(outcome.requests[1]!.messages).toEqual([
+        { role: "user", content: "scout a sum" },
+        { role: "user", content: "Scout: 2 + 2" },
+      ]);
+      expect(outcome.requests[1]!.tools?.map((tool) => tool.name)).toEqual(["add"]);
+    },
+  },
 ];
 
 /** The name of a case's agent and model. */
@@ -316,8 +391,13 @@ function comparable(events: AgentEvent[]): unknown[] {
   });
 }
 
+/** A case's model: computed from each request, or its scripted turns. */
+function modelOf(driverCase: DriverCase): FakeProvider {
+  return driverCase.model?.() ?? conversationScript(driverCase.turns);
+}
+
 async function runInProcess(driverCase: DriverCase, sessionId: string): Promise<Outcome> {
-  const model = conversationScript(driverCase.turns);
+  const model = modelOf(driverCase);
   const person = driverCase.person;
   const agent = createAgent(
     localAgentConfig(definitionOf(driverCase), model, {
@@ -368,9 +448,7 @@ describe("the kernel's behaviours give the same outcome in both drivers", () => 
   let worker: RunningWorker;
   let client: AgentClient;
   const taskQueue = uniqueTaskQueue("drivers");
-  const durableModels = new Map(
-    CASES.map((driverCase) => [driverCase.name, conversationScript(driverCase.turns)]),
-  );
+  const durableModels = new Map(CASES.map((driverCase) => [driverCase.name, modelOf(driverCase)]));
 
   beforeAll(async () => {
     worker = await startTestWorker({
@@ -394,7 +472,15 @@ describe("the kernel's behaviours give the same outcome in both drivers", () => 
       const durable = await runDurably(client, driverCase, durableModels.get(driverCase.name)!, sessionId);
       driverCase.expect(local);
       driverCase.expect(durable);
-      expect(comparable(durable.events)).toEqual(comparable(local.events));
+      const marksChildren = (event: AgentEvent) => driverCase.forks === true && event.type === "subagent";
+      if (driverCase.forks)
+        expect(durable.events.filter(marksChildren).map((event) => event.type)).toEqual([
+          "subagent",
+          "subagent",
+        ]);
+      expect(comparable(durable.events.filter((event) => !marksChildren(event)))).toEqual(
+        comparable(local.events),
+      );
       expect(durable.requests.map(requestShape)).toEqual(local.requests.map(requestShape));
       expect({ ...durable.result, messages: durable.result.messages.length }).toEqual({
         ...local.result,

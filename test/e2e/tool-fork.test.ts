@@ -204,17 +204,17 @@ describe("ctx.fork from a tool in a durable run: a child session of the agent", 
     expect(refused.text).toMatch(/Error: .*'forker' has no 'shell'/);
   });
 
-  it("a forkFromTool request for a call that is not running is rejected with the reason", async () => {
+  it("a startFork request for a call that is not running is rejected with the reason", async () => {
     const sessionId = `idle-${Date.now()}`;
     await client.send("forker", "explain tides", { sessionId });
     const handle = client.temporal.workflow.getHandle(sessionId);
     const refusal = (request: object) =>
-      handle.executeUpdate("forkFromTool", { args: [request] }).then(
+      handle.executeUpdate("startFork", { args: [request] }).then(
         () => "accepted",
         (error: Error) => (error.cause as Error).message,
       );
     expect(await refusal({ callId: "e1", input: "x", forkId: "task-x" })).toMatch(
-      /forkFromTool: no tool call 'e1' is running in this session/,
+      /startFork: no tool call 'e1' is running in this session/,
     );
     expect(await refusal({ callId: "e1", input: "x", forkId: "a/b" })).toMatch(/'forkId' must be/);
   });

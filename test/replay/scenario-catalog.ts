@@ -403,10 +403,10 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "tool-fork",
     executions: 1,
     shows:
-      "a tool's ctx.fork from its activity: a forkFromTool update starts a child session seeded with the conversation",
+      "a tool's ctx.fork from its activity: a startFork update starts a child session seeded with the conversation",
     exercised: ([history]) =>
       !!history &&
-      count(acceptedUpdates(history), "forkFromTool") === 1 &&
+      count(acceptedUpdates(history), "startFork") === 1 &&
       hasEvent(history, "startChildWorkflowExecutionInitiatedEventAttributes") &&
       hasEvent(history, "childWorkflowExecutionCompletedEventAttributes"),
   },

@@ -306,7 +306,7 @@ const fork: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agent, "Again, briefly.", { sessionId }), "stop");
 };
 
-/** A tool's `ctx.fork`: a child session of the agent, started through the `forkFromTool` update. */
+/** A tool's `ctx.fork`: a child session of the agent, started through the `startFork` update. */
 const toolFork: Scenario = async ({ client, sessionId }) => {
   const events = await expectEnd(client.run(agentOf("tool-fork"), "Fork a sum.", { sessionId }), "stop");
   if (!events.some((event) => event.type === "tool_result" && event.result.content === "the fork says: 4"))
