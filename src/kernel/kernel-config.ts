@@ -49,6 +49,11 @@ export interface KernelConfig {
    * the kernel. Its completions are delivered at turn start like the run's own; joinable tasks stay the run's.
    */
   detachedTasks?: BackgroundTasks;
+  /**
+   * Whether `backgroundLimits.maxTotal` counts the run's tasks and `detachedTasks`' running ones together, as one
+   * registry counts all of its own; default true. (Durable sessions begun before this counted each apart.)
+   */
+  maxTotalSpansDetached?: boolean;
   /** Codec repair attempts; default 2. */
   maxDecodeRetries?: number;
   /** `"safe"` records tool starts and recovers interrupted calls; default `"off"`. */

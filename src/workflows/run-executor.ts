@@ -263,6 +263,7 @@ function kernelConfig(
     // activities get no registry. Detached groups go to the session's registry and outlive the run.
     background: true,
     detachedTasks: session.detachedTasksFor(plan),
+    maxTotalSpansDetached: session.backgroundTotalSpansDetached,
     ...budgetOf(plan, session),
     ports: workflowPorts,
   };
