@@ -79,7 +79,8 @@ export interface SessionForkOptions {
   model?: string;
   /**
    * The workflow-safe modules of the source agent's own middleware (`defineMiddleware`), which reading its history
-   * replays: the same modules its workers bundle. Not needed for agents whose middleware are built-ins.
+   * replays: the same modules its workers bundle (`workflowModulesOf(agents)` lists them). Not needed for agents
+   * whose middleware are built-ins; when needed and missing, the fork is refused with a message that says so.
    */
   workflowModules?: string[];
 }

@@ -225,6 +225,16 @@ export function middlewareModules(definition: AgentDefinition): string[] {
   return (definition.use ?? []).flatMap((layer) => (layer.durable?.module ? [layer.durable.module] : []));
 }
 
+/**
+ * The workflow-safe modules of some agents' own middleware (`defineMiddleware`), each once, sorted: what their
+ * worker bundles, and what reading one of their sessions' histories replays (`client.fork`'s `workflowModules`).
+ * @example
+ * const fork = await client.fork(sessionId, { atTurn: 2, workflowModules: workflowModulesOf([reviewer]) });
+ */
+export function workflowModulesOf(agents: readonly AgentDefinition[]): string[] {
+  return [...new Set(agents.flatMap((agent) => middlewareModules(agent)))].sort();
+}
+
 function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]>): DurableToolPlan {
   const plan: DurableToolPlan = {
     ...toToolSpec(tool),

@@ -15,6 +15,7 @@ export {
   defineAgent,
   localAgentConfig,
   toAgentPlan,
+  workflowModulesOf,
   DURABLE_DEFAULTS,
   type AgentDefinition,
   type LocalAgentOptions,

@@ -1,8 +1,8 @@
 import {
   agentTools,
   mcpToolDefaults,
-  middlewareModules,
   toAgentPlan,
+  workflowModulesOf,
   type AgentDefinition,
 } from "../define-agent.js";
 import { checkMcpServers, type McpServerConfig } from "../common/mcp-servers.js";
@@ -107,7 +107,7 @@ export class AgentRegistry {
 
   /** The workflow-safe modules of every agent's durable middleware, for the workflow bundle. */
   middlewareModules(): string[] {
-    return [...new Set([...this.agents.values()].flatMap((agent) => middlewareModules(agent)))].sort();
+    return workflowModulesOf([...this.agents.values()]);
   }
 
   /** The provider for a model id. */

@@ -37,15 +37,26 @@ export function defineMiddleware<Options = void>(
   });
 }
 
+/** The part of {@link UnknownMiddlewareError}'s message {@link unknownMiddlewareIn} looks for. */
+const NOT_IN_WORKFLOW_CODE = "is not in this worker's workflow code";
+
 /** The error of a middleware id the workflow code does not know. */
 export class UnknownMiddlewareError extends Error {
   constructor(id: string) {
     super(
-      `middleware '${id}' is not in this worker's workflow code: define it with defineMiddleware({ id, module: ` +
+      `middleware '${id}' ${NOT_IN_WORKFLOW_CODE}: define it with defineMiddleware({ id, module: ` +
         "import.meta.url }) and register the agent that uses it on the worker",
     );
     this.name = "UnknownMiddlewareError";
   }
+}
+
+/**
+ * The middleware id an {@link UnknownMiddlewareError} names, found in any text that carries its message (a
+ * replay's failure reaches its caller as text, not as the error).
+ */
+export function unknownMiddlewareIn(text: string): string | undefined {
+  return new RegExp(`middleware '([^']+)' ${NOT_IN_WORKFLOW_CODE}`).exec(text)?.[1];
 }
 
 /** Makes a middleware again from its durable reference (inside the workflow). */

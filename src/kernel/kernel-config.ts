@@ -52,6 +52,11 @@ export interface KernelConfig {
   detachedTasks?: BackgroundTasks;
   /** Where a tool's `ctx.fork` runs; default: a sub-loop in this process, its events inline in the run's stream. */
   forkRunner?: ForkRunner;
+  /**
+   * Whether `backgroundLimits.maxTotal` counts the run's tasks and `detachedTasks`' running ones together, as one
+   * registry counts all of its own; default true. (Durable sessions begun before this counted each apart.)
+   */
+  maxTotalSpansDetached?: boolean;
   /** Codec repair attempts; default 2. */
   maxDecodeRetries?: number;
   /** `"safe"` records tool starts and recovers interrupted calls; default `"off"`. */

@@ -338,7 +338,9 @@ function openBackground(
     ports: config.ports,
     limits: config.backgroundLimits,
   });
-  return { tasks: config.detachedTasks ? withDetached(tasks, config.detachedTasks) : tasks, owned: true };
+  if (!config.detachedTasks) return { tasks, owned: true };
+  const maxTotal = config.maxTotalSpansDetached === false ? undefined : config.backgroundLimits?.maxTotal;
+  return { tasks: withDetached(tasks, config.detachedTasks, maxTotal), owned: true };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Client } from "@temporalio/client";
 import type { DataConverter } from "@temporalio/common";
 import { Worker, type InjectedSinks } from "@temporalio/worker";
 import { FORK_CAPTURE_REPLAY, type ForkCaptureSinks } from "../common/fork-capture.js";
+import { unknownMiddlewareIn } from "../kernel/durable-middleware.js";
 import type { Message } from "../kernel/messages.js";
 import { sessionExecutionHistories } from "./session-executions.js";
 import { loadWorkflowBundle } from "./workflow-bundle.js";
@@ -57,21 +58,36 @@ export async function conversationAtTurn(
     },
   };
   for (const history of histories) {
-    await Worker.runReplayHistory(
-      {
-        workflowBundle,
-        sinks,
-        replayName: FORK_CAPTURE_REPLAY,
-        ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-      },
-      history,
-      sessionId,
-    );
+    try {
+      await Worker.runReplayHistory(
+        {
+          workflowBundle,
+          sinks,
+          replayName: FORK_CAPTURE_REPLAY,
+          ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+        },
+        history,
+        sessionId,
+      );
+    } catch (error) {
+      throw missingMiddleware(sessionId, error) ?? error;
+    }
     if (found) return found;
   }
   const range = lastEnded === 0 ? "no turn that ended yet" : `turns 1–${lastEnded} that ended`;
   throw new ForkPointError(
     `session '${sessionId}' has ${range}; turn ${turn} is out of range ` +
       "(a turn still running or waiting for a decision cannot be forked)",
+  );
+}
+
+/** The error to give when a replay failed because the agent's own middleware is not in the replay's code. */
+function missingMiddleware(sessionId: string, error: unknown): ForkPointError | undefined {
+  const id = unknownMiddlewareIn(error instanceof Error ? error.message : String(error));
+  if (id === undefined) return undefined;
+  return new ForkPointError(
+    `session '${sessionId}' runs middleware '${id}' from a defineMiddleware module, which reading its history ` +
+      "replays: pass the modules its workers bundle (client.fork's `workflowModules`, e.g. workflowModulesOf(agents); " +
+      "the CLI's --agents <module>, the module its workers serve)",
   );
 }

@@ -272,6 +272,7 @@ function kernelConfig(
     // activities get no registry. Detached groups go to the session's registry and outlive the run.
     background: true,
     detachedTasks: session.detachedTasksFor(plan),
+    maxTotalSpansDetached: session.backgroundTotalSpansDetached,
     // A tool's `ctx.fork` starts a child session; a child (a fork or a subagent) starts none (one level).
     ...(session.input.task ? {} : { forkRunner: durableForkRunner(session, plan) }),
     ...budgetOf(plan, session),

@@ -78,6 +78,11 @@ export class SessionState {
    * replay where a run continued as new mid-run.
    */
   private readonly mcpPatch = patched("mcp-tools");
+  /**
+   * `backgroundLimits.maxTotal` counts the run's joinable groups and the session's detached ones together (before,
+   * each registry alone, so a run could start one of each past the limit). Decided once per execution, at its start.
+   */
+  readonly backgroundTotalSpansDetached = patched("background-total-spans-detached");
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;

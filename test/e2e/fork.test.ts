@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentClient } from "../../src/client.js";
-import { defineAgent } from "../../src/define-agent.js";
+import { defineAgent, workflowModulesOf } from "../../src/define-agent.js";
 import { messageText, type Message } from "../../src/kernel/messages.js";
 import type { ModelRequest } from "../../src/kernel/model.js";
 import { defineTool } from "../../src/kernel/tools.js";
@@ -9,6 +9,7 @@ import { fakeProvider, type FakeProvider } from "../../src/providers/fake-provid
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { scheduledActivities } from "../replay/history-events.js";
 import { runCliInProcess } from "../support/cli-in-process.js";
+import middlewareAgents from "./fixtures/middleware-agents.js";
 import {
   connectTestClient,
   temporalAddress,
@@ -86,7 +87,11 @@ describe("forking a durable session at a turn", () => {
   const source = `fork-source-${taskQueue}`;
 
   beforeAll(async () => {
-    worker = await startTestWorker({ taskQueue, agents: [forker, other, careful], providers: models });
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [forker, other, careful, ...middlewareAgents.agents],
+      providers: { ...models, ...middlewareAgents.providers },
+    });
     client = await connectTestClient(taskQueue);
     for (let k = 1; k <= 9; k++) await client.send("forker", prompt(k), { sessionId: source });
   }, 120_000);
@@ -238,5 +243,41 @@ describe("forking a durable session at a turn", () => {
     expect(outOfRange.stderr).toContain("turn 99 is out of range");
     const misuse = await runCliInProcess(["fork", source, "--turn", "zero", ...global]);
     expect(misuse.code).toBe(2);
+  });
+  it("forks a session whose agent has its own middleware given its modules (workflowModules, the CLI's --agents); without them it says what to pass", async () => {
+    const noted = `fork-noted-${taskQueue}`;
+    await client.send("fork-noted", "hello", { sessionId: noted });
+    await expect(client.fork(noted, { atTurn: 1 })).rejects.toThrow(
+      /runs middleware 'test\/system-note' from a defineMiddleware module.*`workflowModules`.*--agents <module>/,
+    );
+    const forked = await client.fork(noted, {
+      atTurn: 1,
+      workflowModules: workflowModulesOf(middlewareAgents.agents),
+    });
+    expect(forked.agent).toBe("fork-noted");
+    expect((await client.transcript(forked.sessionId)).map((message) => messageText(message))).toContain(
+      "First answer.",
+    );
+
+    const global = ["--address", temporalAddress(), "--task-queue", taskQueue];
+    const agentsModule = "test/e2e/fixtures/middleware-agents.ts";
+    const cli = await runCliInProcess([
+      "fork",
+      noted,
+      "--turn",
+      "1",
+      "--agents",
+      agentsModule,
+      "--json",
+      ...global,
+    ]);
+    expect(cli.stderr).toBe("");
+    expect(JSON.parse(cli.stdout)).toMatchObject({
+      agent: "fork-noted",
+      forkedFrom: { sessionId: noted, turn: 1 },
+    });
+    const without = await runCliInProcess(["fork", noted, "--turn", "1", ...global]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain("--agents <module>");
   });
 });

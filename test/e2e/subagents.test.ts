@@ -99,6 +99,7 @@ describe("subagents as child workflows", () => {
   let worker: RunningWorker;
   let client: AgentClient;
   const taskQueue = uniqueTaskQueue("subagents");
+  const detacherModel = detacherScript();
 
   beforeAll(async () => {
     worker = await startTestWorker({
@@ -108,7 +109,7 @@ describe("subagents as child workflows", () => {
         lead: leadScript(),
         researcher: researcherScript(),
         joiner: joinerScript(),
-        detacher: detacherScript(),
+        detacher: detacherModel,
       },
     });
     client = await testClient(taskQueue);
@@ -251,6 +252,19 @@ describe("subagents as child workflows", () => {
       completion: { status: "completed", content: expect.stringContaining("Tides follow the moon.") },
     });
     expect(second.result.text).toBe("The researcher says the moon does it.");
+    // The note is in the next run's first model request, after that run's own message.
+    const firstOfSecond = detacherModel.requests.find((request) =>
+      request.messages.some((message) => message.content === "anything new?"),
+    );
+    expect(firstOfSecond?.messages.slice(-2)).toMatchObject([
+      { role: "user", content: "anything new?" },
+      {
+        role: "user",
+        content: expect.stringMatching(
+          /^<background-task-completed id="bg_\w+" label="Subagent group: tides">\n## tides/,
+        ),
+      },
+    ]);
     // The group's usage counts toward the session (its run had ended): 2 parent calls + 2 child + 1.
     expect((await client.describe(sessionId)).usage).toEqual({ inputTokens: 50, outputTokens: 25 });
   });

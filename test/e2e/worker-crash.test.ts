@@ -1,57 +1,25 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, expect, inject, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/kernel/events.js";
 import { testClient, uniqueTaskQueue } from "../support/temporal.js";
+import { WorkerProcesses, killHard, waitForLine } from "../support/worker-process.js";
 
-const workers: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of workers) if (child.exitCode === null) child.kill("SIGKILL");
-});
-
-/** Starts test/support/crash-worker.ts as its own process and waits until it polls. */
-async function startWorker(name: string, taskQueue: string, sideEffects: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/crash-worker.ts"], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: inject("temporalAddress"),
-      TEMPORAL_NAMESPACE: inject("temporalNamespace"),
-      TASK_QUEUE: taskQueue,
-      SIDE_EFFECTS: sideEffects,
-      WORKER_NAME: name,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  workers.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("worker ready") && resolve());
-    child.once("exit", (code) => reject(new Error(`worker ${name} exited with ${code} before it was ready`)));
-  });
-  return child;
-}
-
-async function killHard(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGKILL");
-  await exited;
-}
-
-async function waitForLine(file: string, pattern: RegExp): Promise<void> {
-  for (;;) {
-    if (pattern.test(readFileSync(file, "utf8"))) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+let workers: WorkerProcesses | undefined;
+afterEach(() => workers?.killAll());
 
 it("a worker killed mid-tool is replaced: completed tools ran once, at-most-once tools get the interrupted result, idempotent ones retry with the same key", async () => {
   const taskQueue = uniqueTaskQueue("crash");
   const sideEffects = join(mkdtempSync(join(tmpdir(), "crash-")), "side-effects.log");
   writeFileSync(sideEffects, "");
   const client = await testClient(taskQueue);
+  workers = new WorkerProcesses("test/support/crash-worker.ts", {
+    TASK_QUEUE: taskQueue,
+    SIDE_EFFECTS: sideEffects,
+  });
 
-  const first = await startWorker("first", taskQueue, sideEffects);
+  const first = await workers.start("first");
   const started = await client.start("crashy", "go");
   const events: AgentEvent[] = [];
   const consuming = (async () => {
@@ -65,10 +33,10 @@ it("a worker killed mid-tool is replaced: completed tools ran once, at-most-once
 
   await waitForLine(sideEffects, /^slow_once start$/m);
   await killHard(first);
-  await startWorker("second", taskQueue, sideEffects);
+  const second = await workers.start("second");
   await waitForLine(sideEffects, /^slow_idem start .* second$/m);
-  await killHard(workers[1]!);
-  await startWorker("third", taskQueue, sideEffects);
+  await killHard(second);
+  await workers.start("third");
   const result = await consuming;
 
   expect(result.stopReason).toBe("stop");

@@ -348,6 +348,20 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       scheduledActivities(history, "callModel").length === 3,
   },
   {
+    name: "background-limits",
+    executions: 1,
+    shows:
+      "backgroundLimits.maxTotal counting the session's detached group: a joinable group refused (no child started), the detached group's note in the next run",
+    exercised: ([history]) =>
+      !!history &&
+      hasPatchMarker(history, "background-total-spans-detached") &&
+      eventsOf(history).filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes != null)
+        .length === 1 &&
+      hasEvent(history, "childWorkflowExecutionCompletedEventAttributes") &&
+      modelCallInputs(history).some((input) => input.includes("(maxTotal 1)")) &&
+      modelCallInputs(history).some((input) => input.includes("background-task-completed")),
+  },
+  {
     name: "middleware",
     executions: 1,
     shows:

@@ -9,7 +9,18 @@ interface ForkFlags {
   id?: string;
   agent?: string;
   model?: string;
+  agents?: string;
   json?: boolean;
+}
+
+/** The `defineMiddleware` modules of the agents module `--agents` names: the fork's replay runs them. */
+async function workflowModules(scope: CliScope, file: string | undefined): Promise<string[]> {
+  if (!file) return [];
+  const [{ importAgentSet }, { workflowModulesOf }] = await Promise.all([
+    import("../agent-set.js"),
+    import("../../define-agent.js"),
+  ]);
+  return workflowModulesOf((await importAgentSet(file, scope.io.cwd)).agents);
 }
 
 async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags): Promise<number> {
@@ -20,9 +31,11 @@ async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags):
   } catch {
     // A runtime is installed already (the CLI run inside another program): its logger stays.
   }
+  const modules = await workflowModules(scope, options.agents);
   const client = await scope.client();
   const forked = await client.fork(sessionId, {
     atTurn: options.turn,
+    ...(modules.length > 0 ? { workflowModules: modules } : {}),
     ...(options.id ? { newSessionId: options.id } : {}),
     ...(options.agent ? { agent: options.agent } : {}),
     ...(options.model ? { model: options.model } : {}),
@@ -55,6 +68,10 @@ export function registerForkCommand(program: Command, runtime: CliRuntime): void
     .option("--id <session>", "the new session's id (default: a new id)")
     .option("--agent <name>", "run the fork on this agent instead of the session's")
     .option("--model <id>", "run the fork on this model instead of the agent's")
+    .option(
+      "--agents <module>",
+      "the agents module the session's workers serve: reading the history replays its defineMiddleware modules",
+    )
     .option("--json", "print the new session as one JSON object")
     .action(commandAction<[string], ForkFlags>(runtime, fork));
 }

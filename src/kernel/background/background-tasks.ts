@@ -247,11 +247,7 @@ class BackgroundRegistry implements BackgroundTasks {
 
   private checkLimits(kind: BackgroundKind): void {
     const limits = this.options.limits ?? {};
-    if (limits.maxTotal !== undefined && this.live.size >= limits.maxTotal) {
-      throw new AgentError(
-        `Background task limit reached: ${this.live.size} tasks are running (maxTotal ${limits.maxTotal}).`,
-      );
-    }
+    checkTotalLimit(this.live.size, limits.maxTotal);
     const cap = kind === "joinable" ? limits.maxJoinable : limits.maxDetached;
     const running = this.countLive(kind);
     if (cap !== undefined && running >= cap) {
@@ -279,6 +275,14 @@ class BackgroundRegistry implements BackgroundTasks {
     for (const task of this.live.values()) if (task.kind === kind) count++;
     return count;
   }
+}
+
+/** Throws the `maxTotal` error when `running` tasks leave no room for one more (no limit when `maxTotal` is unset). */
+export function checkTotalLimit(running: number, maxTotal: number | undefined): void {
+  if (maxTotal !== undefined && running >= maxTotal)
+    throw new AgentError(
+      `Background task limit reached: ${running} tasks are running (maxTotal ${maxTotal}).`,
+    );
 }
 
 /** A returned string is `completed` (or `cancelled` after a cancel); an explicit outcome keeps its status. */

@@ -1,16 +1,25 @@
 import type { AbortSignalLike } from "../ports.js";
+import { checkTotalLimit } from "./background-tasks.js";
 import type { BackgroundCompletion, BackgroundSpawn, BackgroundTasks } from "./types.js";
 
 /**
  * A run's registry with an owner that outlives the run (a durable session): joinable tasks belong to the run (joined
  * before it ends, cancelled with it); detached ones go to `detached`, which the run never cancels, so they survive
  * it. Completions of both are delivered at the next turn start of whichever run is going (the session's next run
- * for a task that finished after its run ended).
+ * for a task that finished after its run ended). `maxTotal` counts both registries' running tasks together, as
+ * one registry's limit counts all of its own (each registry still checks its own limits).
  */
-export function withDetached(run: BackgroundTasks, detached: BackgroundTasks): BackgroundTasks {
+export function withDetached(
+  run: BackgroundTasks,
+  detached: BackgroundTasks,
+  maxTotal?: number,
+): BackgroundTasks {
   const owner = (id: string) => (detached.read(id) !== null || isDetachedId(detached, id) ? detached : run);
   return {
-    spawn: (task: BackgroundSpawn) => (task.kind === "detached" ? detached : run).spawn(task),
+    spawn: (task: BackgroundSpawn) => {
+      checkTotalLimit(run.pendingJoinable() + detached.pendingDetached(), maxTotal);
+      return (task.kind === "detached" ? detached : run).spawn(task);
+    },
     pendingJoinable: () => run.pendingJoinable(),
     pendingDetached: () => detached.pendingDetached(),
     hasCompleted: () => run.hasCompleted() || detached.hasCompleted(),

@@ -29,6 +29,12 @@ export const SUBAGENT_TASK = {
   prompt: "Add 2 and 2.",
 };
 
+/** The background-limits scenario's delegated task. */
+const LIMITS_TASK = { ...SUBAGENT_TASK, subagent_type: "replay-background-limits-child" };
+
+/** The background-limits scenario's detached group: its child waits for the recorder's approval of this call. */
+export const LIMITS_CHILD_CALL_ID = "s1";
+
 /** The longest a slow tool waits for its cancellation before giving up (so a broken cancel cannot hang the recorder). */
 const SLOW_TOOL_CEILING_MS = 30_000;
 
@@ -199,6 +205,13 @@ export function createRecorderKit(): RecorderKit {
     model: "script-subagent-child",
     tools: [add],
   });
+  // The same child, asking for approval: its detached group runs until the recorder approves.
+  const limitsChild = defineAgent({
+    name: "replay-background-limits-child",
+    model: "script-subagent-child",
+    tools: [add],
+    permission: { ask: ["add"] },
+  });
   const agent = (name: string, rest: Omit<AgentDefinition, "name" | "model">) =>
     defineAgent({
       name: `replay-${name}`,
@@ -251,6 +264,14 @@ export function createRecorderKit(): RecorderKit {
       subagentChild,
       agent("subagent", { tools: [delegateTool({ agents: [subagentChild] })] }),
       agent("background", { tools: [delegateTool({ agents: [subagentChild], backgroundKind: "joinable" })] }),
+      limitsChild,
+      agent("background-limits", {
+        tools: [
+          delegateTool({ agents: [limitsChild], backgroundKind: "joinable" }),
+          delegateTool({ agents: [limitsChild], backgroundKind: "detached", name: "Detach" }),
+        ],
+        backgroundLimits: { maxTotal: 1 },
+      }),
       agent("budget", {
         tools: [add],
         budget: { maxSessionTokens: 1_000_000, prices: { "script-budget": BUDGET_PRICE } },
@@ -415,6 +436,13 @@ function scripts(): ProviderMap {
       toolCallTurn([{ id: "g1", name: "Agent", input: { tasks: [SUBAGENT_TASK], run_in_background: true } }]),
       textTurn("Waiting for the child."),
       textTurn("The child's note says 4."),
+    ]),
+    // A detached group, then a joinable one that maxTotal refuses; the next run reads the detached group's note.
+    "script-background-limits": conversationScript([
+      toolCallTurn([{ id: "d1", name: "Detach", input: { tasks: [LIMITS_TASK], run_in_background: true } }]),
+      toolCallTurn([{ id: "j1", name: "Agent", input: { tasks: [LIMITS_TASK], run_in_background: true } }]),
+      textTurn("The limit refused the second group."),
+      textTurn("The detached child's note says 4."),
     ]),
     "script-subagent-child": conversationScript([
       toolCallTurn([{ id: "s1", name: "add", input: { a: 2, b: 2 } }]),

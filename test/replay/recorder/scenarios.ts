@@ -5,6 +5,7 @@ import {
   APPROVAL_CALL_ID,
   COMPACTION_SUMS,
   INTERRUPT_MESSAGE,
+  LIMITS_CHILD_CALL_ID,
   QUESTION_CALL_ID,
   type RecorderGates,
 } from "./recorder-kit.js";
@@ -280,6 +281,31 @@ const background: Scenario = async ({ client, sessionId }) => {
     throw new Error("the background group's note did not arrive");
 };
 
+/**
+ * A run starts a detached group (its child waits for approval), then a joinable one that `maxTotal: 1` refuses; once
+ * approved, the detached group's note reaches the next run.
+ */
+const backgroundLimits: Scenario = async ({ client, sessionId }) => {
+  const agent = agentOf("background-limits");
+  const first = await expectEnd(client.run(agent, "Two groups, please.", { sessionId }), "stop");
+  const refused = first.some(
+    (event) => event.type === "tool_result" && !event.forkId && event.result.content.includes("(maxTotal 1)"),
+  );
+  if (!refused) throw new Error("maxTotal did not refuse the joinable group");
+  await waitFor(
+    async () => (await client.describe(sessionId)).pendingApprovals.length === 1,
+    "the detached child's approval request",
+  );
+  await client.approve(sessionId, LIMITS_CHILD_CALL_ID);
+  await waitFor(
+    async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done === true,
+    "the detached group to finish",
+  );
+  const second = await expectEnd(client.run(agent, "Any news?", { sessionId }), "stop");
+  if (!second.some((event) => event.type === "background_completed"))
+    throw new Error("the detached group's note did not reach the next run");
+};
+
 const middleware: Scenario = async ({ client, sessionId }) => {
   const events = await expectEnd(client.run(agentOf("middleware"), "Add 1 and 1.", { sessionId }), "stop");
   if (!events.some((event) => event.type === "tool_result" && event.result.content.endsWith("[recorded #1]")))
@@ -334,6 +360,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   compaction,
   subagent,
   background,
+  "background-limits": backgroundLimits,
   middleware,
   budget,
   mcp,

@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
-import { defineAgent, localAgentConfig, middlewareModules, toAgentPlan } from "../../../src/define-agent.js";
+import {
+  defineAgent,
+  localAgentConfig,
+  middlewareModules,
+  toAgentPlan,
+  workflowModulesOf,
+} from "../../../src/define-agent.js";
 import { reactiveCompaction } from "../../../src/kernel/compaction/reactive-compaction.js";
 import {
   UnknownMiddlewareError,
   defineMiddleware,
   middlewareFromRef,
+  unknownMiddlewareIn,
 } from "../../../src/kernel/durable-middleware.js";
 import { defineEffect, implementEffect } from "../../../src/kernel/effects.js";
 import { permission } from "../../../src/kernel/permission/gate.js";
@@ -41,6 +48,10 @@ describe("durable middleware references", () => {
 
   it("an id the workflow code does not know fails with a message that says how to register it", () => {
     expect(() => middlewareFromRef({ id: "unit/nowhere" })).toThrow(UnknownMiddlewareError);
+    // A replay's failure carries the message as text: the id is found in it.
+    const text = `Replay failed: ${new UnknownMiddlewareError("unit/nowhere").message} (stack…)`;
+    expect(unknownMiddlewareIn(text)).toBe("unit/nowhere");
+    expect(unknownMiddlewareIn("some other failure")).toBeUndefined();
     expect(() => middlewareFromRef({ id: "unit/nowhere" })).toThrow(/defineMiddleware\(\{ id, module/);
   });
 
@@ -77,6 +88,10 @@ describe("a definition's use and effects", () => {
       { id: "lite-agent/retry", options: { maxRetries: 1 } },
     ]);
     expect(middlewareModules(agent)).toEqual(["file:///x/note.ts"]);
+    const other = defineAgent({ name: "b", model: "m", use: [note()] });
+    expect(workflowModulesOf([agent, other, defineAgent({ name: "c", model: "m" })])).toEqual([
+      "file:///x/note.ts",
+    ]);
   });
 
   it("a middleware that cannot run durably is refused for the plan with the reason, but runs in-process", () => {
