@@ -4,6 +4,7 @@ import { FAILURE_TYPES, type RunEffectInput } from "../common/activity-types.js"
 import type { SecretScrubber } from "../common/scrub-secrets.js";
 import type { AnyEffectImplementation } from "../kernel/effects.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
+import { startHeartbeatPulse } from "./heartbeat-pulse.js";
 
 /**
  * The `runEffect` activity: runs the implementation of an effect a middleware called (`ctx.effect`). Its result
@@ -13,11 +14,14 @@ import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 export function createRunEffect(registry: AgentRegistry, scrubber: SecretScrubber) {
   return async function runEffect(input: RunEffectInput): Promise<unknown> {
     const effect = lookupEffect(registry, input);
+    const stop = startHeartbeatPulse();
     try {
       const signal = Context.current().cancellationSignal;
       return await effect.run(input.input, { sessionId: input.sessionId, signal });
     } catch (error) {
       throw scrubber.scrubError(error);
+    } finally {
+      stop();
     }
   };
 }

@@ -42,9 +42,19 @@ export function toolActivityOptions(tool: DurableToolPlan, activityId: string): 
   };
 }
 
+/**
+ * How long an effect's worker may stay silent: the activity heartbeats on its own (a third of this), so a dead
+ * worker is noticed in seconds rather than at the effect's timeout, and a cancelled run's cancel reaches the effect.
+ */
+export const EFFECT_HEARTBEAT_TIMEOUT_MS = 10_000;
+
 /** Options of one effect activity: retried by the effect's class, like a tool. */
 export function effectActivityOptions(ref: EffectRef): ActivityOptions {
-  return { startToCloseTimeout: ref.timeoutMs, retry: retryOfClass(ref.retry) };
+  return {
+    startToCloseTimeout: ref.timeoutMs,
+    heartbeatTimeout: Math.min(EFFECT_HEARTBEAT_TIMEOUT_MS, ref.timeoutMs),
+    retry: retryOfClass(ref.retry),
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { collect } from "../support/collect.js";
 import { eventShape } from "../support/event-shape.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 import { recordCall, recordCalls, secretGate, systemNote } from "./fixtures/middleware/audit-middleware.js";
+import { effectAfterTool, settlePayment } from "./fixtures/middleware/effect-middleware.js";
 
 const NOTE = "[note] answer in one sentence";
 
@@ -55,6 +56,29 @@ const unimplemented = defineAgent({
   tools: [lookup],
   use: [recordCalls()],
 });
+/** The run waits in `settle_payment` until it is cancelled; the implementation reports what its signal did. */
+let paymentStarted: () => void = () => undefined;
+let paymentAborted: (reason: string) => void = () => undefined;
+const settling = defineAgent({
+  name: "settling",
+  model: "settling",
+  tools: [lookup],
+  use: [effectAfterTool({ effect: "slow" })],
+  effects: [
+    implementEffect(
+      settlePayment,
+      (_input, ctx) =>
+        new Promise<string>((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            paymentAborted(String(ctx.signal.reason));
+            resolve("stopped");
+          });
+          paymentStarted();
+        }),
+    ),
+  ],
+});
+
 const gated = defineAgent({
   name: "gated",
   model: "gated",
@@ -71,9 +95,13 @@ describe("user middleware in durable runs", () => {
   beforeAll(async () => {
     worker = await startTestWorker({
       taskQueue,
-      agents: [audited, unimplemented, gated],
+      agents: [audited, unimplemented, gated, settling],
       providers: {
         audited: durableModel,
+        settling: conversationScript([
+          toolCallTurn([{ id: "s1", name: "lookup", input: { key: "invoice" } }]),
+          textTurn("settled"),
+        ]),
         gated: conversationScript([
           toolCallTurn([
             { id: "g1", name: "lookup", input: { key: "public" } },
@@ -182,19 +210,32 @@ describe("user middleware in durable runs", () => {
       events.flatMap((event) => (event.type === "tool_result" ? [event.result.content] : [])).sort(),
     ).toEqual(["value of public", "value of secret-plan"]);
   });
-});
 
-describe("middleware that cannot run durably", () => {
-  it("the worker refuses an agent whose middleware is a plain object, naming the agent and the middleware", () => {
-    const plain: AgentDefinition = defineAgent({
-      name: "plain",
-      model: "m",
-      use: [{ name: "closure-logger", beforeModel: () => undefined }],
+  it("cancelling the run reaches an effect in flight: its activity heartbeats, so the cancel arrives at its signal", async () => {
+    const started = new Promise<void>((resolve) => (paymentStarted = resolve));
+    const aborted = new Promise<string>((resolve) => (paymentAborted = resolve));
+    const sessionId = `settling-${Date.now()}`;
+    const events = collect(client.run("settling", "settle the invoice", { sessionId }));
+    await started;
+    await client.cancel(sessionId);
+    // The effect never heartbeats itself and its timeout is 10 minutes: only the pulse delivers the cancel (without it,
+    // the heartbeat timeout would end it as TIMED_OUT).
+    expect(await aborted).toBe("CancelledFailure: CANCELLED");
+    expect((await events).result.stopReason).toBe("aborted");
+  });
+
+  describe("middleware that cannot run durably", () => {
+    it("the worker refuses an agent whose middleware is a plain object, naming the agent and the middleware", () => {
+      const plain: AgentDefinition = defineAgent({
+        name: "plain",
+        model: "m",
+        use: [{ name: "closure-logger", beforeModel: () => undefined }],
+      });
+      // In-process it runs as any middleware does.
+      expect(() => localAgentConfig(plain, script())).not.toThrow();
+      return expect(
+        startTestWorker({ taskQueue: uniqueTaskQueue("plain"), agents: [plain], providers: { m: script() } }),
+      ).rejects.toThrow(/agent 'plain': middleware 'closure-logger' cannot run durably/);
     });
-    // In-process it runs as any middleware does.
-    expect(() => localAgentConfig(plain, script())).not.toThrow();
-    return expect(
-      startTestWorker({ taskQueue: uniqueTaskQueue("plain"), agents: [plain], providers: { m: script() } }),
-    ).rejects.toThrow(/agent 'plain': middleware 'closure-logger' cannot run durably/);
   });
 });
