@@ -24,8 +24,9 @@ import { SCENARIOS } from "../test/replay/scenario-catalog.js";
 const log = (line: string) => console.log(line);
 
 /**
- * Runs a worker for the kit's agents while `body` plays the scenarios, then shuts everything down. The worker
- * (one Temporal worker per agent, on `<taskQueue>.<agent>`) and the client share one external payload storage:
+ * Runs a worker for the kit's agents (and one without live output for its quiet agents) while `body` plays the
+ * scenarios, then shuts everything down. The workers (one Temporal worker per agent, on `<taskQueue>.<agent>`) and
+ * the client share one external payload storage:
  * the filesystem driver on `payloadDir`, with the default threshold, so only payloads of 128 KiB and more (the
  * stored-payload scenario's) leave the history, and never into the environment's storage folder.
  */
@@ -48,7 +49,17 @@ async function withWorker<T>(
     // Live output through the session (the workflow's own transport), whatever REDIS_URL says.
     deltas: temporalDeltaTransport(),
   });
-  const running = worker.run();
+  // The same base queue without live output: its agents' sessions show what a quiet worker's runs record.
+  const quietWorker = await createWorker({
+    agents: kit.quietAgents,
+    providers: kit.providers,
+    taskQueue,
+    connection: workerConnection,
+    namespace: endpoint.namespace,
+    storage,
+    deltas: false,
+  });
+  const running = Promise.all([worker.run(), quietWorker.run()]);
   const connection = await Connection.connect({ address: endpoint.address });
   try {
     return await body(
@@ -64,6 +75,7 @@ async function withWorker<T>(
     );
   } finally {
     worker.shutdown();
+    quietWorker.shutdown();
     await running;
     await connection.close();
     await workerConnection.close();

@@ -50,7 +50,8 @@ export function createActivities(
     callMcpTool: createCallMcpTool(registry, mcpPool, scrubber),
     async resolveAgent(agent: string) {
       try {
-        return registry.plan(agent);
+        // Recorded with the plan, so the session decides on it deterministically (and on replay, as it did).
+        return { ...registry.plan(agent), liveOutput: transport?.kind ?? "none" };
       } catch (error) {
         if (error instanceof RegistryLookupError)
           throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.unknownAgent);

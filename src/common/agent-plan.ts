@@ -186,6 +186,12 @@ export interface AgentPlan {
   skills?: SkillSummary[];
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
+  /**
+   * How the worker that resolved the plan (the `resolveAgent` activity) publishes live model output: into the
+   * session as rejected updates (`temporal`), into Redis (`redis`), or not at all (`none`). A streaming model call
+   * keeps its wake-up timer only for `temporal` (src/workflows/wake-up-timer.ts). Absent in plans made elsewhere.
+   */
+  liveOutput?: "temporal" | "redis" | "none";
 }
 
 /** What the model is told of a skill before it loads it. */

@@ -225,6 +225,17 @@ function budgetOf(plan: AgentPlan, session: SessionState): Pick<KernelConfig, "b
   return budget ? { budget } : {};
 }
 
+/**
+ * Whether a streaming model call keeps a wake-up timer (wake-up-timer.ts): it guards against a stall after the
+ * speculative workflow tasks of live output sent as updates, so only when the worker sends it that way (the plan's
+ * `liveOutput`, recorded; unknown counts as `temporal`). Executions begun before `fewer-turn-commands` keep it for
+ * every streaming call.
+ */
+function wakesUpWhileStreaming(session: SessionState, plan: AgentPlan): boolean {
+  if (!session.wakeUpWhileStreaming) return false;
+  return !session.fewerTurnCommands || (plan.liveOutput ?? "temporal") === "temporal";
+}
+
 /** Numbers a run's model calls, going on from where the previous execution stopped. */
 function modelCalls(before: number): { next(): number; count(): number } {
   let calls = before;
@@ -256,7 +267,7 @@ function kernelConfig(
       requests: session.requests,
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
-      wakeUps: session.wakeUpWhileStreaming,
+      wakeUps: wakesUpWhileStreaming(session, plan),
     }),
     tools: durableTools(plan, runId, session),
     use: [

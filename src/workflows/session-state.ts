@@ -83,6 +83,14 @@ export class SessionState {
    * each registry alone, so a run could start one of each past the limit). Decided once per execution, at its start.
    */
   readonly backgroundTotalSpansDetached = patched("background-total-spans-detached");
+  /**
+   * Fewer commands per turn (docs/decisions/0014, phase 3): a run's progress (turns, tokens, cost) is upserted at
+   * most every `PROGRESS_UPSERT_INTERVAL_MS` while the run goes on, not at every change, and a streaming model call
+   * keeps a wake-up timer only when live output reaches the session as updates. One patch for both: the SDK records
+   * a marker and upserts `TemporalChangeVersion` for each patch in every execution. Decided once per execution, at
+   * its start.
+   */
+  readonly fewerTurnCommands = patched("fewer-turn-commands");
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
@@ -129,7 +137,7 @@ export class SessionState {
     this.transcript = new TranscriptLedger(carried?.transcript);
     this.board = new ApprovalBoard(this.authorisedApprovers, carried?.decisions);
     this.stream = new SessionStream(carried, () => this.closed);
-    this.visibility = new SessionVisibility(input.searchAttributes !== false);
+    this.visibility = new SessionVisibility(input.searchAttributes !== false, this.fewerTurnCommands);
     if (input.task && !carried)
       this.queue.push({ runId: SUBAGENT_RUN_ID, input: input.task.input, offset: 0 });
     registerSessionHandlers(this);

@@ -2,6 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/commo
 import { patched, setCurrentDetails, upsertMemo, upsertSearchAttributes } from "@temporalio/workflow";
 import type { SessionStatus } from "./messages.js";
 import { currentDetails } from "./current-details.js";
+import { workflowPorts } from "./workflow-ports.js";
 
 /** The search attributes a session keeps current (registered by the dev server; see docs/operations.md). */
 export const AGENT_NAME = defineSearchAttributeKey("AgentName", SearchAttributeType.KEYWORD);
@@ -28,15 +29,35 @@ function searchableCost(status: SessionStatus): number | undefined {
 }
 
 /**
- * What operators see of a session in the Temporal UI: search attributes (upserted only when they change, so
- * history stays small), the memo, and the current details in markdown with the exact signal that answers each
- * pending approval.
+ * The least workflow time between two upserts of a run's progress (`AgentTurns`, `AgentTokens`, `AgentCost`) while
+ * the run goes on. They change every turn, and each upsert is a history event and a write to the server's
+ * visibility store (the largest share of the server's CPU that a turn added, docs/decisions/0014). A change of
+ * `AgentStatus` is upserted at once, with the progress as it is then, so the run's start and end (and any wait for
+ * a person) show exact values; between them the progress lags by at most this long plus the turn going on.
+ */
+export const PROGRESS_UPSERT_INTERVAL_MS = 10_000;
+
+/**
+ * What operators see of a session in the Temporal UI: search attributes (upserted only when they change, a run's
+ * progress at most every {@link PROGRESS_UPSERT_INTERVAL_MS}, so history stays small), the memo, and the current
+ * details in markdown (always exact) with the exact signal that answers each pending approval.
  */
 export class SessionVisibility {
-  private last = "";
+  private lastStatus = "";
+  private lastProgress = "";
+  private lastUpsertAt = Number.NEGATIVE_INFINITY;
   private memo = "";
 
-  constructor(private readonly searchAttributes: boolean) {}
+  /**
+   * @param searchAttributes whether the session upserts search attributes at all.
+   * @param throttleProgress whether a run's progress is upserted at most every {@link PROGRESS_UPSERT_INTERVAL_MS}
+   *   (sessions decide it at their start, `patched("fewer-turn-commands")`: older histories upserted it at
+   *   every change).
+   */
+  constructor(
+    private readonly searchAttributes: boolean,
+    private readonly throttleProgress: boolean,
+  ) {}
 
   /** Brings search attributes and details up to date with the session's status. */
   refresh(status: SessionStatus): void {
@@ -45,9 +66,12 @@ export class SessionVisibility {
     const tokens = status.usage.inputTokens + status.usage.outputTokens;
     const agentStatus = searchableStatus(status.status);
     const cost = searchableCost(status);
-    const key = `${agentStatus}|${status.turns}|${tokens}|${cost ?? ""}`;
-    if (key === this.last) return;
-    this.last = key;
+    const progress = `${status.turns}|${tokens}|${cost ?? ""}`;
+    const statusChanged = agentStatus !== this.lastStatus;
+    if (!statusChanged && (progress === this.lastProgress || this.progressWaits(status))) return;
+    this.lastStatus = agentStatus;
+    this.lastProgress = progress;
+    this.lastUpsertAt = workflowPorts.now();
     upsertSearchAttributes([
       { key: AGENT_NAME, value: status.agent },
       { key: AGENT_STATUS, value: agentStatus },
@@ -55,6 +79,15 @@ export class SessionVisibility {
       { key: AGENT_TOKENS, value: tokens },
       ...(cost === undefined ? [] : [{ key: AGENT_COST, value: cost }]),
     ]);
+  }
+
+  /** Whether a changed progress waits for a later refresh: during a run, until the interval has passed. */
+  private progressWaits(status: SessionStatus): boolean {
+    return (
+      this.throttleProgress &&
+      status.currentRun !== undefined &&
+      workflowPorts.now() - this.lastUpsertAt < PROGRESS_UPSERT_INTERVAL_MS
+    );
   }
 
   /** Records the agent and model in the memo when they change. */

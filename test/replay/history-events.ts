@@ -116,3 +116,42 @@ export function storedPayloadReferences(history: History): StoredPayloadReferenc
   }
   return found;
 }
+
+/** A search attribute upsert the workflow made: the values it set and when, in workflow time. */
+export interface SearchAttributeUpsert {
+  eventId: number;
+  /** The upserted attributes, decoded (`AgentStatus: "running"`, `AgentTurns: 3`...). */
+  values: Record<string, unknown>;
+  /** When the workflow task that made it started (ms): the workflow's `Date.now()` in that task. */
+  workflowTimeMs: number;
+}
+
+/** The search attribute upserts of a history, in history order. */
+export function searchAttributeUpserts(history: History): SearchAttributeUpsert[] {
+  let taskStartedMs = 0;
+  const upserts: SearchAttributeUpsert[] = [];
+  for (const event of eventsOf(history)) {
+    if (event.workflowTaskStartedEventAttributes) taskStartedMs = timestampMs(event.eventTime);
+    const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+    if (!fields) continue;
+    const values = Object.fromEntries(
+      Object.entries(fields).map(([name, payload]) => [
+        name,
+        JSON.parse(payloadUtf8(payload.data)) as unknown,
+      ]),
+    );
+    upserts.push({ eventId: Number(String(event.eventId)), values, workflowTimeMs: taskStartedMs });
+  }
+  return upserts;
+}
+
+/** An event time in ms (its seconds are a Long in fetched histories, a number or string in loaded ones). */
+function timestampMs(time: HistoryEvent["eventTime"]): number {
+  return Number(String(time?.seconds ?? 0)) * 1000 + Math.floor(Number(time?.nanos ?? 0) / 1e6);
+}
+
+/** A payload's data as text: bytes, or base64 in a history's JSON form. */
+function payloadUtf8(data: unknown): string {
+  if (typeof data === "string") return Buffer.from(data, "base64").toString("utf8");
+  return data instanceof Uint8Array ? Buffer.from(data).toString("utf8") : "";
+}

@@ -5,6 +5,7 @@ import {
   hasEvent,
   lastEvent,
   scheduledActivities,
+  searchAttributeUpserts,
   startedTimers,
   storedPayloadReferences,
   timerEnd,
@@ -12,6 +13,7 @@ import {
 } from "./history-events.js";
 import type { History } from "./history-files.js";
 import { EXTERNALIZED_RESULT_PREFIX } from "../../src/kernel/context/externalize-seen-results.js";
+import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session-visibility.js";
 
 /** A recorded scenario: which workflow branch it exercises, and how to see it in its histories. */
 export interface ScenarioSpec {
@@ -74,6 +76,27 @@ function cancelRequested(history: History, type: string): HistoryEvent[] {
   const scheduled = new Set(scheduledActivities(history, type).map((event) => String(event.eventId)));
   return eventsOf(history).filter((event) =>
     scheduled.has(String(event.activityTaskCancelRequestedEventAttributes?.scheduledEventId ?? "")),
+  );
+}
+
+/**
+ * The fewer-turn-commands branch: a four-turn run on a worker without live output upserts its progress once in
+ * the middle (after the resting tool, at least the interval after the run's start), exact totals at its end, and
+ * starts no wake-up timer.
+ */
+function fewerTurnCommands(history: History): boolean {
+  const upserts = searchAttributeUpserts(history).filter((upsert) => "AgentStatus" in upsert.values);
+  const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
+  const last = upserts.at(-1)?.values;
+  return (
+    hasPatchMarker(history, "fewer-turn-commands") &&
+    scheduledActivities(history, "callModel").length === 4 &&
+    startedTimers(history).length === 0 &&
+    running.length === 2 &&
+    running[1]!.workflowTimeMs - running[0]!.workflowTimeMs >= PROGRESS_UPSERT_INTERVAL_MS &&
+    running[1]!.values.AgentTurns === 2 &&
+    last?.AgentStatus === "idle" &&
+    last.AgentTurns === 4
   );
 }
 
@@ -423,5 +446,12 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       count(acceptedUpdates(history), "startFork") === 1 &&
       hasEvent(history, "startChildWorkflowExecutionInitiatedEventAttributes") &&
       hasEvent(history, "childWorkflowExecutionCompletedEventAttributes"),
+  },
+  {
+    name: "fewer-turn-commands",
+    executions: 1,
+    shows:
+      "patched 'fewer-turn-commands': a run's progress upserted at most every PROGRESS_UPSERT_INTERVAL_MS, and no wake-up timer on a worker without live output",
+    exercised: ([history]) => !!history && fewerTurnCommands(history),
   },
 ];

@@ -16,6 +16,7 @@ import { retry } from "../../../src/kernel/retry/retry-middleware.js";
 import { delegateTool } from "../../../src/subagents/delegate-tool.js";
 import { recordCall, recordCalls, systemNote } from "../../e2e/fixtures/middleware/audit-middleware.js";
 import { everythingServer } from "../../support/mcp-servers.js";
+import { restTool } from "../../support/rest-tool.js";
 
 /** The workflow-safe middleware modules the recorder's agents use: the replay bundle must hold them too. */
 export const RECORDER_MIDDLEWARE_MODULES = [
@@ -60,6 +61,8 @@ export const LARGE_RESULT_CHARS = 300 * 1024;
 /** The agents, scripted models and gates of the recording scenarios. */
 export interface RecorderKit {
   agents: AgentDefinition[];
+  /** Agents served by a worker without live output (`deltas: false`), on the same base task queue. */
+  quietAgents: AgentDefinition[];
   providers: ProviderMap;
   gates: RecorderGates;
 }
@@ -286,6 +289,7 @@ export function createRecorderKit(): RecorderKit {
         effects: [implementEffect(recordCall, () => ({ count: 1 }))],
       }),
     ],
+    quietAgents: [agent("fewer-turn-commands", { tools: [add, restTool] })],
     providers: {
       ...scripts(),
       "script-interrupt": interruptibleModel(gates),
@@ -482,6 +486,12 @@ function scripts(): ProviderMap {
     "script-cancel-during-approval": conversationScript([
       toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 5, b: 5 } }]),
       textTurn("Never reached: the run is cancelled while the approval waits."),
+    ]),
+    "script-fewer-turn-commands": conversationScript([
+      toolCallTurn([{ id: "w1", name: "add", input: { a: 1, b: 1 } }]),
+      toolCallTurn([{ id: "w2", name: "rest", input: {} }]),
+      toolCallTurn([{ id: "w3", name: "add", input: { a: 2, b: 2 } }]),
+      textTurn("2 and 4, after a rest."),
     ]),
     "script-stored-payload": conversationScript([
       toolCallTurn([{ id: "f1", name: "fetch_page", input: { url: "https://example.com/long" } }]),

@@ -339,6 +339,11 @@ const toolFork: Scenario = async ({ client, sessionId }) => {
     throw new Error("the fork did not answer");
 };
 
+/** Four turns on a worker without live output; the second turn's tool rests past the progress interval. */
+const fewerTurnCommands: Scenario = async ({ client, sessionId }) => {
+  await expectEnd(client.run(agentOf("fewer-turn-commands"), "Add, rest, add.", { sessionId }), "stop");
+};
+
 /** The scenario implementations, by the names of SCENARIOS. */
 export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "tool-loop": toolLoop,
@@ -366,6 +371,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   mcp,
   fork,
   "tool-fork": toolFork,
+  "fewer-turn-commands": fewerTurnCommands,
 };
 
 const ACTIVITY_ENDS = [

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AgentClient } from "../../src/client.js";
+import { defineAgent } from "../../src/define-agent.js";
+import { defineTool } from "../../src/kernel/tools.js";
+import { temporalDeltaTransport } from "../../src/stream/delta-transport.js";
+import { conversationScript } from "../../src/testing/conversation-script.js";
+import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session-visibility.js";
+import { collect } from "../support/collect.js";
+import { restTool } from "../support/rest-tool.js";
+import { Gate } from "../replay/recorder/gate.js";
+import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import {
+  scheduledActivities,
+  searchAttributeUpserts,
+  startedTimers,
+  type SearchAttributeUpsert,
+} from "../replay/history-events.js";
+
+const USAGE = { inputTokens: 10, outputTokens: 5 };
+const PRICE = { inputPerMillion: 2, outputPerMillion: 8 };
+
+const add = defineTool({
+  name: "add",
+  description: "Adds two numbers.",
+  schema: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+});
+
+/** Holds its run until the test opens `holdRelease`. */
+const holdEntered = new Gate();
+const holdRelease = new Gate();
+const hold = defineTool({
+  name: "hold",
+  description: "Waits for the test.",
+  schema: z.object({}),
+  execute: async () => {
+    holdEntered.open();
+    await holdRelease.opened;
+    return "released";
+  },
+});
+
+/** Four sums, then the answer: five quick turns of 15 tokens each, priced. */
+const quick = defineAgent({
+  name: "quick",
+  model: "quick",
+  tools: [add],
+  budget: { prices: { quick: PRICE } },
+});
+const quickModel = conversationScript([
+  ...[1, 2, 3, 4].map((n) =>
+    toolCallTurn([{ id: `q${n}`, name: "add", input: { a: n, b: n } }], undefined, USAGE),
+  ),
+  textTurn("Four sums done.", USAGE),
+]);
+
+/** A sum, a rest longer than the progress interval, a hold, then the answer. */
+const patient = defineAgent({ name: "patient", model: "patient", tools: [add, restTool, hold] });
+const patientModel = conversationScript([
+  toolCallTurn([{ id: "p1", name: "add", input: { a: 1, b: 1 } }], undefined, USAGE),
+  toolCallTurn([{ id: "p2", name: "rest", input: {} }], undefined, USAGE),
+  toolCallTurn([{ id: "p3", name: "hold", input: {} }], undefined, USAGE),
+  textTurn("Rested and held.", USAGE),
+]);
+
+const providers = { quick: quickModel, patient: patientModel };
+
+/** The session's own upserts (those of `patched()` carry only `TemporalChangeVersion`). */
+function sessionUpserts(upserts: SearchAttributeUpsert[]): SearchAttributeUpsert[] {
+  return upserts.filter((upsert) => "AgentStatus" in upsert.values);
+}
+
+describe("search attributes: AgentStatus at once, a run's progress at most every PROGRESS_UPSERT_INTERVAL_MS", () => {
+  let live: RunningWorker;
+  let quiet: RunningWorker;
+  let client: AgentClient;
+  let quietClient: AgentClient;
+  const liveQueue = uniqueTaskQueue("search-attributes-live");
+  const quietQueue = uniqueTaskQueue("search-attributes-quiet");
+
+  beforeAll(async () => {
+    [live, quiet] = await Promise.all([
+      startTestWorker({
+        taskQueue: liveQueue,
+        agents: [quick, patient],
+        providers,
+        deltas: temporalDeltaTransport(),
+      }),
+      startTestWorker({ taskQueue: quietQueue, agents: [quick], providers, deltas: false }),
+    ]);
+    // Live output is read from the session (the workers' transport), whatever REDIS_URL says.
+    const temporal = (await testClient(liveQueue)).temporal;
+    client = new AgentClient(temporal, { taskQueue: liveQueue, deltas: "temporal" });
+    quietClient = new AgentClient(temporal, { taskQueue: quietQueue, deltas: "temporal" });
+  });
+  afterAll(async () => {
+    await Promise.all([live?.stop(), quiet?.stop()]);
+  });
+
+  const history = (sessionId: string) => client.handle(sessionId).fetchHistory();
+  const listed = async (query: string, sessionId: string) => {
+    for await (const listing of client.list({ query: `${query} AND WorkflowId = "${sessionId}"` }))
+      return listing.searchAttributes;
+    return undefined;
+  };
+
+  it("a run upserts its exact turns, tokens and cost when it ends, and its progress no more often than the interval", async () => {
+    const sessionId = `quick-${randomUUID()}`;
+    const { result } = await collect(client.run("quick", "Add four times.", { sessionId }));
+    expect(result.stopReason).toBe("stop");
+    const status = await client.describe(sessionId);
+    expect(status.turns).toBe(5);
+    expect(status.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
+    expect(status.cost).toBeGreaterThan(0);
+
+    const upserts = sessionUpserts(searchAttributeUpserts(await history(sessionId)));
+    expect(upserts.at(-1)?.values).toEqual({
+      AgentName: "quick",
+      AgentStatus: "idle",
+      AgentTurns: 5,
+      AgentTokens: 75,
+      AgentCost: status.cost,
+    });
+    // While the run went on, each upsert of its progress came at least the interval after the one before.
+    const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
+    expect(running[0]?.values.AgentTurns).toBe(0);
+    for (let index = 1; index < running.length; index++) {
+      expect(running[index]!.workflowTimeMs - running[index - 1]!.workflowTimeMs).toBeGreaterThanOrEqual(
+        PROGRESS_UPSERT_INTERVAL_MS,
+      );
+    }
+    // What operators search on is the exact end of the run.
+    await expect
+      .poll(() => listed("AgentTurns = 5", sessionId), { timeout: 15_000, interval: 250 })
+      .toMatchObject({ AgentStatus: ["idle"], AgentTokens: [75], AgentCost: [status.cost] });
+  });
+
+  it("a long run shows its progress while it goes on, once the interval has passed", async () => {
+    const sessionId = `patient-${randomUUID()}`;
+    const run = await client.start("patient", "Add, rest, hold.", { sessionId });
+    await holdEntered.opened;
+    // The run waits in `hold`, its third turn; the end of the turn that rested upserted the progress.
+    await expect
+      .poll(() => listed(`AgentTurns >= 2 AND AgentTokens >= 30`, sessionId), {
+        timeout: 15_000,
+        interval: 250,
+      })
+      .toMatchObject({ AgentStatus: ["running"] });
+    holdRelease.open();
+    const { result } = await collect(client.events(sessionId, run.runId, { fromOffset: run.offset }));
+    expect(result.stopReason).toBe("stop");
+
+    const upserts = sessionUpserts(searchAttributeUpserts(await history(sessionId)));
+    const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
+    expect(running.length).toBeGreaterThanOrEqual(2);
+    expect(running[1]!.workflowTimeMs - running[0]!.workflowTimeMs).toBeGreaterThanOrEqual(
+      PROGRESS_UPSERT_INTERVAL_MS,
+    );
+    expect(upserts.at(-1)?.values).toMatchObject({ AgentStatus: "idle", AgentTurns: 4, AgentTokens: 60 });
+  });
+
+  it("a streaming model call keeps a wake-up timer only when live output reaches the session as updates", async () => {
+    const wakeUps = async (agentClient: AgentClient) => {
+      const sessionId = `wake-ups-${randomUUID()}`;
+      await collect(agentClient.run("quick", "Add four times.", { sessionId }));
+      const events = await agentClient.handle(sessionId).fetchHistory();
+      return {
+        modelCalls: scheduledActivities(events, "callModel").length,
+        timers: startedTimers(events).filter((timer) => timer.seconds === 15).length,
+      };
+    };
+    expect(await wakeUps(client)).toEqual({ modelCalls: 5, timers: 5 });
+    expect(await wakeUps(quietClient)).toEqual({ modelCalls: 5, timers: 0 });
+  });
+});
