@@ -7,8 +7,15 @@ import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { placeToolEvents } from "./place-tool-events.js";
 
-/** The pause between reads while the session is busy, and the longest pause while nothing happens. */
+/**
+ * The pause after a read that brought live output (more is likely within a batch), after one that brought only
+ * events (a turn's events come together, one workflow task at a time, and the next wait for an activity or a
+ * workflow task), and the longest pause while nothing happens. Each read is a query the session's worker answers
+ * (about 3 ms of its CPU, whatever the answer holds, and the workflow's next task waits while it runs), so reads
+ * are spaced by what they can bring (docs/decisions/0014, phase 3).
+ */
 const FAST_POLL_MS = 25;
+const EVENT_POLL_MS = 50;
 const SLOW_POLL_MS = 200;
 /** How long a session may stay unreadable (a worker restarting, continue-as-new, a server blip) before giving up. */
 const UNREADABLE_GIVE_UP_MS = 5 * 60_000;
@@ -96,14 +103,14 @@ export class SessionStreamReader {
       }
       const fresh = this.accept(page);
       if (page.closed && this.from >= page.end && page.deltas.every((delta) => delta.end)) return;
-      pause = fresh ? FAST_POLL_MS : Math.min(SLOW_POLL_MS, Math.round(pause * 1.5));
+      pause = nextPause(fresh, pause);
       await sleep(pause, this.controller.signal);
     }
   }
 
-  /** Queues what the page brought; returns whether it brought anything new. */
-  private accept(page: ReadStreamResult): boolean {
-    let fresh = false;
+  /** Queues what the page brought; returns what was new in it. */
+  private accept(page: ReadStreamResult): Fresh {
+    let fresh: Fresh = "nothing";
     for (const delta of page.deltas) {
       if (delta.text === "" && !delta.end) continue;
       // The workflow repeats an ended call's end marker on every read; one is enough.
@@ -113,7 +120,7 @@ export class SessionStreamReader {
       seen[delta.kind] = Math.max(seen[delta.kind] ?? 0, end);
       if (delta.end) this.ended.add(delta.key);
       this.items.push({ kind: "delta", id: `${delta.key}|${delta.kind}|${end}`, delta });
-      fresh = true;
+      fresh = "output";
     }
     this.forgetOldKeys();
     const entries = placeToolEvents(page.items, page.toolEvents ?? [], this.from, this.toolCursor);
@@ -123,7 +130,7 @@ export class SessionStreamReader {
         item: { topic: EVENTS_TOPIC, offset: item.offset, entry: item.entry },
       });
       this.from = Math.max(this.from, item.offset + 1);
-      fresh = true;
+      if (fresh === "nothing") fresh = "events";
     }
     return fresh;
   }
@@ -168,6 +175,16 @@ export class SessionStreamReader {
     if (error !== undefined && !this.controller.signal.aborted) this.failure = error;
     this.items.close();
   }
+}
+
+/** What a read brought: live output (and perhaps events), events only, or nothing new. */
+export type Fresh = "output" | "events" | "nothing";
+
+/** The pause before the next read: short while output comes, longer after events, growing while nothing happens. */
+export function nextPause(fresh: Fresh, previous: number): number {
+  if (fresh === "output") return FAST_POLL_MS;
+  if (fresh === "events") return EVENT_POLL_MS;
+  return Math.min(SLOW_POLL_MS, Math.round(previous * 1.5));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

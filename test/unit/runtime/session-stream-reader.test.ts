@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import type { Client } from "@temporalio/client";
 import { describe, expect, it } from "vitest";
-import { SessionStreamReader } from "../../../src/runtime/session-stream-reader.js";
+import { SessionStreamReader, nextPause } from "../../../src/runtime/session-stream-reader.js";
 import type { ReadStreamResult } from "../../../src/workflows/stream-messages.js";
 
 /** A client whose session answers every read with `page`. */
@@ -41,5 +41,13 @@ describe("SessionStreamReader and the client that reads", () => {
     for await (const item of reader.items) void item;
     expect(String(reader.failure)).toMatch(/AgentClient was closed while reading session 'busy'/);
     expect(getEventListeners(clientClosed.signal, "abort")).toHaveLength(0);
+  });
+
+  it("reads again soon while live output comes, later after events only, and less and less while nothing comes", () => {
+    expect(nextPause("output", 200)).toBe(25);
+    expect(nextPause("events", 25)).toBe(50);
+    const idle = [nextPause("nothing", 50)];
+    while (idle.length < 6) idle.push(nextPause("nothing", idle.at(-1)!));
+    expect(idle).toEqual([75, 113, 170, 200, 200, 200]);
   });
 });
