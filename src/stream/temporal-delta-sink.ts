@@ -2,7 +2,7 @@ import { Context } from "@temporalio/activity";
 import { WorkflowUpdateFailedError } from "@temporalio/client";
 import { ApplicationFailure } from "@temporalio/common";
 import { DELTAS_STORED, publishDeltasUpdate } from "../workflows/stream-messages.js";
-import type { DeltaSink } from "./stream-delta.js";
+import type { DeltaReceipt, DeltaSink } from "./stream-delta.js";
 
 /**
  * The Temporal-native transport: a batch goes to the session workflow as a `publishDeltas` update whose
@@ -21,14 +21,22 @@ export function temporalDeltaSink(): DeltaSink {
         await handle.executeUpdate(publishDeltasUpdate, { args: [deltas] });
       } catch (error) {
         if (!isStored(error)) throw error;
+        return deltaReceipt(error);
       }
     },
     close: async () => undefined,
   };
 }
 
+/** What the session said with "stored": whether anyone reads its live output (a session on older code says nothing). */
+export function deltaReceipt(error: WorkflowUpdateFailedError): DeltaReceipt | undefined {
+  const [receipt] = (error.cause as ApplicationFailure).details ?? [];
+  const unread = (receipt as Partial<DeltaReceipt> | undefined)?.unread;
+  return typeof unread === "boolean" ? { unread } : undefined;
+}
+
 /** The rejection that means "stored". */
-function isStored(error: unknown): boolean {
+function isStored(error: unknown): error is WorkflowUpdateFailedError {
   return (
     error instanceof WorkflowUpdateFailedError &&
     error.cause instanceof ApplicationFailure &&

@@ -2,7 +2,7 @@ import { ApplicationFailure, setHandler } from "@temporalio/workflow";
 import { toolEventKey } from "../common/tool-event-batch.js";
 import { toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent } from "../kernel/events.js";
-import type { StreamDelta } from "../stream/stream-delta.js";
+import type { DeltaReceipt, StreamDelta } from "../stream/stream-delta.js";
 import { boundedEvent } from "./bounded-event.js";
 import { EventLog, type EventLogState } from "./event-log.js";
 import { LiveDeltas } from "./live-deltas.js";
@@ -26,6 +26,13 @@ const MAX_CARRIED_BYTES = 256 * 1024;
 /** How many runs' events stay readable in the session stream. */
 const KEPT_RUNS_IN_STREAM = 3;
 
+/**
+ * After this many live-output batches with no reader asking for live output (half a second of output at the
+ * publisher's pace), the rejection tells the publisher that nobody reads, and it sends less often. A following
+ * client asks at least every 200 ms, so it never lets the count get this far.
+ */
+const UNREAD_AFTER_STORES = 10;
+
 /** What the stream carries into the next execution: its log, and where its kept runs begin. */
 export interface CarriedStream {
   log: EventLogState;
@@ -43,6 +50,11 @@ export class SessionStream {
   private readonly toolEvents = new LiveToolEvents();
   /** Where each kept run's events begin, oldest first. */
   private readonly keptRunOffsets: number[];
+  /**
+   * Live-output batches stored since a reader last asked for live output. Memory only, changed by the query too:
+   * it decides no command, only what the `publishDeltas` rejection tells the publisher (how often to send).
+   */
+  private storesSinceRead = 0;
 
   constructor(
     carried: Partial<CarriedStream> | undefined,
@@ -114,7 +126,9 @@ export class SessionStream {
     const from = typeof request.from === "number" && request.from >= 0 ? request.from : 0;
     const maxBytes = Math.min(request.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
     const page = this.log.read(from, maxBytes);
-    const deltas = request.deltas && typeof request.deltas === "object" ? this.live.read(request.deltas) : [];
+    const wantsDeltas = typeof request.deltas === "object" && request.deltas !== null;
+    if (wantsDeltas) this.storesSinceRead = 0;
+    const deltas = wantsDeltas ? this.live.read(request.deltas!) : [];
     const tools = request.tools && typeof request.tools === "object" ? request.tools : undefined;
     const toolEvents = tools ? this.toolEvents.read(tools) : [];
     return { ...page, deltas, toolEvents, closed: this.isClosed() };
@@ -124,7 +138,14 @@ export class SessionStream {
     if (!Array.isArray(batch))
       throw ApplicationFailure.nonRetryable("publishDeltas: expected a list of deltas");
     this.live.store(batch.filter(isDelta));
-    throw ApplicationFailure.create({ message: "stored", type: DELTAS_STORED, nonRetryable: true });
+    this.storesSinceRead++;
+    const receipt: DeltaReceipt = { unread: this.storesSinceRead > UNREAD_AFTER_STORES };
+    throw ApplicationFailure.create({
+      message: "stored",
+      type: DELTAS_STORED,
+      nonRetryable: true,
+      details: [receipt],
+    });
   }
 
   private storeToolEvents(batch: unknown): never {
