@@ -55,10 +55,7 @@ export function registerSessionHandlers(session: SessionState): void {
     description: about.followUp,
   });
   setHandler(cancelRunUpdate, (request) => ({ cancelled: session.cancel(request ?? {}) }), {
-    validator: (request) => {
-      const problem = checkCancel(request);
-      if (problem) throw new TypeError(`cancelRun: ${problem}`);
-    },
+    validator: (request) => rejectWith("cancelRun", checkCancel(request)),
     description: about.cancelRun,
   });
   setHandler(
@@ -72,10 +69,7 @@ export function registerSessionHandlers(session: SessionState): void {
   );
   setHandler(closeSessionUpdate, () => session.close(), { description: about.closeSession });
   setHandler(startForkUpdate, (request) => startFork(session, request), {
-    validator: (request) => {
-      const problem = checkStartFork(session, request);
-      if (problem) throw new TypeError(`startFork: ${problem}`);
-    },
+    validator: (request) => rejectWith("startFork", checkStartFork(session, request)),
     description: about.startFork,
   });
   setHandler(sessionStatusQuery, () => session.status(), { description: about.sessionStatus });
@@ -90,9 +84,6 @@ export function registerSessionHandlers(session: SessionState): void {
 
 /** Approvals, answers and interrupts: an update with a validator each, and a signal for the UI and CLI. */
 function registerHumanHandlers(session: SessionState): void {
-  const rejectWith = (operation: string, problem: string | undefined) => {
-    if (problem) throw new TypeError(`${operation}: ${problem}`);
-  };
   setHandler(decideToolCallUpdate, (request) => session.decide(request, "update"), {
     validator: (request) => rejectWith("decideToolCall", session.board.checkDecision(request)),
     description: about.decideToolCall,
@@ -139,4 +130,9 @@ function registerHumanHandlers(session: SessionState): void {
     },
     { description: about.interrupt },
   );
+}
+
+/** An update validator's refusal: the operation and the reason, as the caller reads it. */
+function rejectWith(operation: string, problem: string | undefined): void {
+  if (problem) throw new TypeError(`${operation}: ${problem}`);
 }
