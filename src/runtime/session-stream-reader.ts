@@ -5,6 +5,7 @@ import type { DeltaCursor } from "../workflows/live-deltas.js";
 import { readStreamQuery, type ReadStreamResult } from "../workflows/stream-messages.js";
 import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { MergeInput } from "./external-delta-merge.js";
+import { HistoryWait } from "./history-wait.js";
 import { placeToolEvents } from "./place-tool-events.js";
 
 /**
@@ -38,7 +39,8 @@ export interface SessionStreamReaderOptions {
 /**
  * Reads a session's events and live output with the `readStream` query, so a reader adds nothing to the session's
  * history (docs/decisions/0005). Polls fast while entries come and slows down while nothing happens; follows the
- * session across continue-as-new (the query always reaches the newest execution; offsets go on). The events end
+ * session across continue-as-new (the query always reaches the newest execution; offsets go on). While the session
+ * says its stream is quiet, it waits on the session's history instead of asking again ({@link HistoryWait}). The events end
  * when the session is closed and read to its end, or when `stop` is called.
  */
 export class SessionStreamReader {
@@ -50,6 +52,7 @@ export class SessionStreamReader {
   private readonly toolCursor: ToolEventCursor = {};
   private readonly ended = new Set<string>();
   private readonly done: Promise<void>;
+  private readonly history: HistoryWait;
 
   private from: number;
   private readonly withDeltas: boolean;
@@ -61,6 +64,7 @@ export class SessionStreamReader {
   ) {
     this.from = options.from;
     this.withDeltas = options.withDeltas;
+    this.history = new HistoryWait(temporal, sessionId);
     if (options.fromDeltaId) this.restoreCursor(options.fromDeltaId);
     this.stopWhenClosed(options.clientClosed);
     this.done = this.loop().then(
@@ -104,6 +108,12 @@ export class SessionStreamReader {
       const fresh = this.accept(page);
       if (page.closed && this.from >= page.end && page.deltas.every((delta) => delta.end)) return;
       pause = nextPause(fresh, pause);
+      // Nothing new and nothing in flight that could send any: only a history event can change the stream.
+      if (fresh === "nothing" && page.quiet === true && this.history.usable) {
+        await this.history.next(this.controller.signal);
+        pause = FAST_POLL_MS;
+        continue;
+      }
       await sleep(pause, this.controller.signal);
     }
   }

@@ -26,6 +26,8 @@ export interface DurableModelContext {
   streamLive: boolean;
   /** Keep a wake-up timer running while a streaming call is in flight (see wake-up-timer.ts). */
   wakeUps?: boolean;
+  /** The session's stream, told while a call that sends live output is in flight (readers then keep asking). */
+  liveCalls?: { openLiveCall(): () => void };
   /** What the calls are for, at the head of each activity's summary in the UI (e.g. `compaction summary`). */
   purpose?: string;
 }
@@ -59,6 +61,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     const cancel = () => scope.cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     const stopWakeUps = context.streamLive && context.wakeUps ? wakeUpWhileStreaming() : () => undefined;
+    const closeLiveCall = context.streamLive ? context.liveCalls?.openLiveCall() : undefined;
     let output;
     try {
       output = await scope.run(() =>
@@ -75,6 +78,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     } catch (error) {
       throw modelFailureToError(error);
     } finally {
+      closeLiveCall?.();
       stopWakeUps();
       signal?.removeEventListener("abort", cancel);
       context.requests.delete(requestKey);

@@ -70,6 +70,8 @@ async function runToolActivity(
   const forks = session.current?.toolForks;
   const fork = session.input.task ? undefined : ctx.fork;
   if (fork && !tool.mcp) forks?.set(call.id, fork);
+  // The implementation may send events (`ctx.emit`) through the session while it runs; an MCP tool sends none.
+  const closeLiveCall = tool.mcp ? undefined : session.stream.openLiveCall();
   try {
     // An MCP tool's calls go to its server over the worker's connection; the others to their implementation.
     return tool.mcp
@@ -79,6 +81,7 @@ async function runToolActivity(
     if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
     return failureResult(tool, error, call.id, turn, ctx);
   } finally {
+    closeLiveCall?.();
     forks?.delete(call.id);
     // A call ends after its forks: when its run was cancelled, once they were (their children stopped too).
     const started = fork ? forksOf(session, call.id) : undefined;

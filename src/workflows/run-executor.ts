@@ -268,6 +268,7 @@ function kernelConfig(
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
       wakeUps: wakesUpWhileStreaming(session, plan),
+      liveCalls: session.stream,
     }),
     tools: durableTools(plan, runId, session),
     use: [

@@ -55,6 +55,8 @@ export class SessionStream {
    * it decides no command, only what the `publishDeltas` rejection tells the publisher (how often to send).
    */
   private storesSinceRead = 0;
+  /** Activities in flight that may add to the stream without a history event. Memory only, read by the query. */
+  private liveCalls = 0;
 
   constructor(
     carried: Partial<CarriedStream> | undefined,
@@ -78,6 +80,20 @@ export class SessionStream {
   /** The next offset. */
   get end(): number {
     return this.log.end;
+  }
+
+  /**
+   * Notes an activity that may add live output or tool events to the stream while it runs (they reach the session
+   * as rejected updates, not history events); call the returned function once it has ended. While none is in
+   * flight, `readStream` says the stream is quiet.
+   */
+  openLiveCall(): () => void {
+    this.liveCalls++;
+    let open = true;
+    return () => {
+      if (open) this.liveCalls--;
+      open = false;
+    };
   }
 
   /** Appends a run's event (bounded in size: the whole event stays in history and the run's result). */
@@ -131,7 +147,7 @@ export class SessionStream {
     const deltas = wantsDeltas ? this.live.read(request.deltas!) : [];
     const tools = request.tools && typeof request.tools === "object" ? request.tools : undefined;
     const toolEvents = tools ? this.toolEvents.read(tools) : [];
-    return { ...page, deltas, toolEvents, closed: this.isClosed() };
+    return { ...page, deltas, toolEvents, closed: this.isClosed(), quiet: this.liveCalls === 0 };
   }
 
   private storeDeltas(batch: unknown): never {

@@ -30,6 +30,12 @@ export interface ReadStreamResult {
   toolEvents?: ToolEventBatch[];
   /** True once the session accepts nothing more (closed). */
   closed: boolean;
+  /**
+   * True when no activity that can add to the stream without a history event (a model call sending live output, a
+   * tool call that may send events) is in flight: until the session's history grows, the stream stays as it is, so
+   * a reader may wait on the history instead of asking again (absent from older sessions: ask as before).
+   */
+  quiet?: boolean;
 }
 
 /** The failure type with which `publishDeltas` answers a stored batch (a rejection writes nothing into history). */
