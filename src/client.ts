@@ -53,6 +53,9 @@ import {
 } from "./workflows/messages.js";
 import type { UserAnswer } from "./kernel/permission/types.js";
 
+/** How long `describe` waits for a subagent session's own status before listing it without its approvals. */
+const CHILD_STATUS_DEADLINE_MS = 3_000;
+
 /** Options of a durable run. */
 export interface DurableRunOptions {
   /** The session to run in; created on first use. Default: a new session. */
@@ -487,8 +490,10 @@ export class AgentClient {
    */
   async describe(sessionId: string): Promise<SessionStatus> {
     const status = await this.ownStatus(sessionId);
-    for (const subagent of status.subagents ?? []) {
-      const child = await this.ownStatus(subagent.sessionId).catch(() => undefined);
+    const subagents = status.subagents ?? [];
+    const children = await Promise.all(subagents.map((subagent) => this.childStatus(subagent.sessionId)));
+    for (const [index, subagent] of subagents.entries()) {
+      const child = children[index];
       if (!child) continue;
       const from = { sessionId: subagent.sessionId };
       status.pendingApprovals.push(...child.pendingApprovals.map((approval) => ({ ...approval, ...from })));
@@ -507,6 +512,17 @@ export class AgentClient {
   }
 
   /**
+   * A subagent session's status, or undefined when it cannot say soon: a child whose worker is gone (or that has
+   * not started yet) must not hold its parent's `describe` for the server's query timeout.
+   */
+  private childStatus(sessionId: string): Promise<SessionStatus | undefined> {
+    const deadline = Date.now() + CHILD_STATUS_DEADLINE_MS;
+    return this.temporal.connection
+      .withDeadline(deadline, () => this.handle(sessionId).query(sessionStatusQuery))
+      .catch(() => undefined);
+  }
+
+  /**
    * Where a decision on a call goes: the session, or the running subagent session the call waits in. When neither
    * lists it, the session (whose validator says why it cannot be decided).
    */
@@ -519,7 +535,7 @@ export class AgentClient {
     if (!status?.subagents?.length || status[kind].some((pending) => pending.callId === callId))
       return sessionId;
     for (const subagent of status.subagents) {
-      const child = await this.ownStatus(subagent.sessionId).catch(() => undefined);
+      const child = await this.childStatus(subagent.sessionId);
       if (child?.[kind].some((pending) => pending.callId === callId)) return subagent.sessionId;
     }
     return sessionId;
