@@ -57,6 +57,14 @@ export interface KernelConfig {
    * registry counts all of its own; default true. (Durable sessions begun before this counted each apart.)
    */
   maxTotalSpansDetached?: boolean;
+  /**
+   * What a run that ends (or is cancelled) with joinable background tasks still running waits for, after cancelling
+   * them, before its `done`: given the promise that they have all stopped, the promise to wait for (undefined: none).
+   * Asked only then. Default: no wait (in-process tasks that ignore their signal would hold the run). The durable
+   * driver waits, within a bound, for its child sessions, so that after a run's `done` none of them is left running
+   * or waiting for a person.
+   */
+  awaitBackgroundStop?: (stopped: Promise<void>) => Promise<void> | undefined;
   /** Codec repair attempts; default 2. */
   maxDecodeRetries?: number;
   /** `"safe"` records tool starts and recovers interrupted calls; default `"off"`. */

@@ -1,6 +1,7 @@
 import { createBackgroundTasks } from "./background/background-tasks.js";
 import { backgroundCompletionMessage } from "./background/completion-message.js";
 import { withDetached } from "./background/with-detached.js";
+import type { BackgroundTasks } from "./background/types.js";
 import { budgetOverrun } from "./budget.js";
 import { createContextEngine } from "./context/context-engine.js";
 import { EventSink } from "./event-sink.js";
@@ -409,7 +410,7 @@ async function prepareContext(
 
 /** Step 10: cancel owned background work, run `afterAgent`; returns the last events, `done` included. */
 async function finish(run: RunState, reason: StopReason): Promise<AgentEvent[]> {
-  if (run.background?.owned) run.background.tasks.cancelAll();
+  if (run.background?.owned) await stopBackground(run.background.tasks, run.config);
   for (const layer of run.config.use) await layer.afterAgent?.(run.ctx, { reason });
   await run.log.flush();
   const result: RunResult = {
@@ -420,6 +421,14 @@ async function finish(run: RunState, reason: StopReason): Promise<AgentEvent[]> 
   };
   run.result = result;
   return [...run.sink.drain(), { type: "done", reason, result }];
+}
+
+/** Cancels the run's joinable tasks and waits for what the config says to wait for (by default nothing). */
+async function stopBackground(tasks: BackgroundTasks, config: RunState["config"]): Promise<void> {
+  tasks.cancelAll();
+  if (tasks.pendingJoinable() === 0 || !tasks.joinableStopped || !config.awaitBackgroundStop) return;
+  const waiting = config.awaitBackgroundStop(tasks.joinableStopped());
+  if (waiting) await waiting;
 }
 
 function lastAssistantText(messages: Message[]): string {

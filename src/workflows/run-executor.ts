@@ -1,3 +1,4 @@
+import { awaitBackgroundStop } from "./background-stop.js";
 import { proxyLocalActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
 import type { AgentActivities } from "../common/activity-types.js";
@@ -285,6 +286,7 @@ function kernelConfig(
     background: true,
     detachedTasks: session.detachedTasksFor(plan),
     maxTotalSpansDetached: session.backgroundTotalSpansDetached,
+    awaitBackgroundStop,
     // A tool's `ctx.fork` starts a child session; a child (a fork or a subagent) starts none (one level).
     ...(session.input.task ? {} : { forkRunner: durableForkRunner(session, plan) }),
     ...budgetOf(plan, session),

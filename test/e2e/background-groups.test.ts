@@ -10,6 +10,8 @@ import { defineTool } from "../../src/kernel/tools.js";
 import { delegateTool } from "../../src/subagents/delegate-tool.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
+import { BACKGROUND_STOP_WAIT_MS } from "../../src/workflows/background-stop.js";
+import { readStreamQuery } from "../../src/workflows/stream-messages.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
@@ -341,4 +343,62 @@ describe("cancelling a run while it joins a background group", () => {
     expect(status.subagents).toBeUndefined();
     expect(status.status).toBe("idle");
   });
+});
+
+describe("cancelling a run whose background child cannot answer", () => {
+  let worker: RunningWorker;
+  let client: AgentClient;
+  const taskQueue = uniqueTaskQueue("bg-orphan");
+  const orphaned = lead(
+    "bg-orphaned",
+    undefined,
+    conversationScript([groupCall("j1"), textTurn("Waiting."), textTurn("Nothing new.")]),
+  );
+
+  beforeAll(async () => {
+    // No worker serves the researcher: its child session starts but never runs, so it never confirms a cancel.
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [orphaned.agent],
+      providers: { "bg-orphaned": orphaned.script },
+    });
+    client = await testClient(taskQueue);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  it("ends the run once the wait for its children is over, and the session takes new runs", async () => {
+    const started = await client.start("bg-orphaned", "research tides");
+    const { sessionId } = started;
+    const child = taskSession(sessionId, "j1");
+    // Read the parent's own stream (a client following the run would also wait for the child's, which nobody runs).
+    const ownEvents = async () =>
+      (await client.handle(sessionId).query(readStreamQuery, { from: 0 })).items.map(
+        (item) => item.entry.event,
+      );
+    await expect
+      .poll(async () => (await ownEvents()).some((event) => event.type === "turn_end" && event.turn === 2), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    await client.cancel(sessionId);
+    await expect
+      .poll(async () => (await client.describe(sessionId)).status, { timeout: 25_000 })
+      .toBe("idle");
+    expect((await ownEvents()).at(-1)).toMatchObject({ type: "done", reason: "aborted" });
+    expect((await client.handle(child).describe()).status.name).toBe("RUNNING");
+    // Its parent still lists it (it has not stopped), and a describe does not wait on it for long.
+    expect((await client.describe(sessionId)).subagents?.map((subagent) => subagent.sessionId)).toEqual([
+      child,
+    ]);
+    const history = await client.handle(sessionId).fetchHistory();
+    const timers = (history.events ?? []).filter((event) => event.timerStartedEventAttributes);
+    expect(
+      timers.map((event) => event.timerStartedEventAttributes?.startToFireTimeout?.seconds?.toString()),
+    ).toEqual([String(BACKGROUND_STOP_WAIT_MS / 1000)]);
+    const next = await client.send("bg-orphaned", "anything new?", { sessionId });
+    expect(next).toMatchObject({ stopReason: "stop", text: "Nothing new." });
+    await client.handle(child).terminate("test over");
+  }, 60_000);
 });

@@ -385,6 +385,17 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       modelCallInputs(history).some((input) => input.includes("background-task-completed")),
   },
   {
+    name: "cancel-background-join",
+    executions: 1,
+    shows:
+      "a run cancelled while it joins a background group: the child is cancelled and the run's end waits for it (a timer bounds the wait)",
+    exercised: ([history]) =>
+      !!history &&
+      hasPatchMarker(history, "await-background-stop") &&
+      hasEvent(history, "childWorkflowExecutionCanceledEventAttributes") &&
+      hasEvent(history, "timerCanceledEventAttributes"),
+  },
+  {
     name: "middleware",
     executions: 1,
     shows:

@@ -181,6 +181,19 @@ class BackgroundRegistry implements BackgroundTasks {
     for (const id of [...this.live.keys()]) this.cancel(id);
   }
 
+  joinableStopped(): Promise<void> {
+    if (this.pendingJoinable() === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      // Woken by every joinable task's end, like a join; done once the last one has ended.
+      const check = (): void => {
+        if (this.pendingJoinable() > 0) return;
+        this.joinWaiters.delete(check);
+        resolve();
+      };
+      this.joinWaiters.add(check);
+    });
+  }
+
   private async execute(id: string, task: LiveTask, spawn: BackgroundSpawn): Promise<void> {
     const write = (chunk: string): void => this.write(id, chunk);
     let settled: Settled;

@@ -58,4 +58,6 @@ export interface BackgroundTasks {
   listDetached(): { id: string; label: string; done: boolean }[];
   cancel(id: string): boolean;
   cancelAll(): void;
+  /** Resolves once no joinable task is running (at once when none is); a registry may leave it out. */
+  joinableStopped?(): Promise<void>;
 }

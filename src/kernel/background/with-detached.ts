@@ -30,6 +30,7 @@ export function withDetached(
     cancel: (id) => owner(id).cancel(id),
     // The run's own work ends with it; detached tasks are the owner's to cancel.
     cancelAll: () => run.cancelAll(),
+    joinableStopped: () => run.joinableStopped?.() ?? Promise.resolve(),
   };
 }
 

@@ -275,6 +275,10 @@ export function createRecorderKit(): RecorderKit {
         ],
         backgroundLimits: { maxTotal: 1 },
       }),
+      // Cancelled while it joins a group whose child waits for approval: done comes after the child stopped.
+      agent("cancel-background-join", {
+        tools: [delegateTool({ agents: [limitsChild], backgroundKind: "joinable" })],
+      }),
       agent("budget", {
         tools: [add],
         budget: { maxSessionTokens: 1_000_000, prices: { "script-budget": BUDGET_PRICE } },
@@ -447,6 +451,10 @@ function scripts(): ProviderMap {
       toolCallTurn([{ id: "j1", name: "Agent", input: { tasks: [LIMITS_TASK], run_in_background: true } }]),
       textTurn("The limit refused the second group."),
       textTurn("The detached child's note says 4."),
+    ]),
+    "script-cancel-background-join": conversationScript([
+      toolCallTurn([{ id: "j1", name: "Agent", input: { tasks: [LIMITS_TASK], run_in_background: true } }]),
+      textTurn("Waiting for the child."),
     ]),
     "script-subagent-child": conversationScript([
       toolCallTurn([{ id: "s1", name: "add", input: { a: 2, b: 2 } }]),

@@ -306,6 +306,25 @@ const backgroundLimits: Scenario = async ({ client, sessionId }) => {
     throw new Error("the detached group's note did not reach the next run");
 };
 
+/**
+ * A run joins a background group whose child waits for approval, and is cancelled: its `done` comes after the child
+ * session stopped (`patched("await-background-stop")`), so no approval is left behind.
+ */
+const cancelBackgroundJoin: Scenario = async ({ client, sessionId }) => {
+  const started = await client.start(agentOf("cancel-background-join"), "Ask the child, then wait.", {
+    sessionId,
+  });
+  await waitFor(
+    async () => (await client.describe(sessionId)).pendingApprovals.length === 1,
+    "the joined child's approval request",
+  );
+  await client.cancel(sessionId, { reason: "recorder cancels while the run joins" });
+  await expectEnd(client.events(sessionId, started.runId, { fromOffset: started.offset }), "aborted");
+  const status = await client.describe(sessionId);
+  if (status.pendingApprovals.length > 0 || status.subagents)
+    throw new Error(`the child was left behind: ${JSON.stringify(status)}`);
+};
+
 const middleware: Scenario = async ({ client, sessionId }) => {
   const events = await expectEnd(client.run(agentOf("middleware"), "Add 1 and 1.", { sessionId }), "stop");
   if (!events.some((event) => event.type === "tool_result" && event.result.content.endsWith("[recorded #1]")))
@@ -366,6 +385,7 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   subagent,
   background,
   "background-limits": backgroundLimits,
+  "cancel-background-join": cancelBackgroundJoin,
   middleware,
   budget,
   mcp,

@@ -106,3 +106,65 @@ describe("background tasks in the loop", () => {
     expect(result.stopReason).toBe("aborted");
   });
 });
+
+describe("a run that ends with joinable tasks still running", () => {
+  /** A tool that starts a joinable task which stops 20 ms after it is cancelled, noting when. */
+  function slowToStop(log: string[]) {
+    return defineTool({
+      name: "spawn",
+      description: "",
+      schema: z.object({}),
+      execute: (_input, ctx) => {
+        ctx.background!.spawn({
+          label: "slow",
+          run: (signal) =>
+            new Promise((resolve) =>
+              signal.addEventListener("abort", () =>
+                setTimeout(() => (log.push("task stopped"), resolve("stopped")), 20),
+              ),
+            ),
+        });
+        return "ok";
+      },
+    });
+  }
+  // maxTurns 1 stops the run while it would join its task: the task is cancelled at the run's end.
+  const script = () =>
+    fakeProvider([toolCallTurn([{ id: "1", name: "spawn", input: {} }]), textTurn("waiting")]);
+
+  it("by default emits done at once, while the cancelled task is still stopping", async () => {
+    const log: string[] = [];
+    const agent = createAgent({
+      model: script(),
+      codec: nativeCodec(),
+      tools: [slowToStop(log)],
+      maxTurns: 1,
+    });
+    for await (const event of agent.run("go")) if (event.type === "done") log.push("done");
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(log).toEqual(["done", "task stopped"]);
+  });
+
+  it("with awaitBackgroundStop emits done after the cancelled tasks stopped", async () => {
+    const log: string[] = [];
+    const asked: Promise<void>[] = [];
+    const agent = createAgent({
+      model: script(),
+      codec: nativeCodec(),
+      tools: [slowToStop(log)],
+      maxTurns: 1,
+      awaitBackgroundStop: (stopped) => (asked.push(stopped), stopped),
+    });
+    for await (const event of agent.run("go")) if (event.type === "done") log.push("done");
+    expect(log).toEqual(["task stopped", "done"]);
+    expect(asked).toHaveLength(1);
+  });
+
+  it("is not asked when no joinable task is left", async () => {
+    let asked = 0;
+    const model = fakeProvider([textTurn("nothing to do")]);
+    const agent = createAgent({ model, codec: nativeCodec(), awaitBackgroundStop: () => void asked++ });
+    expect((await agent.send("go")).stopReason).toBe("stop");
+    expect(asked).toBe(0);
+  });
+});
