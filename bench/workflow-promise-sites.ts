@@ -1,11 +1,13 @@
 // `npx tsx bench/workflow-promise-sites.ts`: where workflow code makes its promises, per turn of the benchmark's loop
 // (nobody following), grouped by the innermost stack frames (`DEPTH`, default 4; the `TOP` sites, default 40).
 // The count is `npm run bench -- promises`'s; this says which code makes them (docs/decisions/0014). Frames of the
-// workflow bundle are shown as bundle positions (the cached bundle's source map places them).
+// workflow bundle are shown as bundle positions (the cached bundle's source map places them). `LIVE=1`: a worker that
+// sends live output through the session (the benchmark's "a client following" worker), as `deltas: false` otherwise.
 import { promiseHooks } from "node:v8";
 import { randomUUID } from "node:crypto";
 import { AgentClient } from "../src/client.js";
 import { createWorker } from "../src/worker.js";
+import { temporalDeltaTransport } from "../src/stream/delta-transport.js";
 import { openDurableBenchEnv, runWorker } from "./durable-bench-env.js";
 import { OVERHEAD_TURNS, overheadAgent, overheadProviders } from "./overhead-agent.js";
 
@@ -19,7 +21,7 @@ const worker = runWorker(
     providers: overheadProviders(),
     workerOptions: { debugMode: true },
     taskQueue,
-    deltas: false,
+    ...(process.env.LIVE === "1" ? { deltas: temporalDeltaTransport() } : { deltas: false as const }),
   }),
 );
 const sites = new Map<string, number>();

@@ -6,7 +6,7 @@ import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js
 import type { AbortSignalLike } from "../kernel/ports.js";
 import { modelActivityOptions } from "./activity-options.js";
 import { modelFailureToError } from "./failure-cause.js";
-import { wakeUpWhileStreaming } from "./wake-up-timer.js";
+import { wakeUpInCallScope, wakeUpWhileStreaming } from "./wake-up-timer.js";
 import { wholeModelStream } from "../kernel/whole-model-stream.js";
 
 /** Where the workflow keeps the requests of in-flight model calls, served to the activity by query. */
@@ -26,6 +26,8 @@ export interface DurableModelContext {
   streamLive: boolean;
   /** Keep a wake-up timer running while a streaming call is in flight (see wake-up-timer.ts). */
   wakeUps?: boolean;
+  /** Whether the wake-up timer runs in the call's own scope (asked at the first call that keeps one). */
+  wakeUpsInCallScope?: () => boolean;
   /** The session's stream, told while a call that sends live output is in flight (readers then keep asking). */
   liveCalls?: { openLiveCall(): () => void };
   /** What the calls are for, at the head of each activity's summary in the UI (e.g. `compaction summary`). */
@@ -60,12 +62,15 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     const scope = new CancellationScope();
     const cancel = () => scope.cancel();
     signal?.addEventListener("abort", cancel, { once: true });
-    const stopWakeUps = context.streamLive && context.wakeUps ? wakeUpWhileStreaming() : () => undefined;
+    const wakeUps = context.streamLive && context.wakeUps === true;
+    const inCallScope = wakeUps && context.wakeUpsInCallScope?.() === true;
+    const stopWakeUps = wakeUps && !inCallScope ? wakeUpWhileStreaming() : undefined;
     const closeLiveCall = context.streamLive ? context.liveCalls?.openLiveCall() : undefined;
     let output;
     try {
-      output = await scope.run(() =>
-        callModel({
+      output = await scope.run(() => {
+        if (inCallScope) wakeUpInCallScope();
+        return callModel({
           agent: context.plan.name,
           model: context.plan.model,
           runId: context.runId,
@@ -73,13 +78,15 @@ export function durableModel(context: DurableModelContext): ModelProvider {
           requestKey,
           stream: context.streamLive,
           ...travel,
-        }),
-      );
+        });
+      });
     } catch (error) {
       throw modelFailureToError(error);
     } finally {
       closeLiveCall?.();
-      stopWakeUps();
+      // The activity has settled: cancelling its scope now cancels only the wake-up timer.
+      if (inCallScope) scope.cancel();
+      stopWakeUps?.();
       signal?.removeEventListener("abort", cancel);
       context.requests.delete(requestKey);
     }

@@ -269,6 +269,7 @@ function kernelConfig(
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
       wakeUps: wakesUpWhileStreaming(session, plan),
+      wakeUpsInCallScope: () => session.wakeUpsInCallScope(),
       liveCalls: session.stream,
     }),
     tools: durableTools(plan, runId, session),

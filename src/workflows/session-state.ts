@@ -91,6 +91,7 @@ export class SessionState {
    * its start.
    */
   readonly fewerTurnCommands = patched("fewer-turn-commands");
+  private wakeUpsInCallScopePatch: boolean | undefined;
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
@@ -278,6 +279,16 @@ export class SessionState {
   /** Whether the runs of this execution list and call the MCP tools of an agent that has servers. */
   usesMcpTools(plan: AgentPlan): boolean {
     return this.mcpPatch && (plan.mcpServers?.length ?? 0) > 0;
+  }
+
+  /**
+   * Whether a streaming model call keeps its wake-up timer in the call's own scope (wake-up-timer.ts). Asked at the
+   * execution's first call that keeps wake-ups, not at its start: sessions that never stream through the session pay
+   * no marker, and nothing before that call differs. Remembered, since `patched()` would say yes to a later question
+   * once a replay has caught up.
+   */
+  wakeUpsInCallScope(): boolean {
+    return (this.wakeUpsInCallScopePatch ??= patched("wake-up-in-call-scope"));
   }
 
   /** The summary of a finished run this session still remembers. */

@@ -12,6 +12,9 @@ const WAKE_UP_MS = 15_000;
  * at their start, whether they do this (`patched("wake-up-while-streaming")`), so older histories replay unchanged;
  * since `patched("fewer-turn-commands")`, only when the worker sends live output as updates (the Temporal
  * transport): with Redis or no live output, no update reaches the session during the call.
+ *
+ * This is the shape of executions begun before {@link wakeUpInCallScope}: a scope of its own, cancelled after the
+ * call's.
  */
 export function wakeUpWhileStreaming(): () => void {
   const scope = new CancellationScope();
@@ -21,4 +24,16 @@ export function wakeUpWhileStreaming(): () => void {
     })
     .catch(() => undefined);
   return () => scope.cancel();
+}
+
+/**
+ * The same wake-ups, started in the current scope (the model call's, before its activity is scheduled): the caller
+ * cancels that scope once the call has ended, which cancels the timer (and nothing else: the activity has settled).
+ * A scope of its own cost each model call ten promises in the workflow, each a stack trace for the SDK
+ * (docs/decisions/0014); this costs three. The commands are the same but for their order when the call is
+ * cancelled in flight (an interrupt, a cancelled run): the timer's cancel now comes first, so executions take this
+ * shape only once `patched("wake-up-in-call-scope")` said so (`SessionState.wakeUpsInCallScope`).
+ */
+export function wakeUpInCallScope(): void {
+  sleep(WAKE_UP_MS).then(wakeUpInCallScope, () => undefined);
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
+import type { ModelProvider } from "../../src/kernel/model.js";
 import { temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
@@ -16,6 +17,7 @@ import {
   scheduledActivities,
   searchAttributeUpserts,
   startedTimers,
+  timerEnd,
   type SearchAttributeUpsert,
 } from "../replay/history-events.js";
 
@@ -66,7 +68,24 @@ const patientModel = conversationScript([
   textTurn("Rested and held.", USAGE),
 ]);
 
-const providers = { quick: quickModel, patient: patientModel };
+/** One streaming answer that takes longer than the wake-up interval (15 s): the session's timer is re-armed once. */
+const SLOW_ANSWER_MS = 16_500;
+const slow = defineAgent({ name: "slow", model: "slow" });
+const slowModel: ModelProvider = {
+  id: "slow",
+  async *stream() {
+    yield { type: "text_delta", text: "Thinking slowly" };
+    await new Promise((resolve) => setTimeout(resolve, SLOW_ANSWER_MS));
+    yield { type: "text_delta", text: "." };
+    yield {
+      type: "message_done",
+      message: { role: "assistant", content: "Thinking slowly." },
+      usage: USAGE,
+    };
+  },
+};
+
+const providers = { quick: quickModel, patient: patientModel, slow: slowModel };
 
 /** The session's own upserts (those of `patched()` carry only `TemporalChangeVersion`). */
 function sessionUpserts(upserts: SearchAttributeUpsert[]): SearchAttributeUpsert[] {
@@ -85,7 +104,7 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     [live, quiet] = await Promise.all([
       startTestWorker({
         taskQueue: liveQueue,
-        agents: [quick, patient],
+        agents: [quick, patient, slow],
         providers,
         deltas: temporalDeltaTransport(),
       }),
@@ -175,4 +194,15 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     expect(await wakeUps(client)).toEqual({ modelCalls: 5, timers: 5 });
     expect(await wakeUps(quietClient)).toEqual({ modelCalls: 5, timers: 0 });
   });
+
+  it("a model call longer than the wake-up interval re-arms its timer in the call's scope, and its end cancels it", async () => {
+    const sessionId = `slow-wake-ups-${randomUUID()}`;
+    const { result } = await collect(client.run("slow", "Take your time.", { sessionId }));
+    expect(result.stopReason).toBe("stop");
+    const events = await history(sessionId);
+    const wakeUps = startedTimers(events).filter((timer) => timer.seconds === 15);
+    expect(wakeUps.map((timer) => timerEnd(events, timer.timerId))).toEqual(["fired", "canceled"]);
+    // Nothing left running: the session is idle with no timer of the call pending.
+    expect(startedTimers(events).every((timer) => timerEnd(events, timer.timerId) !== undefined)).toBe(true);
+  }, 60_000);
 });

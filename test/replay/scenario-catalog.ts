@@ -80,6 +80,21 @@ function cancelRequested(history: History, type: string): HistoryEvent[] {
 }
 
 /**
+ * The wake-up-in-call-scope branch: the patch marker, every 15 s wake-up timer cancelled, and the interrupted call's
+ * timer cancelled in the same workflow task as its activity, just before it (one scope for both).
+ */
+function wakeUpsInCallScope(history: History, activityCancelId: number): boolean {
+  const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
+  const timerCancels = eventsOf(history).filter((event) => event.timerCanceledEventAttributes);
+  return (
+    hasPatchMarker(history, "wake-up-in-call-scope") &&
+    wakeUps.length === 2 &&
+    wakeUps.every((timer) => timerEnd(history, timer.timerId) === "canceled") &&
+    timerCancels.some((event) => eventId(event) === activityCancelId - 1)
+  );
+}
+
+/**
  * The fewer-turn-commands branch: a four-turn run on a worker without live output upserts its progress once in
  * the middle (after the resting tool, at least the interval after the run's start), exact totals at its end, and
  * starts no wake-up timer.
@@ -291,7 +306,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "interrupt",
     executions: 1,
     shows:
-      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run",
+      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; each call's wake-up timer in the call's scope (patched 'wake-up-in-call-scope': the timer's cancel comes before the activity's)",
     exercised: ([history]) => {
       if (!history) return false;
       const interrupted = acceptedUpdateEventId(history, "interruptRun");
@@ -302,7 +317,8 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
         cancels.length === 1 &&
         eventId(cancels[0]!) > interrupted &&
         calls.length === 2 &&
-        eventId(calls[1]!) > eventId(cancels[0]!)
+        eventId(calls[1]!) > eventId(cancels[0]!) &&
+        wakeUpsInCallScope(history, eventId(cancels[0]!))
       );
     },
   },
