@@ -96,6 +96,7 @@ if (needsServer) {
             "target p99 ms": row.transport === "redis" ? 20 : 150,
             "history bytes / 1,000 tokens": row.historyBytesPer1000Tokens,
             "history events (streamed / silent run)": `${row.historyEvents.streamed} / ${row.historyEvents.silent}`,
+            "readStream queries/s": row.streamReadsPerSecond,
           })),
         );
       } finally {

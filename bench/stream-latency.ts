@@ -1,4 +1,4 @@
-import { Client, Connection } from "@temporalio/client";
+import { Client, Connection, type WorkflowClientInterceptor } from "@temporalio/client";
 import { AgentClient, type AgentClientOptions } from "../src/client.js";
 import { defineAgent } from "../src/define-agent.js";
 import type { ModelChunk, ModelProvider } from "../src/kernel/model.js";
@@ -10,6 +10,7 @@ import {
 import { createWorker } from "../src/worker.js";
 import { runWorker, type DurableBenchEnv } from "./durable-bench-env.js";
 import { eventBytes, eventTypeName, type HistoryEvent } from "./history-profile.js";
+import { readStreamQuery } from "../src/workflows/stream-messages.js";
 
 /** Latency and history cost of live streaming, for one transport. */
 export interface StreamLatencyResult {
@@ -30,6 +31,11 @@ export interface StreamLatencyResult {
    * updates would show as more in the streamed run (both have the accepted `startRun` update).
    */
   signalAndUpdateEvents: { streamed: number; silent: number };
+  /**
+   * `readStream` queries the following client made per second of the streamed run (each costs the session's worker
+   * a few milliseconds of CPU, docs/decisions/0014); with Redis, the reads of the session's events only.
+   */
+  streamReadsPerSecond: number;
 }
 
 const CHUNKS = 400;
@@ -91,7 +97,12 @@ async function measure(
   name: string,
   transport: DeltaTransport,
   deltas: ClientDeltas,
-): Promise<{ latencies: number[]; streamed: HistoryEvent[]; silent: HistoryEvent[] }> {
+): Promise<{
+  latencies: number[];
+  streamed: HistoryEvent[];
+  silent: HistoryEvent[];
+  readsPerSecond: number;
+}> {
   const taskQueue = `bench-stream-${name}-${Date.now()}`;
   const agents = [
     defineAgent({ name: "streamer", model: "stamping" }),
@@ -107,13 +118,27 @@ async function measure(
   });
   const running = runWorker(worker);
   const connection = await Connection.connect({ address: env.endpoint.address });
-  const client = new AgentClient(new Client({ connection, namespace: env.endpoint.namespace }), {
+  const reads = { count: 0 };
+  const counter: WorkflowClientInterceptor = {
+    query: (input, next) => {
+      if (input.queryType === readStreamQuery.name) reads.count++;
+      return next(input);
+    },
+  };
+  const temporal = new Client({
+    connection,
+    namespace: env.endpoint.namespace,
+    interceptors: { workflow: [counter] },
+  });
+  const client = new AgentClient(temporal, {
     deltas,
     taskQueue,
   });
   try {
     const latencies: number[] = [];
     const started = await client.start("streamer", "stream");
+    const startedAt = performance.now();
+    reads.count = 0;
     for await (const event of client.events(started.sessionId, started.runId, {
       fromOffset: started.offset,
     })) {
@@ -121,12 +146,14 @@ async function measure(
       const now = performance.timeOrigin + performance.now();
       for (const match of event.text.matchAll(/<(\d+\.\d+)>/g)) latencies.push(now - Number(match[1]));
     }
+    const readsPerSecond = reads.count / ((performance.now() - startedAt) / 1000);
     const silent = await client.start("silent", "answer");
     for await (const _event of client.events(silent.sessionId, silent.runId, { fromOffset: silent.offset }));
     return {
       latencies,
       streamed: await sessionHistory(client, started.sessionId),
       silent: await sessionHistory(client, silent.sessionId),
+      readsPerSecond,
     };
   } finally {
     await connection.close();
@@ -149,7 +176,7 @@ export async function benchStreamLatency(
   if (redisUrl) transports.push(["redis", () => redisDeltaTransport(redisUrl), { redisUrl }]);
   const results: StreamLatencyResult[] = [];
   for (const [name, transport, deltas] of transports) {
-    const { latencies, streamed, silent } = await measure(env, name, transport(), deltas);
+    const { latencies, streamed, silent, readsPerSecond } = await measure(env, name, transport(), deltas);
     const sorted = [...latencies].sort((a, b) => a - b);
     // The silent session is the same run without streaming: the difference is what streaming costs.
     const bytes = historyBytes(streamed) - historyBytes(silent);
@@ -162,6 +189,7 @@ export async function benchStreamLatency(
       historyBytesPer1000Tokens: Math.round((bytes / CHUNKS) * 1000),
       historyEvents: { streamed: streamed.length, silent: silent.length },
       signalAndUpdateEvents: { streamed: signalsAndUpdates(streamed), silent: signalsAndUpdates(silent) },
+      streamReadsPerSecond: Math.round(readsPerSecond * 10) / 10,
     });
   }
   return results;

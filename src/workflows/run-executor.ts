@@ -270,7 +270,8 @@ function kernelConfig(
       streamLive: streamsLive(plan),
       wakeUps: wakesUpWhileStreaming(session, plan),
       wakeUpsInCallScope: () => session.wakeUpsInCallScope(),
-      liveCalls: session.stream,
+      // Only live output sent through the session reaches its stream without a history event; Redis output does not.
+      ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),
     }),
     tools: durableTools(plan, runId, session),
     use: [
