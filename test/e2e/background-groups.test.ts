@@ -372,7 +372,7 @@ describe("cancelling a run whose background child cannot answer", () => {
     const started = await client.start("bg-orphaned", "research tides");
     const { sessionId } = started;
     const child = taskSession(sessionId, "j1");
-    // Read the parent's own stream (a client following the run would also wait for the child's, which nobody runs).
+    // The parent's own stream, read directly (a follower also reads the child's, which nobody runs).
     const ownEvents = async () =>
       (await client.handle(sessionId).query(readStreamQuery, { from: 0 })).items.map(
         (item) => item.entry.event,
@@ -382,11 +382,15 @@ describe("cancelling a run whose background child cannot answer", () => {
         timeout: 20_000,
       })
       .toBe(true);
+    // A client following the run reads the child's stream too; one that cannot be read must not hold the run's end.
+    const followed = collect(client.events(sessionId, started.runId, { fromOffset: started.offset }));
     await client.cancel(sessionId);
     await expect
       .poll(async () => (await client.describe(sessionId)).status, { timeout: 25_000 })
       .toBe("idle");
     expect((await ownEvents()).at(-1)).toMatchObject({ type: "done", reason: "aborted" });
+    const { events: seen } = await followed;
+    expect(seen.at(-1)).toMatchObject({ type: "done", reason: "aborted" });
     expect((await client.handle(child).describe()).status.name).toBe("RUNNING");
     // Its parent still lists it (it has not stopped), and a describe does not wait on it for long.
     expect((await client.describe(sessionId)).subagents?.map((subagent) => subagent.sessionId)).toEqual([
