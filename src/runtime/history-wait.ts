@@ -4,8 +4,11 @@ import { isGrpcDeadlineError, type Client } from "@temporalio/client";
 const WAIT_DEADLINE_MS = 30_000;
 /** After a wait failed (a server that refuses history reads, a blip), the reader only asks for this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
-/** Events per page while a wait reads up to the end of an execution's history. */
-const PAGE_SIZE = 1_000;
+/**
+ * Events per page while a wait reads up to the end of an execution's history: the server's cap (it cuts a larger
+ * page to this, and logs a warning for every such request).
+ */
+const PAGE_SIZE = 256;
 
 /**
  * Waits for a session's history to grow, by the server's long poll (`GetWorkflowExecutionHistory` with
