@@ -1,6 +1,6 @@
-import { awaitBackgroundStop } from "./background-stop.js";
 import { proxyLocalActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
+import { awaitBackgroundStop } from "./background-stop.js";
 import type { AgentActivities } from "../common/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import { codecFor } from "../kernel/codecs/codec-for.js";
