@@ -31,8 +31,8 @@ export interface StreamEntry {
    */
   modelCall?: number;
   /**
-   * `false` on the model call events of a call that streams no live output (its codec buffers the answer): no end
-   * marker will come, so readers do not wait for one.
+   * `false` on the model call events of a call that streams no live output (its codec buffers the answer, or its
+   * worker has no live-output transport): no end marker will come, so readers do not wait for one.
    */
   liveOutput?: false;
 }

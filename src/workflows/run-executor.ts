@@ -124,6 +124,8 @@ async function driveKernel(
   const model = modelCalls(resumed?.modelCalls ?? 0);
   let snapshot: RunSnapshot | undefined;
   const live = streamsLive(plan);
+  // A worker without live output stores no end marker anywhere: a reader must not wait for one (5 s a call).
+  const markers = live && plan.liveOutput !== "none";
   let published: RunResult | undefined;
   // Each event is handled as the kernel delivers it, with no promise per event (docs/decisions/0014).
   const take = (event: AgentEvent): void => {
@@ -135,7 +137,7 @@ async function driveKernel(
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) return;
     if (event.type === "done")
       published = publishDone(session, run.runId, event, active.addedFrom ?? historyLength);
-    else session.publish(run.runId, event, modelCallOf(event, model.count()), live);
+    else session.publish(run.runId, event, modelCallOf(event, model.count()), markers);
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   };
   const result = await runKernelInto(

@@ -9,6 +9,7 @@ import type { AbortSignalLike } from "../../src/kernel/ports.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
+import { readStreamQuery } from "../../src/workflows/stream-messages.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 let releaseWork: () => void = () => undefined;
@@ -173,3 +174,93 @@ describe("questions, steering and interrupts in durable runs", () => {
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
   });
 });
+
+/**
+ * Quick tool call, then a call that thinks until cancelled unless steered: the interrupt lands on the run's second
+ * model call, whose cancellation scope the first one left (without live output through the session nothing cancels
+ * it between calls), and the call after the interrupt needs a scope of its own.
+ */
+const lateThinker: ModelProvider = {
+  id: "late-think",
+  async *stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
+    const usage = { inputTokens: 1, outputTokens: 1 };
+    if (request.messages.length === 1) {
+      const { message } = toolCallTurn([{ id: "n1", name: "note", input: {} }]);
+      yield { type: "message_done", message, usage };
+      return;
+    }
+    if (request.messages.some((m) => m.content === "think faster")) {
+      yield { type: "message_done", message: textTurn("quick answer").message, usage };
+      return;
+    }
+    while (!signal?.aborted) await new Promise((resolve) => setTimeout(resolve, 50));
+    throw new Error("cancelled");
+  },
+};
+const note = defineTool({ name: "note", description: "notes", schema: z.object({}), execute: () => "noted" });
+const lateAgent = defineAgent({
+  name: "late-thinker",
+  model: "late-think",
+  tools: [note],
+  durable: { modelRetry: { heartbeatTimeoutMs: 2_000 } },
+});
+
+describe("an interrupt of a later model call of a run (no live output through the session)", () => {
+  let worker: RunningWorker;
+  let client: AgentClient;
+  const taskQueue = uniqueTaskQueue("late-interrupt");
+
+  beforeAll(async () => {
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [lateAgent],
+      providers: { "late-think": lateThinker },
+      deltas: false,
+    });
+    client = await testClient(taskQueue);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  it("cancels only that call, and the calls after it run", async () => {
+    const started = await client.start("late-thinker", "think");
+    const events: DurableEvent[] = [];
+    let interrupted: boolean | undefined;
+    let callStarts = 0;
+    for await (const event of client.events(started.sessionId, started.runId, {
+      fromOffset: started.offset,
+    })) {
+      events.push(event);
+      if (event.type === "model_call_start" && ++callStarts === 2)
+        interrupted = await interruptOnceInFlight(client, started.sessionId);
+    }
+    expect(interrupted).toBe(true);
+    const ends = events.filter(isType("model_call_end"));
+    expect(ends).toHaveLength(3);
+    expect(ends[0]).not.toHaveProperty("error");
+    expect(ends[1]).toMatchObject({ error: "interrupted" });
+    expect(ends[2]).not.toHaveProperty("error");
+    expect(events.find(isType("tool_result"))).toMatchObject({ result: { content: "noted" } });
+    expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop", result: { text: "quick answer" } });
+  });
+
+  it("tells readers that no end marker of live output will come (a Redis reader waited 5 s a call)", async () => {
+    const run = await client.start("late-thinker", "think faster");
+    for await (const event of client.events(run.sessionId, run.runId, { fromOffset: run.offset }))
+      if (event.type === "done") break;
+    const { items } = await client.handle(run.sessionId).query(readStreamQuery, { from: 0 });
+    const calls = items.filter((item) => item.entry.modelCall !== undefined);
+    expect(calls.map((item) => item.entry.event.type)).toContain("model_call_end");
+    for (const item of calls) expect(item.entry.liveOutput).toBe(false);
+  });
+});
+
+/** Interrupts with the steer once the session says a model call is in flight (it may not have started yet). */
+async function interruptOnceInFlight(client: AgentClient, sessionId: string): Promise<boolean> {
+  for (let tries = 0; tries < 100; tries++) {
+    if (await client.interrupt(sessionId, "think faster")) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
