@@ -25,22 +25,23 @@ export function announceToolCalls(calls: ToolCall[]): AgentEvent[] {
  */
 export function runToolCalls(run: RunState, turn: number, calls: ToolCall[]): Promise<ToolPhaseOutcome> {
   run.sink.beginLive(run.out);
+  const finish = (results: ToolResult[]): ToolPhaseOutcome => {
+    run.sink.endLive();
+    const message: Message = {
+      role: "user",
+      content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
+    };
+    run.ctx.messages.push(message);
+    return { results, aborted: run.abortedByHook !== undefined };
+  };
+  const fail = (error: unknown): never => {
+    run.sink.endLive();
+    throw error;
+  };
+  // A single call, as most turns make, goes without `Promise.all` (two promises, each a stack trace on Temporal).
+  if (calls.length === 1) return runOneCall(run, turn, calls[0]!).then((result) => finish([result]), fail);
   const phase = runLimited(calls, run.config.maxParallelTools, (call) => runOneCall(run, turn, call));
-  return phase.then(
-    (results) => {
-      run.sink.endLive();
-      const message: Message = {
-        role: "user",
-        content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
-      };
-      run.ctx.messages.push(message);
-      return { results, aborted: run.abortedByHook !== undefined };
-    },
-    (error: unknown) => {
-      run.sink.endLive();
-      throw error;
-    },
-  );
+  return phase.then(finish, fail);
 }
 
 /** Runs `job` on every item, at most `limit` at a time, starting them in order; resolves with results in order. */

@@ -45,6 +45,7 @@ export interface DurableModelContext {
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
   let previous: SentRequest | undefined;
+  const scopes = new CallScopes();
   // One `callModel` activity: its recorded message, as the chunks a live stream would have carried.
   const call = async (request: ModelRequest, signal?: AbortSignalLike): Promise<ModelChunk[]> => {
     const requestKey = `${context.runId}:${context.nextCall()}`;
@@ -59,7 +60,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     const travel = requestInput(request, base, context.inlineRequests === true);
     previous = { key: requestKey, request, large: !("request" in travel) };
     // An interrupt aborts this call's signal: cancelling the scope cancels only this activity.
-    const scope = new CancellationScope();
+    const scope = scopes.next();
     const cancel = () => scope.cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     const wakeUps = context.streamLive && context.wakeUps === true;
@@ -100,6 +101,24 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     stream: (request: ModelRequest, signal?: AbortSignalLike) =>
       wholeModelStream(() => call(request, signal)),
   };
+}
+
+/**
+ * The cancellation scope of a run's model calls: one is kept from call to call until it is cancelled (an interrupt,
+ * the call's wake-up timer, the run's end) or a call runs in another scope, since a new scope costs the SDK three
+ * promises, each with a stack trace (docs/decisions/0014), and stays tied to its parent (a handler on the run's scope)
+ * until the run ends: thousands a long run. Between calls it holds nothing, so cancelling it then cancels nothing, as
+ * a fresh scope would not have existed; reusing one issues the same commands.
+ */
+class CallScopes {
+  private scope: CancellationScope | undefined;
+
+  next(): CancellationScope {
+    const { scope } = this;
+    if (scope && !scope.consideredCancelled && scope.parent === CancellationScope.current()) return scope;
+    this.scope = new CancellationScope();
+    return this.scope;
+  }
 }
 
 /**
