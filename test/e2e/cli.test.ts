@@ -409,7 +409,7 @@ describe("the lite-agent CLI", () => {
       await served.exited;
       collector.close();
     }
-  });
+  }, 60_000);
 
   it("dev runs a dev server and the demo agent, which run serves out of the box", async () => {
     const port = await findFreePort();
