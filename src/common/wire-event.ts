@@ -32,9 +32,11 @@ export interface StreamEntry {
   modelCall?: number;
   /**
    * `false` on the model call events of a call that streams no live output (its codec buffers the answer, or its
-   * worker has no live-output transport): no end marker will come, so readers do not wait for one.
+   * worker has no live-output transport): no end marker will come, so readers do not wait for one. `"session"` when
+   * the live output went through the session itself (the Temporal transport): a reader of another transport (Redis)
+   * gets no end marker either. Absent: the live output went where the worker's transport sends it.
    */
-  liveOutput?: false;
+  liveOutput?: false | "session";
 }
 
 /** The topic of the session stream that carries durable events. */

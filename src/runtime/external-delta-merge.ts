@@ -167,7 +167,7 @@ class MergeState {
       if (event.type === "model_call_end" && item.entry.modelCall !== undefined)
         this.current = item.entry.modelCall;
       const awaitsMarker =
-        event.type === "model_call_end" && event.error === undefined && item.entry.liveOutput !== false;
+        event.type === "model_call_end" && event.error === undefined && item.entry.liveOutput === undefined;
       if (awaitsMarker && !this.endArrived()) {
         scheduleTick();
         return undefined;

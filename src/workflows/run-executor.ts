@@ -31,6 +31,7 @@ import { planSettings } from "../common/plan-settings.js";
 import { planBudget } from "../common/plan-budget.js";
 import type { AgentEvent } from "../kernel/events.js";
 import { captureTurnEnd, turnTracker } from "./turn-capture.js";
+import type { LiveOutputMark } from "./session-stream.js";
 
 const { resolveAgent } = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: "30 seconds",
@@ -124,8 +125,7 @@ async function driveKernel(
   const model = modelCalls(resumed?.modelCalls ?? 0);
   let snapshot: RunSnapshot | undefined;
   const live = streamsLive(plan);
-  // A worker without live output stores no end marker anywhere: a reader must not wait for one (5 s a call).
-  const markers = live && plan.liveOutput !== "none";
+  const markers = liveOutputMark(plan, live);
   let published: RunResult | undefined;
   // Each event is handled as the kernel delivers it, with no promise per event (docs/decisions/0014).
   const take = (event: AgentEvent): void => {
@@ -195,6 +195,16 @@ function publishDone(
 }
 
 /** Passthrough codecs stream the model's text as it comes; buffered codecs show only the decoded answer. */
+/**
+ * How the run's model call events tell readers where live output went: nowhere (a buffering codec, a worker without
+ * live output: a reader waiting for an end marker would wait 5 s a call), through the session (a Redis reader gets
+ * no marker either), or unmarked (a plan made elsewhere: wherever the worker's transport sends it).
+ */
+function liveOutputMark(plan: AgentPlan, live: boolean): LiveOutputMark {
+  if (!live || plan.liveOutput === "none") return false;
+  return plan.liveOutput === "temporal" ? "session" : true;
+}
+
 function streamsLive(plan: AgentPlan): boolean {
   return codecFor(plan.codec).streaming !== "buffer";
 }

@@ -36,7 +36,7 @@ import {
   type SuspendedRun,
 } from "./session-input.js";
 import { SteerQueue } from "./steer-queue.js";
-import { SessionStream } from "./session-stream.js";
+import { SessionStream, type LiveOutputMark } from "./session-stream.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
 import { MAX_FAILURE_CHARS, MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
@@ -145,7 +145,7 @@ export class SessionState {
   }
 
   /** Publishes a run's event to the session stream. */
-  publish(runId: string, event: AgentEvent, modelCall?: number, liveOutput = true): void {
+  publish(runId: string, event: AgentEvent, modelCall?: number, liveOutput: LiveOutputMark = true): void {
     if (event.type === "error" && event.fatal) this.noteFatalError(runId, event.error.message);
     if (event.type === "budget_exceeded")
       this.budgetStop = { runId, limit: event.limit, used: event.used, max: event.max };

@@ -39,6 +39,9 @@ export interface CarriedStream {
   keptRunOffsets: number[];
 }
 
+/** Where a model call's live output went, as its stream entries say (`StreamEntry.liveOutput`; `true`: unmarked). */
+export type LiveOutputMark = true | NonNullable<StreamEntry["liveOutput"]>;
+
 /**
  * The session's stream: its events in an offset-addressed log and the live output of model calls, both read by
  * the `readStream` query, so following a session writes nothing into its history (docs/decisions/0005). It also
@@ -97,10 +100,10 @@ export class SessionStream {
   }
 
   /** Appends a run's event (bounded in size: the whole event stays in history and the run's result). */
-  publish(runId: string, event: AgentEvent, modelCall?: number, liveOutput = true): void {
+  publish(runId: string, event: AgentEvent, modelCall?: number, liveOutput: LiveOutputMark = true): void {
     const entry: StreamEntry = { runId, event: boundedEvent(toWireEvent(event)) };
     if (modelCall !== undefined) entry.modelCall = modelCall;
-    if (modelCall !== undefined && !liveOutput) entry.liveOutput = false;
+    if (modelCall !== undefined && liveOutput !== true) entry.liveOutput = liveOutput;
     this.log.append(entry);
     this.noteToolBound(runId, event, this.log.end - 1);
     this.log.trimTo(MAX_KEPT_BYTES);

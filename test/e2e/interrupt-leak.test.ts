@@ -5,6 +5,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/model.js";
 import type { AbortSignalLike } from "../../src/kernel/ports.js";
 import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
+import { readStreamQuery } from "../../src/workflows/stream-messages.js";
 import {
   startTestWorker,
   temporalAddress,
@@ -55,8 +56,19 @@ function redisUrl(): string {
 }
 
 const transports = [
-  { name: "temporal-native", worker: () => temporalDeltaTransport(), client: () => "temporal" as const },
-  { name: "redis", worker: () => redisDeltaTransport(redisUrl()), client: () => ({ redisUrl: redisUrl() }) },
+  {
+    name: "temporal-native",
+    worker: () => temporalDeltaTransport(),
+    client: () => "temporal" as const,
+    // The model calls' events say their live output went through the session (a Redis reader waits for no marker).
+    mark: "session" as const,
+  },
+  {
+    name: "redis",
+    worker: () => redisDeltaTransport(redisUrl()),
+    client: () => ({ redisUrl: redisUrl() }),
+    mark: undefined,
+  },
 ];
 
 describe.each(transports)(
@@ -104,6 +116,9 @@ describe.each(transports)(
       const textAfter = after.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("");
       expect(textAfter).toBe("quick answer");
       expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop", result: { text: "quick answer" } });
+      const { items } = await client.handle(started.sessionId).query(readStreamQuery, { from: 0 });
+      const calls = items.filter((item) => item.entry.modelCall !== undefined);
+      expect(new Set(calls.map((item) => item.entry.liveOutput))).toEqual(new Set([transport.mark]));
     });
   },
 );

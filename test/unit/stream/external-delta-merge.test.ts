@@ -109,14 +109,20 @@ describe("merging Redis deltas with the workflow's events", () => {
     expect(seen).toEqual(["model_call_start", "text:ab", "text:c", "model_call_end", "done"]);
   });
 
-  it("a call that streams no live output (a buffering codec) ends without waiting for an end marker", async () => {
+  it.each([
+    { mark: false as const, why: "streams no live output (a buffering codec, a worker without live output)" },
+    {
+      mark: "session" as const,
+      why: "streamed its live output through the session (a Temporal-transport worker)",
+    },
+  ])("a call that $why ends without waiting for an end marker", async ({ mark }) => {
     offset = 0;
     // Timers are frozen: a model_call_end that waited for a marker (re-checked on a timer) would never be shown.
     vi.useFakeTimers();
     try {
       const silent = (wire: WireEvent, modelCall: number): SessionStreamItem => {
         const item = event(wire);
-        return { ...item, entry: { ...item.entry, modelCall, liveOutput: false } as StreamEntry };
+        return { ...item, entry: { ...item.entry, modelCall, liveOutput: mark } as StreamEntry };
       };
       async function* events(): AsyncGenerator<SessionStreamItem> {
         yield silent({ type: "model_call_start", turn: 1, model: "m" }, 1);
