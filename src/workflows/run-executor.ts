@@ -125,7 +125,7 @@ async function driveKernel(
   const model = modelCalls(resumed?.modelCalls ?? 0);
   let snapshot: RunSnapshot | undefined;
   const live = streamsLive(plan);
-  const markers = liveOutputMark(plan, live);
+  const mark = liveOutputMark(plan, live);
   let published: RunResult | undefined;
   // Each event is handled as the kernel delivers it, with no promise per event (docs/decisions/0014).
   const take = (event: AgentEvent): void => {
@@ -137,7 +137,7 @@ async function driveKernel(
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) return;
     if (event.type === "done")
       published = publishDone(session, run.runId, event, active.addedFrom ?? historyLength);
-    else session.publish(run.runId, event, modelCallOf(event, model.count()), markers);
+    else session.publish(run.runId, event, modelCallOf(event, model.count()), mark);
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   };
   const result = await runKernelInto(
@@ -194,7 +194,6 @@ function publishDone(
   return result;
 }
 
-/** Passthrough codecs stream the model's text as it comes; buffered codecs show only the decoded answer. */
 /**
  * How the run's model call events tell readers where live output went: nowhere (a buffering codec, a worker without
  * live output: a reader waiting for an end marker would wait 5 s a call), through the session (a Redis reader gets
@@ -205,6 +204,7 @@ function liveOutputMark(plan: AgentPlan, live: boolean): LiveOutputMark {
   return plan.liveOutput === "temporal" ? "session" : true;
 }
 
+/** Passthrough codecs stream the model's text as it comes; buffered codecs show only the decoded answer. */
 function streamsLive(plan: AgentPlan): boolean {
   return codecFor(plan.codec).streaming !== "buffer";
 }
