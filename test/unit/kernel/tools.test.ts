@@ -95,7 +95,7 @@ describe("tool phase", () => {
     ]);
   });
 
-  it("an unknown tool, invalid arguments and a throwing tool become error results; the run goes on", async () => {
+  it("an unknown tool, invalid arguments, a throwing and a rejecting tool become error results; the run goes on", async () => {
     const strict = defineTool({
       name: "add",
       description: "adds",
@@ -110,16 +110,27 @@ describe("tool phase", () => {
         throw new Error("kaput");
       },
     });
+    const rejecting = defineTool({
+      name: "rejecting",
+      description: "rejects",
+      schema: z.object({}),
+      execute: () => Promise.reject(new Error("later")),
+    });
     const model = fakeProvider([
       toolCallTurn([
         { id: "1", name: "missing", input: {} },
         { id: "2", name: "add", input: { a: "not a number" } },
         { id: "3", name: "broken", input: {} },
         { id: "4", name: "add", input: { a: 1 } },
+        { id: "5", name: "rejecting", input: {} },
       ]),
       textTurn("recovered"),
     ]);
-    const result = await createAgent({ model, codec: nativeCodec(), tools: [strict, broken] }).send("go");
+    const result = await createAgent({
+      model,
+      codec: nativeCodec(),
+      tools: [strict, broken, rejecting],
+    }).send("go");
     expect(result.stopReason).toBe("stop");
     const blocks = model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[];
     expect(blocks[0]).toEqual({
@@ -133,6 +144,7 @@ describe("tool phase", () => {
     expect(blocks[1]!.content).toContain("a");
     expect(blocks[2]).toEqual({ type: "tool_result", id: "3", content: "Error: kaput", isError: true });
     expect(blocks[3]).toEqual({ type: "tool_result", id: "4", content: "2" });
+    expect(blocks[4]).toEqual({ type: "tool_result", id: "5", content: "Error: later", isError: true });
   });
 
   it("a throwing wrapToolCall becomes an error result", async () => {
