@@ -26,3 +26,20 @@ export function forEachMaybeAsync<T>(
     }
   }
 }
+
+/**
+ * Runs `start`, then `next` on its value (at once when it is not a promise: no promise made), or `fail` on what it
+ * threw or rejected with: a `try`/`await`/`catch` that costs at most one `then`.
+ */
+export function attempt<T, R>(
+  start: () => MaybeAsync<T>,
+  next: (value: T) => MaybeAsync<R>,
+  fail: (error: unknown) => MaybeAsync<R>,
+): MaybeAsync<R> {
+  try {
+    const value = start();
+    return isPromiseLike(value) ? value.then(next, fail) : next(value);
+  } catch (error) {
+    return fail(error);
+  }
+}

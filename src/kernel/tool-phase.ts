@@ -4,7 +4,7 @@ import { composeToolCall, type ToolCallContext, type ToolHookAction } from "./mi
 import { toolResultBlock, type Message } from "./messages.js";
 import type { RunState } from "./run-state.js";
 import { executeBaseTool } from "./tool-exec.js";
-import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import { attempt, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import type { ToolCall, ToolResult } from "./tools.js";
 
 /** How the tool phase ended: the results in call order, and whether a hook aborted the run. */
@@ -63,53 +63,94 @@ function runLimited<Item, Result>(
   return Promise.all(Array.from({ length: limit }, worker)).then(() => results);
 }
 
-/** One call: start event, hooks, the middleware chain around the tool, persistence, end events. */
-async function runOneCall(run: RunState, turn: number, call: ToolCall): Promise<ToolResult> {
-  const { sink, log, config } = run;
-  if (config.crashRecovery === "safe")
-    await log.append({ type: "tool_started", id: call.id, name: call.name, turn });
-  sink.emit({ type: "tool_call_start", call, turn });
-  const started = config.ports.now();
+/**
+ * One call: start event, hooks, the middleware chain around the tool, persistence, end events. Not async, nor are the
+ * steps below: each `async` function and `await` is a promise, and in a workflow the SDK captures a stack trace for
+ * every promise (docs/decisions/0014); a call with synchronous hooks costs one `then` here and one in `resolveResult`.
+ */
+function runOneCall(run: RunState, turn: number, call: ToolCall): Promise<ToolResult> {
+  const recorded =
+    run.config.crashRecovery === "safe"
+      ? run.log.append({ type: "tool_started", id: call.id, name: call.name, turn })
+      : undefined;
+  if (recorded) return recorded.then(() => startCall(run, turn, call));
+  try {
+    return Promise.resolve(startCall(run, turn, call));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Announces the call, resolves its result, records it and announces its end. */
+function startCall(run: RunState, turn: number, call: ToolCall): MaybeAsync<ToolResult> {
+  run.sink.emit({ type: "tool_call_start", call, turn });
+  const started = run.config.ports.now();
   const tctx: ToolCallContext = Object.assign(Object.create(run.ctx) as ToolCallContext, { call, turn });
-  const result = await resolveResult(run, tctx, call);
+  const result = resolveResult(run, tctx, call);
+  return isPromiseLike(result)
+    ? result.then((value) => endCall(run, turn, call, value, started))
+    : endCall(run, turn, call, result, started);
+}
+
+/** Persists the result, then emits the call's end and its result. */
+function endCall(
+  run: RunState,
+  turn: number,
+  call: ToolCall,
+  result: ToolResult,
+  started: number,
+): MaybeAsync<ToolResult> {
+  const { sink, log, config } = run;
   const block = toolResultBlock(result.id, result.content, result.isError);
+  const announce = (): ToolResult => {
+    const durationMs = config.ports.now() - started;
+    const isError = result.isError === true;
+    sink.emit({ type: "tool_call_end", id: call.id, name: call.name, turn, durationMs, isError });
+    sink.emit({ type: "tool_result", result });
+    return result;
+  };
   const appended = log.append({ type: "tool_result", result: block, turn });
-  if (appended) await appended;
-  const durationMs = config.ports.now() - started;
-  sink.emit({
-    type: "tool_call_end",
-    id: call.id,
-    name: call.name,
-    turn,
-    durationMs,
-    isError: result.isError === true,
-  });
-  sink.emit({ type: "tool_result", result });
-  return result;
+  return appended ? appended.then(announce) : announce();
 }
 
 /**
  * Applies `beforeToolCall` hooks, then the `wrapToolCall` onion, then `afterToolCall` hooks (which see errors too);
  * anything thrown becomes an error result.
  */
-async function resolveResult(run: RunState, tctx: ToolCallContext, call: ToolCall): Promise<ToolResult> {
+function resolveResult(run: RunState, tctx: ToolCallContext, call: ToolCall): MaybeAsync<ToolResult> {
   if (run.abortedByHook !== undefined) return errorResult(call, `not executed: ${call.name}`);
-  let result: ToolResult;
-  try {
-    const pending = runToolHooks(run, tctx);
-    const action = isPromiseLike(pending) ? await pending : pending;
-    if (action.action === "abort") {
-      run.abortedByHook = action.reason ?? `aborted by tool-start hook: ${call.name}`;
-      return errorResult(call, `not executed: ${call.name}`);
-    }
-    result =
-      action.action === "skip"
-        ? skippedResult(call, action)
-        : await composeToolCall(run.config.use, tctx, () => executeBaseTool(run, tctx))();
-  } catch (error) {
-    result = errorResult(call, `Error: ${errorMessage(error)}`);
+  return attempt(
+    () => runToolHooks(run, tctx),
+    (action) => applyToolAction(run, tctx, action),
+    (error) => failedCall(run, tctx, error),
+  );
+}
+
+/**
+ * Aborts the run, skips the call or runs it through the `wrapToolCall` onion, as the tool-start hooks decided; the
+ * `afterToolCall` hooks see every result but an abort's.
+ */
+function applyToolAction(
+  run: RunState,
+  tctx: ToolCallContext,
+  action: ToolHookAction,
+): MaybeAsync<ToolResult> {
+  const { call } = tctx;
+  if (action.action === "abort") {
+    run.abortedByHook = action.reason ?? `aborted by tool-start hook: ${call.name}`;
+    return errorResult(call, `not executed: ${call.name}`);
   }
-  return afterToolCall(run, tctx, result);
+  if (action.action === "skip") return afterToolCall(run, tctx, skippedResult(call, action));
+  return attempt(
+    composeToolCall(run.config.use, tctx, () => executeBaseTool(run, tctx)),
+    (result) => afterToolCall(run, tctx, result),
+    (error) => failedCall(run, tctx, error),
+  );
+}
+
+/** What a call that threw becomes: an error result, which the `afterToolCall` hooks see. */
+function failedCall(run: RunState, tctx: ToolCallContext, error: unknown): MaybeAsync<ToolResult> {
+  return afterToolCall(run, tctx, errorResult(tctx.call, `Error: ${errorMessage(error)}`));
 }
 
 function skippedResult(call: ToolCall, action: Extract<ToolHookAction, { action: "skip" }>): ToolResult {

@@ -46,8 +46,9 @@ export interface DurableModelContext {
 export function durableModel(context: DurableModelContext): ModelProvider {
   let previous: SentRequest | undefined;
   const scopes = new CallScopes();
-  // One `callModel` activity: its recorded message, as the chunks a live stream would have carried.
-  const call = async (request: ModelRequest, signal?: AbortSignalLike): Promise<ModelChunk[]> => {
+  // One `callModel` activity: its recorded message, as the chunks a live stream would have carried. Not async: the
+  // scope's promise and one `then`, where an async function and its `await` made two (docs/decisions/0014).
+  const call = (request: ModelRequest, signal?: AbortSignalLike): Promise<ModelChunk[]> => {
     const requestKey = `${context.runId}:${context.nextCall()}`;
     const turn = context.currentTurn();
     const options = {
@@ -67,33 +68,43 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     const inCallScope = wakeUps && context.wakeUpsInCallScope?.() === true;
     const stopWakeUps = wakeUps && !inCallScope ? wakeUpWhileStreaming() : undefined;
     const closeLiveCall = context.streamLive ? context.liveCalls?.openLiveCall() : undefined;
-    let output;
-    try {
-      output = await scope.run(() => {
-        if (inCallScope) wakeUpInCallScope();
-        return callModel({
-          agent: context.plan.name,
-          model: context.plan.model,
-          runId: context.runId,
-          turn,
-          requestKey,
-          stream: context.streamLive,
-          ...travel,
-        });
-      });
-    } catch (error) {
-      throw modelFailureToError(error);
-    } finally {
+    const end = () => {
       closeLiveCall?.();
       // The activity has settled: cancelling its scope now cancels only the wake-up timer.
       if (inCallScope) scope.cancel();
       stopWakeUps?.();
       signal?.removeEventListener("abort", cancel);
       context.requests.delete(requestKey);
-    }
-    const { message, usage, stopReason } = output;
-    const done: ModelChunk = { type: "message_done", message, usage, ...(stopReason ? { stopReason } : {}) };
-    return [...replayChunks(output.message.content), done];
+    };
+    const output = scope.run(() => {
+      if (inCallScope) wakeUpInCallScope();
+      return callModel({
+        agent: context.plan.name,
+        model: context.plan.model,
+        runId: context.runId,
+        turn,
+        requestKey,
+        stream: context.streamLive,
+        ...travel,
+      });
+    });
+    return output.then(
+      ({ message, usage, stopReason }) => {
+        end();
+        const done: ModelChunk = {
+          type: "message_done",
+          message,
+          usage,
+          ...(stopReason ? { stopReason } : {}),
+        };
+        return [...replayChunks(message.content), done];
+      },
+      (error: unknown) => {
+        const failure = modelFailureToError(error);
+        end();
+        throw failure;
+      },
+    );
   };
   return {
     id: context.plan.model,

@@ -48,7 +48,11 @@ function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string, sess
   };
 }
 
-async function runToolActivity(
+/**
+ * One tool call as one activity. Not async: the activity's promise and one `then`, where an async function and its
+ * `await` made two, each a stack trace for the SDK (docs/decisions/0014).
+ */
+function runToolActivity(
   plan: AgentPlan,
   tool: DurableToolPlan,
   runId: string,
@@ -72,21 +76,41 @@ async function runToolActivity(
   if (fork && !tool.mcp) forks?.set(call.id, fork);
   // The implementation may send events (`ctx.emit`) through the session while it runs; an MCP tool sends none.
   const closeLiveCall = tool.mcp ? undefined : session.stream.openLiveCall();
-  try {
-    // An MCP tool's calls go to its server over the worker's connection; the others to their implementation.
-    return tool.mcp
-      ? await activities.callMcpTool({ ...request, server: tool.mcp.server, tool: tool.mcp.tool })
-      : await activities.executeTool(fork ? request : { ...request, noFork: true });
-  } catch (error) {
-    if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
-    return failureResult(tool, error, call.id, turn, ctx);
-  } finally {
+  // Takes the call's outcome, then ends it; a call ends after its forks: when its run was cancelled, once they were
+  // (their children stopped too).
+  const end = (outcome: () => ToolOutput): ToolOutput | Promise<ToolOutput> => {
+    let settled: { output: ToolOutput } | { error: unknown };
+    try {
+      settled = { output: outcome() };
+    } catch (error) {
+      settled = { error };
+    }
     closeLiveCall?.();
     forks?.delete(call.id);
-    // A call ends after its forks: when its run was cancelled, once they were (their children stopped too).
+    const result = (): ToolOutput => {
+      if ("error" in settled) throw settled.error;
+      return settled.output;
+    };
     const started = fork ? forksOf(session, call.id) : undefined;
-    if (started) await started;
+    return started ? started.then(result) : result();
+  };
+  let activity: Promise<ToolOutput>;
+  try {
+    // An MCP tool's calls go to its server over the worker's connection; the others to their implementation.
+    activity = tool.mcp
+      ? activities.callMcpTool({ ...request, server: tool.mcp.server, tool: tool.mcp.tool })
+      : activities.executeTool(fork ? request : { ...request, noFork: true });
+  } catch (error) {
+    activity = Promise.reject(error);
   }
+  return activity.then(
+    (output) => end(() => output),
+    (error: unknown) =>
+      end(() => {
+        if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
+        return failureResult(tool, error, call.id, turn, ctx);
+      }),
+  );
 }
 
 /** Settles when every fork the call started has ended; undefined (no promise) when it started none. */

@@ -160,6 +160,38 @@ describe("tool phase", () => {
     expect(events.find((e) => e.type === "tool_call_end")).toMatchObject({ isError: true });
   });
 
+  // The tool phase takes synchronous and asynchronous hooks apart (no promise for the former): both shapes of each.
+  const failing: [string, Middleware][] = [
+    ["a beforeToolCall hook that throws", { name: "f", beforeToolCall: () => failNow() }],
+    [
+      "a beforeToolCall hook that rejects",
+      { name: "f", beforeToolCall: () => Promise.reject(new Error("boom")) },
+    ],
+    ["a wrapToolCall layer that throws", { name: "f", wrapToolCall: () => failNow() }],
+  ];
+  it.each(failing)("%s becomes an error result, which the afterToolCall hooks see", async (_name, layer) => {
+    const seen: string[] = [];
+    const after: Middleware = {
+      name: "after",
+      afterToolCall: (_ctx, result) => void seen.push(result.content),
+    };
+    const tool = defineTool({ name: "x", description: "x", schema: z.object({}), execute: () => "never" });
+    const model = fakeProvider([toolCallTurn([{ id: "1", name: "x", input: {} }]), textTurn("ok")]);
+    const { events, result } = await collect(
+      createAgent({ model, codec: nativeCodec(), tools: [tool], use: [layer, after] }).run("go"),
+    );
+    expect(seen).toEqual(["Error: boom"]);
+    expect(events.find((e) => e.type === "tool_call_end")).toMatchObject({
+      id: "1",
+      name: "x",
+      isError: true,
+    });
+    expect(model.requests[1]!.messages.at(-1)!.content).toEqual([
+      { type: "tool_result", id: "1", content: "Error: boom", isError: true },
+    ]);
+    expect(result.stopReason).toBe("stop");
+  });
+
   it("tools receive the session id, the signal, emit and the call", async () => {
     let seen: ToolContext | undefined;
     const tool = defineTool({
@@ -184,7 +216,12 @@ describe("tool phase", () => {
     expect(types.indexOf("from-tool")).toBeLessThan(types.indexOf("tool_call_end"));
   });
 
-  it("a beforeToolCall hook can skip a call with a result", async () => {
+  const skip = { action: "skip" as const, result: "prefilled" };
+  it.each([
+    ["a beforeToolCall hook", () => skip],
+    ["an asynchronous beforeToolCall hook", () => Promise.resolve(skip)],
+  ])("%s can skip a call with a result, which the afterToolCall hooks see", async (_name, beforeToolCall) => {
+    const seen: string[] = [];
     let ran = false;
     const tool = defineTool({
       name: "x",
@@ -194,11 +231,13 @@ describe("tool phase", () => {
     });
     const skipper: Middleware = {
       name: "skip",
-      beforeToolCall: () => ({ action: "skip", result: "prefilled" }),
+      beforeToolCall,
+      afterToolCall: (_ctx, result) => void seen.push(result.content),
     };
     const model = fakeProvider([toolCallTurn([{ id: "1", name: "x", input: {} }]), textTurn("ok")]);
     await createAgent({ model, codec: nativeCodec(), tools: [tool], use: [skipper] }).send("go");
     expect(ran).toBe(false);
+    expect(seen).toEqual(["prefilled"]);
     expect(model.requests[1]!.messages.at(-1)!.content).toEqual([
       { type: "tool_result", id: "1", content: "prefilled" },
     ]);
@@ -238,3 +277,7 @@ describe("tool phase", () => {
     expect(result.messages.at(-1)!.role).toBe("user");
   });
 });
+
+function failNow(): never {
+  throw new Error("boom");
+}
