@@ -6,7 +6,7 @@ import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js
 import type { AbortSignalLike } from "../kernel/ports.js";
 import { modelActivityOptions } from "./activity-options.js";
 import { modelFailureToError } from "./failure-cause.js";
-import { wakeUpInCallScope, wakeUpWhileStreaming } from "./wake-up-timer.js";
+import { wakeUpInCallScope, wakeUpWhileStreaming, type RunWakeUps } from "./wake-up-timer.js";
 import { wholeModelStream } from "../kernel/whole-model-stream.js";
 
 /** Where the workflow keeps the requests of in-flight model calls, served to the activity by query. */
@@ -26,7 +26,9 @@ export interface DurableModelContext {
   streamLive: boolean;
   /** Keep a wake-up timer running while a streaming call is in flight (see wake-up-timer.ts). */
   wakeUps?: boolean;
-  /** Whether the wake-up timer runs in the call's own scope (asked at the first call that keeps one). */
+  /** The run's one wake-up timer, or undefined for a timer per call (asked at the first call that keeps one). */
+  runWakeUps?: () => RunWakeUps | undefined;
+  /** Whether a call's wake-up timer runs in the call's own scope (asked at the first call that keeps one). */
   wakeUpsInCallScope?: () => boolean;
   /** The session's stream, told while a call that sends live output is in flight (readers then keep asking). */
   liveCalls?: { openLiveCall(): () => void };
@@ -65,8 +67,10 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     const cancel = () => scope.cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     const wakeUps = context.streamLive && context.wakeUps === true;
-    const inCallScope = wakeUps && context.wakeUpsInCallScope?.() === true;
-    const stopWakeUps = wakeUps && !inCallScope ? wakeUpWhileStreaming() : undefined;
+    const perRun = wakeUps ? context.runWakeUps?.() : undefined;
+    const inCallScope = wakeUps && !perRun && context.wakeUpsInCallScope?.() === true;
+    const stopWakeUps =
+      perRun?.callStarted() ?? (wakeUps && !inCallScope ? wakeUpWhileStreaming() : undefined);
     const closeLiveCall = context.streamLive ? context.liveCalls?.openLiveCall() : undefined;
     const end = () => {
       closeLiveCall?.();

@@ -1,5 +1,6 @@
 import { proxyLocalActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
+import { RunWakeUps } from "./wake-up-timer.js";
 import { awaitBackgroundStop } from "./background-stop.js";
 import type { AgentActivities } from "../common/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
@@ -70,6 +71,7 @@ export async function executeRun(
     session.finishRun(run.runId, driven.result, session.current.turn);
     return { plan };
   } finally {
+    active.wakeUps?.stop();
     session.current = undefined;
     session.refreshVisibility();
   }
@@ -249,6 +251,13 @@ function wakesUpWhileStreaming(session: SessionState, plan: AgentPlan): boolean 
   return !session.fewerTurnCommands || (plan.liveOutput ?? "temporal") === "temporal";
 }
 
+/** The run's shared wake-up timer (made at its first streaming call), when the execution keeps one per run. */
+function runWakeUps(session: SessionState): RunWakeUps | undefined {
+  const active = session.current;
+  if (!active || !session.wakeUpsPerRun()) return undefined;
+  return (active.wakeUps ??= new RunWakeUps(active.scope));
+}
+
 /** Numbers a run's model calls, going on from where the previous execution stopped. */
 function modelCalls(before: number): { next(): number; count(): number } {
   let calls = before;
@@ -281,6 +290,7 @@ function kernelConfig(
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
       wakeUps: wakesUpWhileStreaming(session, plan),
+      runWakeUps: () => runWakeUps(session),
       wakeUpsInCallScope: () => session.wakeUpsInCallScope(),
       // Only live output sent through the session reaches its stream without a history event; Redis output does not.
       ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),

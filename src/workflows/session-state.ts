@@ -92,6 +92,7 @@ export class SessionState {
    */
   readonly fewerTurnCommands = patched("fewer-turn-commands");
   private wakeUpsInCallScopePatch: boolean | undefined;
+  private wakeUpsPerRunPatch: boolean | undefined;
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
@@ -289,6 +290,14 @@ export class SessionState {
    */
   wakeUpsInCallScope(): boolean {
     return (this.wakeUpsInCallScopePatch ??= patched("wake-up-in-call-scope"));
+  }
+
+  /**
+   * Whether a run's streaming model calls share one wake-up timer (`RunWakeUps`, wake-up-timer.ts) instead of one
+   * each. Asked, and remembered, as `wakeUpsInCallScope` is, and before it: executions that say yes never ask it.
+   */
+  wakeUpsPerRun(): boolean {
+    return (this.wakeUpsPerRunPatch ??= patched("wake-up-per-run"));
   }
 
   /** The summary of a finished run this session still remembers. */

@@ -32,8 +32,53 @@ export function wakeUpWhileStreaming(): () => void {
  * A scope of its own cost each model call ten promises in the workflow, each a stack trace for the SDK
  * (docs/decisions/0014); this costs three. The commands are the same but for their order when the call is
  * cancelled in flight (an interrupt, a cancelled run): the timer's cancel now comes first, so executions take this
- * shape only once `patched("wake-up-in-call-scope")` said so (`SessionState.wakeUpsInCallScope`).
+ * shape only once `patched("wake-up-in-call-scope")` said so (`SessionState.wakeUpsInCallScope`), and until
+ * `patched("wake-up-per-run")` ({@link RunWakeUps}).
  */
 export function wakeUpInCallScope(): void {
   sleep(WAKE_UP_MS).then(wakeUpInCallScope, () => undefined);
+}
+
+/**
+ * One wake-up timer for all of a run's streaming model calls: the first arms it, it is re-armed every 15 s while a
+ * call is in flight, and when it fires with none in flight it stops until the next call arms it again; the run's end
+ * cancels it. The guarantee is the same (a call in flight is woken within 15 s), but a run's calls no longer cost two
+ * history events each (its timer started and cancelled): two for every 15 s of the run in which calls stream, and
+ * the calls keep one cancellation scope (docs/decisions/0014, phase 6). Executions take this shape once
+ * `patched("wake-up-per-run")` said so (`SessionState.wakeUpsPerRun`).
+ */
+export class RunWakeUps {
+  private inFlight = 0;
+  private scope: CancellationScope | undefined;
+
+  /** @param parent the run's scope: cancelling the run cancels the timer too. */
+  constructor(private readonly parent: CancellationScope) {}
+
+  /** A streaming call starts: arms the timer unless it runs. Returns the function that says the call ended. */
+  callStarted(): () => void {
+    this.inFlight++;
+    if (!this.scope) this.arm();
+    let open = true;
+    return () => {
+      if (open) this.inFlight--;
+      open = false;
+    };
+  }
+
+  /** The run ends: cancels the timer if it runs (one command). */
+  stop(): void {
+    this.scope?.cancel();
+    this.scope = undefined;
+  }
+
+  private arm(): void {
+    const scope = new CancellationScope({ cancellable: true, parent: this.parent });
+    this.scope = scope;
+    const wake = (): Promise<void> =>
+      sleep(WAKE_UP_MS).then(() => {
+        if (this.inFlight > 0) return wake();
+        if (this.scope === scope) this.scope = undefined;
+      });
+    scope.run(wake).catch(() => undefined);
+  }
 }

@@ -14,6 +14,7 @@ import { restTool } from "../support/rest-tool.js";
 import { Gate } from "../replay/recorder/gate.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 import {
+  eventsOf,
   scheduledActivities,
   searchAttributeUpserts,
   startedTimers,
@@ -85,7 +86,25 @@ const slowModel: ModelProvider = {
   },
 };
 
-const providers = { quick: quickModel, patient: patientModel, slow: slowModel };
+/** A tool longer than the wake-up interval between two model calls: the run's timer fires with no call in flight. */
+const dawdle = defineAgent({
+  name: "dawdle",
+  model: "dawdle",
+  tools: [
+    defineTool({
+      name: "dawdle",
+      description: "Takes its time.",
+      schema: z.object({}),
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("done"), SLOW_ANSWER_MS)),
+    }),
+  ],
+});
+const dawdleModel = conversationScript([
+  toolCallTurn([{ id: "d1", name: "dawdle", input: {} }], undefined, USAGE),
+  textTurn("Done at last.", USAGE),
+]);
+
+const providers = { quick: quickModel, patient: patientModel, slow: slowModel, dawdle: dawdleModel };
 
 /** The session's own upserts (those of `patched()` carry only `TemporalChangeVersion`). */
 function sessionUpserts(upserts: SearchAttributeUpsert[]): SearchAttributeUpsert[] {
@@ -104,7 +123,7 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     [live, quiet] = await Promise.all([
       startTestWorker({
         taskQueue: liveQueue,
-        agents: [quick, patient, slow],
+        agents: [quick, patient, slow, dawdle],
         providers,
         deltas: temporalDeltaTransport(),
       }),
@@ -181,21 +200,41 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     expect(upserts.at(-1)?.values).toMatchObject({ AgentStatus: "idle", AgentTurns: 4, AgentTokens: 60 });
   });
 
-  it("a streaming model call keeps a wake-up timer only when live output reaches the session as updates", async () => {
+  it("a run's streaming model calls share one wake-up timer, only when live output reaches the session as updates", async () => {
     const wakeUps = async (agentClient: AgentClient) => {
       const sessionId = `wake-ups-${randomUUID()}`;
       await collect(agentClient.run("quick", "Add four times.", { sessionId }));
       const events = await agentClient.handle(sessionId).fetchHistory();
+      const timers = startedTimers(events).filter((timer) => timer.seconds === 15);
       return {
         modelCalls: scheduledActivities(events, "callModel").length,
-        timers: startedTimers(events).filter((timer) => timer.seconds === 15).length,
+        timers: timers.map((timer) => timerEnd(events, timer.timerId)),
       };
     };
-    expect(await wakeUps(client)).toEqual({ modelCalls: 5, timers: 5 });
-    expect(await wakeUps(quietClient)).toEqual({ modelCalls: 5, timers: 0 });
+    // Armed by the first call, cancelled when the run ended: two events for five calls.
+    expect(await wakeUps(client)).toEqual({ modelCalls: 5, timers: ["canceled"] });
+    expect(await wakeUps(quietClient)).toEqual({ modelCalls: 5, timers: [] });
   });
 
-  it("a model call longer than the wake-up interval re-arms its timer in the call's scope, and its end cancels it", async () => {
+  it("the run's timer, fired while no model call is in flight, stops; the next call arms it again", async () => {
+    const sessionId = `dawdle-wake-ups-${randomUUID()}`;
+    const { result } = await collect(client.run("dawdle", "Take your time.", { sessionId }));
+    expect(result.stopReason).toBe("stop");
+    const events = await history(sessionId);
+    const wakeUps = startedTimers(events).filter((timer) => timer.seconds === 15);
+    expect(wakeUps.map((timer) => timerEnd(events, timer.timerId))).toEqual(["fired", "canceled"]);
+    // Not re-armed while the tool ran: the second timer starts with the second model call, in its workflow task.
+    const completedBy = (eventId: string) => {
+      const event = eventsOf(events).find((item) => String(item.eventId) === eventId);
+      return String(event?.timerStartedEventAttributes?.workflowTaskCompletedEventId);
+    };
+    const secondCall = scheduledActivities(events, "callModel")[1];
+    expect(completedBy(wakeUps[1]!.eventId)).toBe(
+      String(secondCall?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId),
+    );
+  }, 60_000);
+
+  it("a model call longer than the wake-up interval re-arms the run's timer, and the run's end cancels it", async () => {
     const sessionId = `slow-wake-ups-${randomUUID()}`;
     const { result } = await collect(client.run("slow", "Take your time.", { sessionId }));
     expect(result.stopReason).toBe("stop");

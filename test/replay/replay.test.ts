@@ -22,7 +22,7 @@ import {
   loadHistoryFile,
   PAYLOADS_DIR,
 } from "./history-files.js";
-import { SCENARIOS } from "./scenario-catalog.js";
+import { SCENARIOS, interruptShowsWakeUpsInCallScope } from "./scenario-catalog.js";
 import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 
 // The replays that fail on purpose make the worker log the nondeterminism; the assertions are what matter here.
@@ -121,6 +121,11 @@ describe("the histories folder", () => {
         `${spec.name} shows ${spec.shows}`,
       ).toBe(true);
     }
+  });
+
+  it("keeps the interrupt scenario's history from before wake-up-per-run: a wake-up timer per call, in its scope", () => {
+    const { history } = loadHistoryFile("interrupt.before-wake-up-per-run.json");
+    expect(interruptShowsWakeUpsInCallScope(history)).toBe(true);
   });
 
   it("holds a blob for every stored payload, and only those, and only where the scenario stores payloads", () => {

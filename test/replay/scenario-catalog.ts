@@ -80,10 +80,26 @@ function cancelRequested(history: History, type: string): HistoryEvent[] {
 }
 
 /**
- * The wake-up-in-call-scope branch: the patch marker, every 15 s wake-up timer cancelled, and the interrupted call's
- * timer cancelled in the same workflow task as its activity, just before it (one scope for both).
+ * The wake-up-per-run branch: the patch marker, and one 15 s wake-up timer for the run's calls (the interrupted one
+ * and the one after it), cancelled at the run's end.
  */
-function wakeUpsInCallScope(history: History, activityCancelId: number): boolean {
+function wakeUpPerRun(history: History): boolean {
+  const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
+  return (
+    hasPatchMarker(history, "wake-up-per-run") &&
+    !hasPatchMarker(history, "wake-up-in-call-scope") &&
+    wakeUps.length === 1 &&
+    timerEnd(history, wakeUps[0]!.timerId) === "canceled"
+  );
+}
+
+/**
+ * The wake-up-in-call-scope branch of the interrupt scenario (kept as `interrupt.before-wake-up-per-run.json`): the
+ * patch marker, every 15 s wake-up timer cancelled, and the interrupted call's timer cancelled in the same workflow
+ * task as its activity, just before it (one scope for both).
+ */
+export function interruptShowsWakeUpsInCallScope(history: History): boolean {
+  const activityCancelId = eventId(cancelRequested(history, "callModel")[0]!);
   const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
   const timerCancels = eventsOf(history).filter((event) => event.timerCanceledEventAttributes);
   return (
@@ -306,7 +322,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "interrupt",
     executions: 1,
     shows:
-      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; each call's wake-up timer in the call's scope (patched 'wake-up-in-call-scope': the timer's cancel comes before the activity's)",
+      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; one wake-up timer for the run's calls (patched 'wake-up-per-run'), cancelled at its end",
     exercised: ([history]) => {
       if (!history) return false;
       const interrupted = acceptedUpdateEventId(history, "interruptRun");
@@ -318,7 +334,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
         eventId(cancels[0]!) > interrupted &&
         calls.length === 2 &&
         eventId(calls[1]!) > eventId(cancels[0]!) &&
-        wakeUpsInCallScope(history, eventId(cancels[0]!))
+        wakeUpPerRun(history)
       );
     },
   },
