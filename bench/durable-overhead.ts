@@ -59,7 +59,7 @@ export interface DurableOverheadResult {
   runtimeQuiet: LoopTiming;
   /** The hand-written loop (bench/minimal-loop) calling the same activities. */
   minimalLoop: LoopTiming;
-  /** Each runtime variant's median over the minimal loop's: wall time, worker CPU, server CPU. */
+  /** Each runtime variant's median of per-round ratios over the minimal loop: wall time, worker CPU, server CPU. */
   ratio: number;
   ratioInline: number;
   ratioQuiet: number;
@@ -139,14 +139,13 @@ export async function benchDurableOverhead(env: DurableBenchEnv, runs = 5): Prom
       runtimeQuiet: await loopTiming(env, measured.runtimeQuiet),
       minimalLoop: await loopTiming(env, measured.minimalLoop),
     };
-    const minimal = timings.minimalLoop;
-    const ratio = (timing: LoopTiming) => round(timing.msPerTurnMedian / minimal.msPerTurnMedian, 100);
-    const cpuRatio = (timing: LoopTiming) =>
-      round(timing.cpuMsPerTurnMedian / minimal.cpuMsPerTurnMedian, 100);
-    const serverRatio = (timing: LoopTiming) =>
-      timing.serverCpuMsPerTurnMedian !== undefined && minimal.serverCpuMsPerTurnMedian
-        ? round(timing.serverCpuMsPerTurnMedian / minimal.serverCpuMsPerTurnMedian, 100)
-        : undefined;
+    // Each round's ratio to the minimal loop's run of the same round, then their median: the machine's speed drifts
+    // over minutes on a shared machine, and a variant and the loop run within seconds of each other in a round.
+    const paired = (variant: Sample[], pick: (sample: Sample) => number | undefined) =>
+      medianRatio(variant, measured.minimalLoop, pick);
+    const ratio = (variant: Sample[]) => paired(variant, (sample) => sample.ms)!;
+    const cpuRatio = (variant: Sample[]) => paired(variant, (sample) => sample.cpuMs)!;
+    const serverRatio = (variant: Sample[]) => paired(variant, (sample) => sample.serverCpuMs);
     const throughput = {
       runtime: await measureThroughput(quietVariant(quietClient, throughputAgent, startClock)),
       minimalLoop: await measureThroughput(minimalVariant(env, queues.minimal, throughputAgent, startClock)),
@@ -155,13 +154,13 @@ export async function benchDurableOverhead(env: DurableBenchEnv, runs = 5): Prom
       turns: TURNS,
       runs,
       ...timings,
-      ratio: ratio(timings.runtime),
-      ratioInline: ratio(timings.runtimeInline),
-      ratioQuiet: ratio(timings.runtimeQuiet),
-      cpuRatio: cpuRatio(timings.runtime),
-      cpuRatioQuiet: cpuRatio(timings.runtimeQuiet),
-      ...optional("serverCpuRatio", serverRatio(timings.runtime)),
-      ...optional("serverCpuRatioQuiet", serverRatio(timings.runtimeQuiet)),
+      ratio: ratio(measured.runtime),
+      ratioInline: ratio(measured.runtimeInline),
+      ratioQuiet: ratio(measured.runtimeQuiet),
+      cpuRatio: cpuRatio(measured.runtime),
+      cpuRatioQuiet: cpuRatio(measured.runtimeQuiet),
+      ...optional("serverCpuRatio", serverRatio(measured.runtime)),
+      ...optional("serverCpuRatioQuiet", serverRatio(measured.runtimeQuiet)),
       targets: { following: 1.2, quiet: 1.1, workerCpu: 1.3, serverCpu: 1.1 },
       throughput,
     };
@@ -301,6 +300,26 @@ async function loopTiming(env: DurableBenchEnv, samples: Sample[]): Promise<Loop
       profile,
     },
   };
+}
+
+/**
+ * The median of the per-round ratios `variant[i] / baseline[i]` of a figure (samples of the same round pair up);
+ * undefined when a sample lacks the figure.
+ */
+function medianRatio(
+  variant: Sample[],
+  baseline: Sample[],
+  pick: (sample: Sample) => number | undefined,
+): number | undefined {
+  const ratios: number[] = [];
+  for (const [index, sample] of variant.entries()) {
+    const value = pick(sample);
+    const base = baseline[index] && pick(baseline[index]);
+    if (value === undefined || !base) return undefined;
+    ratios.push(value / base);
+  }
+  ratios.sort((a, b) => a - b);
+  return round(ratios[Math.floor(ratios.length / 2)]!, 100);
 }
 
 function round(value: number, scale: number): number {
