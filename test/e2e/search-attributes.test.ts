@@ -139,6 +139,18 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
   });
 
   const history = (sessionId: string) => client.handle(sessionId).fetchHistory();
+  type History = Awaited<ReturnType<typeof history>>;
+  /** The session's 15 s wake-up timers, in the order they started. */
+  const wakeUpTimers = (events: History) => startedTimers(events).filter((timer) => timer.seconds === 15);
+  /** Runs the agent to its end on the live worker: the session's history, and how each wake-up timer ended. */
+  const runSlowly = async (agentName: string) => {
+    const sessionId = `${agentName}-wake-ups-${randomUUID()}`;
+    const { result } = await collect(client.run(agentName, "Take your time.", { sessionId }));
+    expect(result.stopReason).toBe("stop");
+    const events = await history(sessionId);
+    const wakeUps = wakeUpTimers(events);
+    return { events, wakeUps, ends: wakeUps.map((timer) => timerEnd(events, timer.timerId)) };
+  };
   const listed = async (query: string, sessionId: string) => {
     for await (const listing of client.list({ query: `${query} AND WorkflowId = "${sessionId}"` }))
       return listing.searchAttributes;
@@ -205,10 +217,9 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
       const sessionId = `wake-ups-${randomUUID()}`;
       await collect(agentClient.run("quick", "Add four times.", { sessionId }));
       const events = await agentClient.handle(sessionId).fetchHistory();
-      const timers = startedTimers(events).filter((timer) => timer.seconds === 15);
       return {
         modelCalls: scheduledActivities(events, "callModel").length,
-        timers: timers.map((timer) => timerEnd(events, timer.timerId)),
+        timers: wakeUpTimers(events).map((timer) => timerEnd(events, timer.timerId)),
       };
     };
     // Armed by the first call, cancelled when the run ended: two events for five calls.
@@ -217,12 +228,8 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
   });
 
   it("the run's timer, fired while no model call is in flight, stops; the next call arms it again", async () => {
-    const sessionId = `dawdle-wake-ups-${randomUUID()}`;
-    const { result } = await collect(client.run("dawdle", "Take your time.", { sessionId }));
-    expect(result.stopReason).toBe("stop");
-    const events = await history(sessionId);
-    const wakeUps = startedTimers(events).filter((timer) => timer.seconds === 15);
-    expect(wakeUps.map((timer) => timerEnd(events, timer.timerId))).toEqual(["fired", "canceled"]);
+    const { events, wakeUps, ends } = await runSlowly("dawdle");
+    expect(ends).toEqual(["fired", "canceled"]);
     // Not re-armed while the tool ran: the second timer starts with the second model call, in its workflow task.
     const completedBy = (eventId: string) => {
       const event = eventsOf(events).find((item) => String(item.eventId) === eventId);
@@ -235,12 +242,8 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
   }, 60_000);
 
   it("a model call longer than the wake-up interval re-arms the run's timer, and the run's end cancels it", async () => {
-    const sessionId = `slow-wake-ups-${randomUUID()}`;
-    const { result } = await collect(client.run("slow", "Take your time.", { sessionId }));
-    expect(result.stopReason).toBe("stop");
-    const events = await history(sessionId);
-    const wakeUps = startedTimers(events).filter((timer) => timer.seconds === 15);
-    expect(wakeUps.map((timer) => timerEnd(events, timer.timerId))).toEqual(["fired", "canceled"]);
+    const { events, ends } = await runSlowly("slow");
+    expect(ends).toEqual(["fired", "canceled"]);
     // Nothing left running: the session is idle with no timer of the call pending.
     expect(startedTimers(events).every((timer) => timerEnd(events, timer.timerId) !== undefined)).toBe(true);
   }, 60_000);
