@@ -91,6 +91,13 @@ export class SessionState {
    * its start.
    */
   readonly fewerTurnCommands = patched("fewer-turn-commands");
+  /**
+   * A run's streaming model calls share one wake-up timer (`wakeUpsPerRun`). Decided once per execution, at its
+   * start: executions begun before asked `patched("wake-up-per-run")` at their first streaming call, which follows
+   * the run's plan (a local activity); where that was the execution's first workflow task (a run continued as new),
+   * a replay resolved the plan a task earlier than the live run had, asked there, and did not find the marker.
+   */
+  private readonly wakeUpsPerRunFromStart = patched("wake-up-per-run-from-start");
   private wakeUpsInCallScopePatch: boolean | undefined;
   private wakeUpsPerRunPatch: boolean | undefined;
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
@@ -294,10 +301,12 @@ export class SessionState {
 
   /**
    * Whether a run's streaming model calls share one wake-up timer (`RunWakeUps`, wake-up-timer.ts) instead of one
-   * each. Asked, and remembered, as `wakeUpsInCallScope` is, and before it: executions that say yes never ask it.
+   * each. Decided at the execution's start (`wakeUpsPerRunFromStart`); executions begun before that ask, and
+   * remember, `patched("wake-up-per-run")` at their first streaming call, as they did, before `wakeUpsInCallScope`:
+   * executions that say yes never ask that.
    */
   wakeUpsPerRun(): boolean {
-    return (this.wakeUpsPerRunPatch ??= patched("wake-up-per-run"));
+    return this.wakeUpsPerRunFromStart || (this.wakeUpsPerRunPatch ??= patched("wake-up-per-run"));
   }
 
   /** The summary of a finished run this session still remembers. */

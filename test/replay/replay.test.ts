@@ -22,7 +22,11 @@ import {
   loadHistoryFile,
   PAYLOADS_DIR,
 } from "./history-files.js";
-import { SCENARIOS, interruptShowsWakeUpsInCallScope } from "./scenario-catalog.js";
+import {
+  SCENARIOS,
+  interruptAsksWakeUpPerRunAtFirstCall,
+  interruptShowsWakeUpsInCallScope,
+} from "./scenario-catalog.js";
 import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 
 // The replays that fail on purpose make the worker log the nondeterminism; the assertions are what matter here.
@@ -126,6 +130,11 @@ describe("the histories folder", () => {
   it("keeps the interrupt scenario's history from before wake-up-per-run: a wake-up timer per call, in its scope", () => {
     const { history } = loadHistoryFile("interrupt.before-wake-up-per-run.json");
     expect(interruptShowsWakeUpsInCallScope(history)).toBe(true);
+  });
+
+  it("keeps the interrupt scenario's history from before wake-up-per-run-from-start: the patch asked at the first streaming call", () => {
+    const { history } = loadHistoryFile("interrupt.before-wake-up-per-run-from-start.json");
+    expect(interruptAsksWakeUpPerRunAtFirstCall(history)).toBe(true);
   });
 
   it("holds a blob for every stored payload, and only those, and only where the scenario stores payloads", () => {

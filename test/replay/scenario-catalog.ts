@@ -80,17 +80,45 @@ function cancelRequested(history: History, type: string): HistoryEvent[] {
 }
 
 /**
- * The wake-up-per-run branch: the patch marker, and one 15 s wake-up timer for the run's calls (the interrupted one
+ * The wake-up-per-run branch, decided at the execution's start: that patch marker (not the one executions begun
+ * before asked at their first streaming call), and one 15 s wake-up timer for the run's calls (the interrupted one
  * and the one after it), cancelled at the run's end.
  */
 function wakeUpPerRun(history: History): boolean {
-  const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
   return (
-    hasPatchMarker(history, "wake-up-per-run") &&
+    hasPatchMarker(history, "wake-up-per-run-from-start") &&
+    !hasPatchMarker(history, "wake-up-per-run") &&
     !hasPatchMarker(history, "wake-up-in-call-scope") &&
-    wakeUps.length === 1 &&
-    timerEnd(history, wakeUps[0]!.timerId) === "canceled"
+    oneWakeUpTimerCancelled(history)
   );
+}
+
+/**
+ * The wake-up-per-run branch as executions begun before `wake-up-per-run-from-start` took it (kept as
+ * `interrupt.before-wake-up-per-run-from-start.json`): the `wake-up-per-run` marker, asked at the first streaming
+ * call, after the run's plan (its local activity marker), and one wake-up timer for the run, cancelled at its end.
+ */
+export function interruptAsksWakeUpPerRunAtFirstCall(history: History): boolean {
+  const events = eventsOf(history);
+  const marker = events.findIndex((event) =>
+    payloadText(event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data).includes(
+      `"id":"wake-up-per-run"`,
+    ),
+  );
+  const plan = events.findIndex(
+    (event) => event.markerRecordedEventAttributes?.markerName === "core_local_activity",
+  );
+  return (
+    !hasPatchMarker(history, "wake-up-per-run-from-start") &&
+    plan >= 0 &&
+    marker > plan &&
+    oneWakeUpTimerCancelled(history)
+  );
+}
+
+function oneWakeUpTimerCancelled(history: History): boolean {
+  const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
+  return wakeUps.length === 1 && timerEnd(history, wakeUps[0]!.timerId) === "canceled";
 }
 
 /**
@@ -213,9 +241,12 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   {
     name: "mid-run-continue-as-new",
     executions: 2,
-    shows: "one run that continues as new between two of its turns and finishes in the next execution",
+    shows:
+      "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan and makes its first streaming model call (one wake-up timer a run, decided at the execution's start)",
     exercised: (histories) =>
       histories.length === 2 &&
+      histories.every((history) => hasPatchMarker(history, "wake-up-per-run-from-start")) &&
+      startedTimers(histories[1]!).some((timer) => timer.seconds === 15) &&
       lastEvent(histories[0]!)?.workflowExecutionContinuedAsNewEventAttributes != null &&
       count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
       scheduledActivities(histories[1]!, "callModel").length >= 1 &&
@@ -322,7 +353,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "interrupt",
     executions: 1,
     shows:
-      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; one wake-up timer for the run's calls (patched 'wake-up-per-run'), cancelled at its end",
+      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; one wake-up timer for the run's calls (patched 'wake-up-per-run-from-start'), cancelled at its end",
     exercised: ([history]) => {
       if (!history) return false;
       const interrupted = acceptedUpdateEventId(history, "interruptRun");
