@@ -29,17 +29,24 @@ export function forEachMaybeAsync<T>(
 
 /**
  * Runs `start`, then `next` on its value (at once when it is not a promise: no promise made), or `fail` on what it
- * threw or rejected with: a `try`/`await`/`catch` that costs at most one `then`.
+ * threw or rejected with: a `try`/`await`/`catch` around `start` alone (what `next` throws is not `fail`'s), which
+ * costs at most one `then`.
  */
 export function attempt<T, R>(
   start: () => MaybeAsync<T>,
   next: (value: T) => MaybeAsync<R>,
   fail: (error: unknown) => MaybeAsync<R>,
 ): MaybeAsync<R> {
+  let value: MaybeAsync<T>;
   try {
-    const value = start();
-    return isPromiseLike(value) ? value.then(next, fail) : next(value);
+    value = start();
   } catch (error) {
     return fail(error);
   }
+  return isPromiseLike(value) ? value.then(next, fail) : next(value);
+}
+
+/** `next` on the value: at once when it is not a promise (no promise made), else in the promise's one `then`. */
+export function andThen<T, R>(value: MaybeAsync<T>, next: (value: T) => MaybeAsync<R>): MaybeAsync<R> {
+  return isPromiseLike(value) ? value.then(next) : next(value);
 }

@@ -1,19 +1,18 @@
-import { CodecError, ProviderError, isAbortError, toAgentError, type AgentError } from "./errors.js";
+import { CodecError, toAgentError, type AgentError } from "./errors.js";
 import type { AgentEvent } from "./events.js";
 import type { DecodedResponse } from "./codecs/types.js";
-import { isOverflowError } from "./compaction/is-overflow-error.js";
-import { composeModelCall, type ModelResponse } from "./middleware.js";
-import { addUsage, type ModelChunk, type ModelStopReason, type Usage } from "./model.js";
-import { buildModelRequest, type PreparedView } from "./model-request.js";
+import type { ContextEngine } from "./context/types.js";
+import type { ModelResponse } from "./middleware.js";
+import type { ModelStopReason, Usage } from "./model.js";
+import type { PreparedView } from "./model-request.js";
 import { normalizeAssistant } from "./normalize-assistant.js";
 import { defaultRepairPrompt } from "./codecs/repair-prompt.js";
 import type { AssistantMessage } from "./messages.js";
 import type { RunState } from "./run-state.js";
-import type { AbortSignalLike } from "./ports.js";
-import { forEachMaybeAsync, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import { andThen, forEachMaybeAsync, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import { send } from "./event-outlet.js";
 import { RunClosedError } from "./pull-events.js";
-import { isWholeModelStream } from "./whole-model-stream.js";
+import { callModelOnce, type ModelCallOutcome } from "./model-call.js";
 
 /** How the model phase of a turn ended. */
 export type ModelPhaseOutcome =
@@ -22,152 +21,142 @@ export type ModelPhaseOutcome =
   | { kind: "interrupted" }
   | { kind: "error"; error: AgentError };
 
-type CallOutcome =
-  | { kind: "message"; message: AssistantMessage; usage: Usage; stopReason?: ModelStopReason }
-  | { kind: "aborted" }
-  | { kind: "interrupted" }
-  | { kind: "error"; error: AgentError };
+type CalledMessage = Extract<ModelCallOutcome, { kind: "message" }>;
+
+/** Where the phase stands between its calls: the view it sends, and whether it compacted for an overflow yet. */
+interface PhaseState {
+  view: PreparedView | undefined;
+  overflowRetried: boolean;
+}
 
 /**
  * Steps 6 and 7 of a turn: call the model, decode the response, and on malformed output push the raw message
  * plus the codec's repair prompt and call again, up to `maxDecodeRetries`. Delivers the phase's events to
- * `run.out`, pausing where a generator would have yielded them.
+ * `run.out`, pausing where a generator would have yielded them. Synchronous where nothing pauses: a durable turn's
+ * phase is one `then` on its model call (docs/decisions/0014).
  */
-export async function modelPhase(
+export function modelPhase(
   run: RunState,
   turn: number,
   view: PreparedView | undefined,
-): Promise<ModelPhaseOutcome> {
-  const { config, ctx, out } = run;
-  let currentView = view;
-  let overflowRetried = false;
-  let paused: MaybeAsync<void>;
-  for (let attempt = 0; ; attempt++) {
-    const call = await streamOnce(run, turn, currentView);
-    if (call.kind === "overflow") {
-      // One emergency compaction per model phase, only with the ContextEngine on.
-      if (overflowRetried || !run.engine) return { kind: "error", error: call.error };
-      overflowRetried = true;
-      const prepared = await run.engine.compact("overflow", run.ctx.messages);
-      paused = send(out, { type: "context_status", ...prepared.status });
-      if (paused) await paused;
-      currentView = { from: run.ctx.messages, messages: prepared.messages, edits: prepared.edits };
-      attempt--;
-      continue;
-    }
-    if (call.kind !== "message") return call;
-    try {
-      const decoded = config.codec.decode(call.message);
-      const message = normalizeAssistant(call.message, decoded);
-      if (config.codec.streaming === "buffer" && decoded.calls.length === 0 && decoded.text !== "") {
-        paused = send(out, { type: "text_delta", text: decoded.text });
-        if (paused) await paused;
-      }
-      ctx.messages.push(message);
-      const appended = run.log.append({ type: "assistant", message });
-      if (appended) await appended;
-      paused = send(out, { type: "message", message });
-      if (paused) await paused;
-      const after = afterModel(run, { ...call, message });
-      paused = send(out, ...(isPromiseLike(after) ? await after : after));
-      if (paused) await paused;
-      return { kind: "decoded", decoded, message, ...stopReasonOf(call) };
-    } catch (error) {
-      if (error instanceof RunClosedError) throw error;
-      if (!(error instanceof CodecError)) return { kind: "error", error: toAgentError(error) };
-      ctx.messages.push(call.message);
-      await run.log.append({ type: "assistant", message: call.message });
-      paused = send(out, { type: "message", message: call.message });
-      if (paused) await paused;
-      const after = afterModel(run, call);
-      paused = send(out, ...(isPromiseLike(after) ? await after : after));
-      if (paused) await paused;
-      if (attempt >= config.maxDecodeRetries) return { kind: "error", error };
-      paused = send(out, { type: "error", error, fatal: false });
-      if (paused) await paused;
-      const repair =
-        config.codec.repairPrompt?.(error, attempt + 1, run.specs) ??
-        defaultRepairPrompt(error, attempt + 1, run.specs);
-      ctx.messages.push(repair);
-      await run.log.append({ type: "user", message: repair });
-    }
-  }
+): MaybeAsync<ModelPhaseOutcome> {
+  return callAndDecode(run, turn, { view, overflowRetried: false }, 0);
 }
 
-/** Streams one attempt; an overflow before any chunk is reported so the caller may compact and retry. */
-async function streamOnce(
+function callAndDecode(
   run: RunState,
   turn: number,
-  view: PreparedView | undefined,
-): Promise<CallOutcome | { kind: "overflow"; error: AgentError }> {
-  const { config, ctx, out } = run;
-  const model = config.modelName;
-  const scope = callScope(run);
-  const signal = scope.signal;
-  const base = () => config.model.stream(buildModelRequest(run, view), signal);
-  const call = composeModelCall(config.use, ctx, base);
-  let paused = send(out, { type: "model_call_start", turn, model });
-  if (paused) await paused;
-  const started = config.ports.now();
-  let streamed = false;
-  let done: Extract<ModelChunk, { type: "message_done" }> | undefined;
-  const take = (chunk: ModelChunk): MaybeAsync<void> => {
-    if (chunk.type === "message_done") done = chunk;
-    else if (chunk.type === "text_delta") {
-      streamed = true;
-      if (config.codec.streaming !== "buffer") return send(out, { type: "text_delta", text: chunk.text });
-    } else if (chunk.type === "reasoning_delta") {
-      streamed = true;
-      return send(out, { type: "reasoning_delta", text: chunk.text });
+  state: PhaseState,
+  attempt: number,
+): MaybeAsync<ModelPhaseOutcome> {
+  return callModelOnce(run, turn, state.view, (call) => {
+    if (call.kind === "overflow") {
+      // One emergency compaction per model phase, only with the ContextEngine on.
+      if (state.overflowRetried || !run.engine) return { kind: "error", error: call.error };
+      return compactAndCallAgain(run, turn, run.engine, attempt);
     }
-  };
+    if (call.kind !== "message") return call;
+    return decode(run, turn, state, attempt, call);
+  });
+}
+
+async function compactAndCallAgain(
+  run: RunState,
+  turn: number,
+  engine: ContextEngine,
+  attempt: number,
+): Promise<ModelPhaseOutcome> {
+  const prepared = await engine.compact("overflow", run.ctx.messages);
+  const paused = send(run.out, { type: "context_status", ...prepared.status });
+  if (paused) await paused;
+  const view = { from: run.ctx.messages, messages: prepared.messages, edits: prepared.edits };
+  return callAndDecode(run, turn, { view, overflowRetried: true }, attempt);
+}
+
+/** Decodes the answer and records it; malformed output, or anything the recording threw, goes to `notDecoded`. */
+function decode(
+  run: RunState,
+  turn: number,
+  state: PhaseState,
+  attempt: number,
+  call: CalledMessage,
+): MaybeAsync<ModelPhaseOutcome> {
+  let decoded: DecodedResponse;
+  let message: AssistantMessage;
+  let recorded: MaybeAsync<void>;
   try {
-    const stream = call();
-    if (isWholeModelStream(stream)) {
-      // A recorded message (a durable model's) comes whole: one await instead of one per chunk.
-      for (const chunk of await stream.whole()) {
-        if (signal.aborted) break;
-        paused = take(chunk);
-        if (paused) await paused;
-      }
-    } else {
-      for await (const chunk of stream) {
-        if (signal.aborted) break;
-        paused = take(chunk);
-        if (paused) await paused;
-      }
-    }
-    if (signal.aborted) throw signal.reason ?? new Error("aborted");
-    if (!done) throw new ProviderError("model stream ended without a message_done chunk");
+    decoded = run.config.codec.decode(call.message);
+    message = normalizeAssistant(call.message, decoded);
+    recorded = recordAnswer(run, call, decoded, message);
   } catch (error) {
-    if (error instanceof RunClosedError) throw error;
-    scope.release();
-    const interrupted = scope.interrupted && !run.signal.aborted;
-    const end: AgentEvent = {
-      type: "model_call_end",
-      turn,
-      model,
-      durationMs: config.ports.now() - started,
-      error: interrupted ? "interrupted" : errorText(error),
-    };
-    paused = send(out, end);
-    if (paused) await paused;
-    paused = send(out, ...run.sink.drain());
-    if (paused) await paused;
-    if (interrupted) return { kind: "interrupted" };
-    if (signal.aborted || isAbortError(error)) return { kind: "aborted" };
-    const agentError = toAgentError(error);
-    if (!streamed && isOverflowError(agentError)) return { kind: "overflow", error: agentError };
-    return { kind: "error", error: agentError };
+    return notDecoded(run, turn, state, attempt, call, error);
   }
-  scope.release();
-  run.usage = addUsage(run.usage, done.usage);
-  const durationMs = config.ports.now() - started;
-  paused = send(out, { type: "model_call_end", turn, model, durationMs, usage: done.usage });
+  if (!isPromiseLike(recorded)) return decodedOutcome(decoded, message, call);
+  return recorded.then(
+    () => decodedOutcome(decoded, message, call),
+    (error: unknown) => notDecoded(run, turn, state, attempt, call, error),
+  );
+}
+
+function decodedOutcome(
+  decoded: DecodedResponse,
+  message: AssistantMessage,
+  call: CalledMessage,
+): ModelPhaseOutcome {
+  return { kind: "decoded", decoded, message, ...stopReasonOf(call) };
+}
+
+/** Puts the answer in the conversation and the log, and announces it (after the `afterModel` hooks saw it). */
+function recordAnswer(
+  run: RunState,
+  call: CalledMessage,
+  decoded: DecodedResponse,
+  message: AssistantMessage,
+): MaybeAsync<void> {
+  const { config, ctx, out } = run;
+  const buffered = config.codec.streaming === "buffer" && decoded.calls.length === 0 && decoded.text !== "";
+  return andThen(buffered ? send(out, { type: "text_delta", text: decoded.text }) : undefined, () => {
+    ctx.messages.push(message);
+    return andThen(run.log.append({ type: "assistant", message }), () =>
+      announceAnswer(run, { ...call, message }),
+    );
+  });
+}
+
+/** The `message` event, then what the `afterModel` hooks emitted. */
+function announceAnswer(run: RunState, call: CalledMessage): MaybeAsync<void> {
+  return andThen(send(run.out, { type: "message", message: call.message }), () =>
+    andThen(afterModel(run, call), (events) => send(run.out, ...events)),
+  );
+}
+
+/**
+ * An answer that did not decode: kept in the conversation as it came, then, while retries are left, the codec's
+ * repair prompt and another call. Anything else that failed ends the phase with an error.
+ */
+async function notDecoded(
+  run: RunState,
+  turn: number,
+  state: PhaseState,
+  attempt: number,
+  call: CalledMessage,
+  error: unknown,
+): Promise<ModelPhaseOutcome> {
+  if (error instanceof RunClosedError) throw error;
+  if (!(error instanceof CodecError)) return { kind: "error", error: toAgentError(error) };
+  const { config, ctx, out } = run;
+  ctx.messages.push(call.message);
+  await run.log.append({ type: "assistant", message: call.message });
+  await announceAnswer(run, call);
+  if (attempt >= config.maxDecodeRetries) return { kind: "error", error };
+  const paused = send(out, { type: "error", error, fatal: false });
   if (paused) await paused;
-  paused = send(out, ...run.sink.drain());
-  if (paused) await paused;
-  return { kind: "message", message: done.message, usage: done.usage, ...stopReasonOf(done) };
+  const repair =
+    config.codec.repairPrompt?.(error, attempt + 1, run.specs) ??
+    defaultRepairPrompt(error, attempt + 1, run.specs);
+  ctx.messages.push(repair);
+  await run.log.append({ type: "user", message: repair });
+  return callAndDecode(run, turn, state, attempt + 1);
 }
 
 /**
@@ -188,34 +177,4 @@ function afterModel(
 /** The stop reason as an optional field: absent when the provider did not say. */
 function stopReasonOf(source: { stopReason?: ModelStopReason }): { stopReason?: ModelStopReason } {
   return source.stopReason ? { stopReason: source.stopReason } : {};
-}
-
-/**
- * The signal of one model call: aborted with the run, or by an interrupt from the steer source, which cancels
- * only this call so the run can re-plan.
- */
-function callScope(run: RunState): { signal: AbortSignalLike; interrupted: boolean; release(): void } {
-  if (!run.steer?.onInterrupt) return { signal: run.signal, interrupted: false, release: () => undefined };
-  const controller = new AbortController();
-  const state = {
-    signal: controller.signal as AbortSignalLike,
-    interrupted: false,
-    release: () => undefined as void,
-  };
-  const onRunAbort = () => controller.abort(run.signal.reason);
-  run.signal.addEventListener("abort", onRunAbort, { once: true });
-  const unsubscribe = run.steer.onInterrupt(() => {
-    state.interrupted = true;
-    controller.abort("interrupted");
-  });
-  state.release = () => {
-    unsubscribe();
-    run.signal.removeEventListener("abort", onRunAbort);
-  };
-  if (run.signal.aborted) controller.abort(run.signal.reason);
-  return state;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -124,7 +124,8 @@ async function runLoop(
       const { view, events } = run.engine ? await prepareContext(run, run.engine) : NO_CONTEXT;
       paused = send(out, ...events);
       if (paused) await paused;
-      const model = await modelPhase(run, turn, view);
+      const phase = modelPhase(run, turn, view);
+      const model = isPromiseLike(phase) ? await phase : phase;
       if (model.kind === "aborted") {
         reason = "aborted";
         break turns;
@@ -145,7 +146,8 @@ async function runLoop(
         paused = send(out, ...announceToolCalls(model.decoded.calls));
         if (paused) await paused;
         // The calls' events reach `out` live, as they come; the loop goes on once the consumer took them.
-        const tools = await runToolCalls(run, turn, model.decoded.calls);
+        const phase = runToolCalls(run, turn, model.decoded.calls);
+        const tools = isPromiseLike(phase) ? await phase : phase;
         paused = out.pause();
         if (paused) await paused;
         const afterTurn = runLifecycle(run.config.use, "afterTurn", run.ctx);
@@ -174,6 +176,8 @@ async function runLoop(
       break turns;
     }
   } catch (error) {
+    // A tool phase that threw left its live delivery on.
+    run.sink.endLive();
     if (error instanceof RunClosedError) throw error;
     // A throwing hook or registry ends the run like a provider failure: an error event, then done.
     if (run.signal.aborted || isAbortError(error)) reason = "aborted";

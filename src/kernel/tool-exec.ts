@@ -3,50 +3,89 @@ import { errorMessage } from "./errors.js";
 import { addUsage } from "./model.js";
 import type { ToolCallContext } from "./middleware.js";
 import type { RunState } from "./run-state.js";
-import type { AnyTool, ToolCall, ToolContext, ToolResult } from "./tools.js";
+import type { AnyTool, ToolCall, ToolContext, ToolOutput, ToolResult } from "./tools.js";
+import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 
 /**
  * The innermost layer of a tool call: unknown tools and invalid arguments become error results for the model
- * (the run never throws for them); otherwise the tool runs with its validated input.
+ * (the run never throws for them); otherwise the tool runs with its validated input. Its result goes to `next`:
+ * at once for a synchronous tool, else in the tool's one `then` (docs/decisions/0014).
  */
-export function executeBaseTool(run: RunState, tctx: ToolCallContext): Promise<ToolResult> {
+export function executeBaseTool<R>(
+  run: RunState,
+  tctx: ToolCallContext,
+  next: (result: ToolResult) => MaybeAsync<R>,
+): MaybeAsync<R> {
   const { call } = tctx;
   const tool = run.toolsByName.get(call.name);
-  if (!tool) {
-    const content = `Error: unknown tool '${call.name}'`;
-    return Promise.resolve({ id: call.id, name: call.name, content, isError: true });
-  }
-  // Not async: handing on invokeTool's promise costs none of its own.
-  return invokeTool(tool, call, toolContext(run, tctx));
+  if (!tool)
+    return next({
+      id: call.id,
+      name: call.name,
+      content: `Error: unknown tool '${call.name}'`,
+      isError: true,
+    });
+  return invokeToolThen(tool, call, toolContext(run, tctx), next);
 }
 
 /**
  * Validates a call's input against the tool's zod schema and runs it. Invalid input and anything the tool
- * throws become error results. Shared by the kernel and the durable `executeTool` activity. Not async: one promise
- * (the `then`) instead of two, each a stack trace in a workflow (docs/decisions/0014).
+ * throws become error results. Shared by the kernel and the durable `executeTool` activity.
  */
 export function invokeTool(tool: AnyTool, call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = tool.schema.safeParse(call.input);
+  return Promise.resolve(invokeToolThen(tool, call, ctx, (result) => result));
+}
+
+/**
+ * {@link invokeTool}, handing the result to `next`, whose own errors are not the tool's: a synchronous tool costs
+ * no promise, an asynchronous one the one `then` on its promise.
+ */
+function invokeToolThen<R>(
+  tool: AnyTool,
+  call: ToolCall,
+  ctx: ToolContext,
+  next: (result: ToolResult) => MaybeAsync<R>,
+): MaybeAsync<R> {
+  let parsed: ReturnType<AnyTool["schema"]["safeParse"]>;
+  try {
+    // A schema's own refinement may throw.
+    parsed = tool.schema.safeParse(call.input);
+  } catch (error) {
+    return next(failedResult(call, error));
+  }
   if (!parsed.success) {
     const content = `Error: invalid arguments for tool '${call.name}': ${z.prettifyError(parsed.error)}`;
-    return Promise.resolve({ id: call.id, name: call.name, content, isError: true });
+    return next({ id: call.id, name: call.name, content, isError: true });
   }
-  const failed = (error: unknown): ToolResult => ({
-    id: call.id,
-    name: call.name,
-    content: `Error: ${errorMessage(error)}`,
-    isError: true,
-  });
+  let output: MaybeAsync<ToolOutput>;
   try {
-    return Promise.resolve(tool.execute(parsed.data, ctx)).then((output) => {
-      if (typeof output === "string") return { id: call.id, name: call.name, content: output };
-      return output.isError
-        ? { id: call.id, name: call.name, content: output.content, isError: true }
-        : { id: call.id, name: call.name, content: output.content };
-    }, failed);
+    output = tool.execute(parsed.data, ctx);
   } catch (error) {
-    return Promise.resolve(failed(error));
+    return next(failedResult(call, error));
   }
+  if (!isPromiseLike(output)) return next(toolResult(call, output));
+  return output.then(
+    (value) => next(toolResult(call, value)),
+    (error: unknown) => next(failedResult(call, error)),
+  );
+}
+
+/** What the model reads of a tool's output; an output that is not one (a tool that returned nothing) is an error. */
+function toolResult(call: ToolCall, output: ToolOutput): ToolResult {
+  if (typeof output === "string") return { id: call.id, name: call.name, content: output };
+  if (typeof output?.content !== "string") {
+    return failedResult(
+      call,
+      new TypeError(`tool '${call.name}' returned neither a string nor { content: string }`),
+    );
+  }
+  return output.isError
+    ? { id: call.id, name: call.name, content: output.content, isError: true }
+    : { id: call.id, name: call.name, content: output.content };
+}
+
+function failedResult(call: ToolCall, error: unknown): ToolResult {
+  return { id: call.id, name: call.name, content: `Error: ${errorMessage(error)}`, isError: true };
 }
 
 /** What the tool sees of the run. */

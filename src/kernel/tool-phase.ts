@@ -4,7 +4,7 @@ import { composeToolCall, type ToolCallContext, type ToolHookAction } from "./mi
 import { toolResultBlock, type Message } from "./messages.js";
 import type { RunState } from "./run-state.js";
 import { executeBaseTool } from "./tool-exec.js";
-import { attempt, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import { andThen, attempt, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import type { ToolCall, ToolResult } from "./tools.js";
 
 /** How the tool phase ended: the results in call order, and whether a hook aborted the run. */
@@ -20,28 +20,32 @@ export function announceToolCalls(calls: ToolCall[]): AgentEvent[] {
 
 /**
  * Step 9: runs the calls at most `maxParallelTools` at a time. Their events go to `run.out` live, in completion
- * order, while they run; resolves once all settled, after the results were fed back to the model in call order as
- * one user message.
+ * order, while they run; settles once all settled, after the results were fed back to the model in call order as
+ * one user message. A phase that throws leaves live delivery on: the loop ends it (`run.sink.endLive()`).
  */
-export function runToolCalls(run: RunState, turn: number, calls: ToolCall[]): Promise<ToolPhaseOutcome> {
+export function runToolCalls(run: RunState, turn: number, calls: ToolCall[]): MaybeAsync<ToolPhaseOutcome> {
   run.sink.beginLive(run.out);
-  const finish = (results: ToolResult[]): ToolPhaseOutcome => {
-    run.sink.endLive();
-    const message: Message = {
-      role: "user",
-      content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
-    };
-    run.ctx.messages.push(message);
-    return { results, aborted: run.abortedByHook !== undefined };
+  // A single call, as most turns make, goes without `Promise.all` (two promises, each a stack trace on Temporal):
+  // the phase ends in the tool's own `then`.
+  if (calls.length === 1) return runOneCall(run, turn, calls[0]!, (result) => endToolPhase(run, [result]));
+  return runLimited(calls, run.config.maxParallelTools, (call) => {
+    try {
+      return Promise.resolve(runOneCall(run, turn, call, (result) => result));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }).then((results) => endToolPhase(run, results));
+}
+
+/** Ends live delivery and feeds the results back to the model in call order, as one user message. */
+function endToolPhase(run: RunState, results: ToolResult[]): ToolPhaseOutcome {
+  run.sink.endLive();
+  const message: Message = {
+    role: "user",
+    content: results.map((result) => toolResultBlock(result.id, result.content, result.isError)),
   };
-  const fail = (error: unknown): never => {
-    run.sink.endLive();
-    throw error;
-  };
-  // A single call, as most turns make, goes without `Promise.all` (two promises, each a stack trace on Temporal).
-  if (calls.length === 1) return runOneCall(run, turn, calls[0]!).then((result) => finish([result]), fail);
-  const phase = runLimited(calls, run.config.maxParallelTools, (call) => runOneCall(run, turn, call));
-  return phase.then(finish, fail);
+  run.ctx.messages.push(message);
+  return { results, aborted: run.abortedByHook !== undefined };
 }
 
 /** Runs `job` on every item, at most `limit` at a time, starting them in order; resolves with results in order. */
@@ -64,32 +68,35 @@ function runLimited<Item, Result>(
 }
 
 /**
- * One call: start event, hooks, the middleware chain around the tool, persistence, end events. Not async, nor are the
- * steps below: each `async` function and `await` is a promise, and in a workflow the SDK captures a stack trace for
- * every promise (docs/decisions/0014); a call with synchronous hooks costs one `then` here and one in `resolveResult`.
+ * One call: start event, hooks, the middleware chain around the tool, persistence, end events; its result goes to
+ * `next`. Not async, nor are the steps below: each `async` function and `await` is a promise, and in a workflow the
+ * SDK captures a stack trace for every promise (docs/decisions/0014). Each step hands its successor on as `next`,
+ * so a call with synchronous hooks and no `wrapToolCall` costs only the tool's own `then`.
  */
-function runOneCall(run: RunState, turn: number, call: ToolCall): Promise<ToolResult> {
+function runOneCall<R>(
+  run: RunState,
+  turn: number,
+  call: ToolCall,
+  next: (result: ToolResult) => MaybeAsync<R>,
+): MaybeAsync<R> {
   const recorded =
     run.config.crashRecovery === "safe"
       ? run.log.append({ type: "tool_started", id: call.id, name: call.name, turn })
       : undefined;
-  if (recorded) return recorded.then(() => startCall(run, turn, call));
-  try {
-    return Promise.resolve(startCall(run, turn, call));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return andThen(recorded, () => startCall(run, turn, call, next));
 }
 
 /** Announces the call, resolves its result, records it and announces its end. */
-function startCall(run: RunState, turn: number, call: ToolCall): MaybeAsync<ToolResult> {
+function startCall<R>(
+  run: RunState,
+  turn: number,
+  call: ToolCall,
+  next: (result: ToolResult) => MaybeAsync<R>,
+): MaybeAsync<R> {
   run.sink.emit({ type: "tool_call_start", call, turn });
   const started = run.config.ports.now();
   const tctx: ToolCallContext = Object.assign(Object.create(run.ctx) as ToolCallContext, { call, turn });
-  const result = resolveResult(run, tctx, call);
-  return isPromiseLike(result)
-    ? result.then((value) => endCall(run, turn, call, value, started))
-    : endCall(run, turn, call, result, started);
+  return resolveResult(run, tctx, (result) => andThen(endCall(run, turn, call, result, started), next));
 }
 
 /** Persists the result, then emits the call's end and its result. */
@@ -115,14 +122,19 @@ function endCall(
 
 /**
  * Applies `beforeToolCall` hooks, then the `wrapToolCall` onion, then `afterToolCall` hooks (which see errors too);
- * anything thrown becomes an error result.
+ * anything thrown becomes an error result, which goes to `next` (whose own errors are not the call's).
  */
-function resolveResult(run: RunState, tctx: ToolCallContext, call: ToolCall): MaybeAsync<ToolResult> {
-  if (run.abortedByHook !== undefined) return errorResult(call, `not executed: ${call.name}`);
+function resolveResult<R>(
+  run: RunState,
+  tctx: ToolCallContext,
+  next: (result: ToolResult) => MaybeAsync<R>,
+): MaybeAsync<R> {
+  const { call } = tctx;
+  if (run.abortedByHook !== undefined) return next(errorResult(call, `not executed: ${call.name}`));
   return attempt(
     () => runToolHooks(run, tctx),
-    (action) => applyToolAction(run, tctx, action),
-    (error) => failedCall(run, tctx, error),
+    (action) => applyToolAction(run, tctx, action, next),
+    (error) => andThen(failedCall(run, tctx, error), next),
   );
 }
 
@@ -130,21 +142,27 @@ function resolveResult(run: RunState, tctx: ToolCallContext, call: ToolCall): Ma
  * Aborts the run, skips the call or runs it through the `wrapToolCall` onion, as the tool-start hooks decided; the
  * `afterToolCall` hooks see every result but an abort's.
  */
-function applyToolAction(
+function applyToolAction<R>(
   run: RunState,
   tctx: ToolCallContext,
   action: ToolHookAction,
-): MaybeAsync<ToolResult> {
+  next: (result: ToolResult) => MaybeAsync<R>,
+): MaybeAsync<R> {
   const { call } = tctx;
   if (action.action === "abort") {
     run.abortedByHook = action.reason ?? `aborted by tool-start hook: ${call.name}`;
-    return errorResult(call, `not executed: ${call.name}`);
+    return next(errorResult(call, `not executed: ${call.name}`));
   }
-  if (action.action === "skip") return afterToolCall(run, tctx, skippedResult(call, action));
+  if (action.action === "skip") return andThen(afterToolCall(run, tctx, skippedResult(call, action)), next);
+  const use = run.config.use;
+  // Without a `wrapToolCall` layer the tool's result goes straight on, in the tool's own `then`.
+  if (!use.some((layer) => layer.wrapToolCall)) {
+    return executeBaseTool(run, tctx, (result) => andThen(afterToolCall(run, tctx, result), next));
+  }
   return attempt(
-    composeToolCall(run.config.use, tctx, () => executeBaseTool(run, tctx)),
-    (result) => afterToolCall(run, tctx, result),
-    (error) => failedCall(run, tctx, error),
+    composeToolCall(use, tctx, () => Promise.resolve(executeBaseTool(run, tctx, (result) => result))),
+    (result) => andThen(afterToolCall(run, tctx, result), next),
+    (error) => andThen(failedCall(run, tctx, error), next),
   );
 }
 

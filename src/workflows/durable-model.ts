@@ -1,5 +1,10 @@
 import { CancellationScope, proxyActivities } from "@temporalio/workflow";
-import type { AgentActivities, CallModelInput, ModelRequestDelta } from "../common/activity-types.js";
+import type {
+  AgentActivities,
+  CallModelInput,
+  CallModelOutput,
+  ModelRequestDelta,
+} from "../common/activity-types.js";
 import type { Message } from "../kernel/messages.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
@@ -48,9 +53,8 @@ export interface DurableModelContext {
 export function durableModel(context: DurableModelContext): ModelProvider {
   let previous: SentRequest | undefined;
   const scopes = new CallScopes();
-  // One `callModel` activity: its recorded message, as the chunks a live stream would have carried. Not async: the
-  // scope's promise and one `then`, where an async function and its `await` made two (docs/decisions/0014).
-  const call = (request: ModelRequest, signal?: AbortSignalLike): Promise<ModelChunk[]> => {
+  // Starts one `callModel` activity; `end` undoes what the call set up, once it settled.
+  const start = (request: ModelRequest, signal?: AbortSignalLike): StartedCall => {
     const requestKey = `${context.runId}:${context.nextCall()}`;
     const turn = context.currentTurn();
     const options = {
@@ -80,7 +84,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       signal?.removeEventListener("abort", cancel);
       context.requests.delete(requestKey);
     };
-    const output = scope.run(() => {
+    const output = scopes.run(scope, () => {
       if (inCallScope) wakeUpInCallScope();
       return callModel({
         agent: context.plan.name,
@@ -92,30 +96,55 @@ export function durableModel(context: DurableModelContext): ModelProvider {
         ...travel,
       });
     });
-    return output.then(
-      ({ message, usage, stopReason }) => {
-        end();
-        const done: ModelChunk = {
-          type: "message_done",
-          message,
-          usage,
-          ...(stopReason ? { stopReason } : {}),
-        };
-        return [...replayChunks(message.content), done];
-      },
-      (error: unknown) => {
-        const failure = modelFailureToError(error);
-        end();
-        throw failure;
-      },
-    );
+    return { output, end };
   };
   return {
     id: context.plan.model,
-    // The activity returns the whole message: the kernel takes its chunks at once (docs/decisions/0014).
-    stream: (request: ModelRequest, signal?: AbortSignalLike) =>
-      wholeModelStream(() => call(request, signal)),
+    // The activity returns the whole message: the kernel takes its chunks in the activity's one `then`
+    // (docs/decisions/0014).
+    stream: (request: ModelRequest, signal?: AbortSignalLike) => {
+      let end = () => undefined as void;
+      const whole = wholeModelStream(
+        () => {
+          const started = start(request, signal);
+          end = started.end;
+          return started.output;
+        },
+        (output) => {
+          end();
+          return recordedChunks(output);
+        },
+        (error) => {
+          const failure = modelFailureToError(error);
+          end();
+          return failure;
+        },
+      );
+      // A call that cancels its own wake-up timer as it ends (executions begun before `wake-up-per-run`) hands its
+      // chunks over as a stream: the kernel's next commands then come after the timer's cancel, as those
+      // executions' histories recorded them.
+      return cancelsTimerPerCall(context)
+        ? { [Symbol.asyncIterator]: () => whole[Symbol.asyncIterator]() }
+        : whole;
+    },
   };
+}
+
+/** Whether each streaming call keeps a wake-up timer of its own, which it cancels as it ends. */
+function cancelsTimerPerCall(context: DurableModelContext): boolean {
+  return context.streamLive && context.wakeUps === true && context.runWakeUps?.() === undefined;
+}
+
+/** A `callModel` activity in flight, and what undoes the call's set-up once it settled. */
+interface StartedCall {
+  output: Promise<CallModelOutput>;
+  end: () => void;
+}
+
+/** The recorded message, as the chunks a live stream would have carried, then its `message_done`. */
+function recordedChunks({ message, usage, stopReason }: CallModelOutput): ModelChunk[] {
+  const done: ModelChunk = { type: "message_done", message, usage, ...(stopReason ? { stopReason } : {}) };
+  return [...replayChunks(message.content), done];
 }
 
 /**
@@ -127,13 +156,47 @@ export function durableModel(context: DurableModelContext): ModelProvider {
  */
 class CallScopes {
   private scope: CancellationScope | undefined;
+  private enter: ScopeEntry | undefined;
 
   next(): CancellationScope {
     const { scope } = this;
     if (scope && !scope.consideredCancelled && scope.parent === CancellationScope.current()) return scope;
     this.scope = new CancellationScope();
+    this.enter = undefined;
     return this.scope;
   }
+
+  /**
+   * Starts `call` in `scope`. `scope.run` costs two promises a call; the first call in a scope also takes a way back
+   * into it (`scopeEntry`), and the later ones start through that, synchronously, with no promise at all.
+   */
+  run<T>(scope: CancellationScope, call: () => Promise<T>): Promise<T> {
+    if (this.enter && scope === this.scope) return this.enter(call);
+    return scope.run(() => {
+      if (scope === this.scope) this.enter = scopeEntry(scope);
+      return call();
+    });
+  }
+}
+
+/** Runs a function, synchronously, in the cancellation scope it was taken in. */
+type ScopeEntry = <T>(fn: () => T) => T;
+
+/** What of the sandbox's `AsyncLocalStorage` a scope entry needs (Node's, which the SDK's scopes are kept in). */
+interface ContextSnapshots {
+  snapshot?: () => ScopeEntry;
+}
+
+/**
+ * A way back into the current cancellation scope: a snapshot of the async context the SDK keeps its scopes in,
+ * when the sandbox has one that carries the scope (checked: the snapshot must see `scope` as current), else
+ * nothing, and every call pays `scope.run` as before. The commands are the same either way; only the count of
+ * promises differs.
+ */
+function scopeEntry(scope: CancellationScope): ScopeEntry | undefined {
+  const storage = (globalThis as { AsyncLocalStorage?: ContextSnapshots }).AsyncLocalStorage;
+  const entry = typeof storage?.snapshot === "function" ? storage.snapshot() : undefined;
+  return entry?.(() => CancellationScope.current()) === scope ? entry : undefined;
 }
 
 /**

@@ -147,6 +147,53 @@ describe("tool phase", () => {
     expect(blocks[4]).toEqual({ type: "tool_result", id: "5", content: "Error: later", isError: true });
   });
 
+  it.each([
+    ["a sync tool that returns nothing", () => undefined as unknown as string],
+    ["an async tool that resolves to nothing", () => Promise.resolve(undefined as unknown as string)],
+  ])("%s becomes an error result, alone in its turn (the run goes on)", async (_, execute) => {
+    const empty = defineTool({
+      name: "empty",
+      description: "returns nothing",
+      schema: z.object({}),
+      execute,
+    });
+    const model = fakeProvider([
+      toolCallTurn([{ id: "e", name: "empty", input: {} }]),
+      textTurn("recovered"),
+    ]);
+    const result = await createAgent({ model, codec: nativeCodec(), tools: [empty] }).send("go");
+    expect(result.stopReason).toBe("stop");
+    const [block] = model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[];
+    expect(block!.isError).toBe(true);
+    expect(block!.content).toMatch(/^Error: /);
+  });
+
+  it("a schema whose refinement throws becomes an error result and the tool does not run", async () => {
+    let ran = false;
+    const picky = defineTool({
+      name: "picky",
+      description: "refines",
+      schema: z.object({ a: z.number() }).refine(() => {
+        throw new Error("refinement broke");
+      }),
+      execute: () => {
+        ran = true;
+        return "ran";
+      },
+    });
+    const model = fakeProvider([toolCallTurn([{ id: "p", name: "picky", input: { a: 1 } }]), textTurn("ok")]);
+    const result = await createAgent({ model, codec: nativeCodec(), tools: [picky] }).send("go");
+    expect(result.stopReason).toBe("stop");
+    const [block] = model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[];
+    expect(block).toEqual({
+      type: "tool_result",
+      id: "p",
+      content: "Error: refinement broke",
+      isError: true,
+    });
+    expect(ran).toBe(false);
+  });
+
   it("a throwing wrapToolCall becomes an error result", async () => {
     const throwing: Middleware = { name: "t", wrapToolCall: () => Promise.reject(new Error("layer failed")) };
     const tool = defineTool({ name: "x", description: "x", schema: z.object({}), execute: () => "never" });
