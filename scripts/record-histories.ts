@@ -4,83 +4,17 @@
  * writes each execution's history as canonical JSON. Re-run it whenever the workflow code changes on purpose:
  * `npx tsx scripts/record-histories.ts` (`RECORD_ONLY=<names>` records only the named scenarios).
  */
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, Connection } from "@temporalio/client";
-import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
-import { AgentClient } from "../src/client.js";
-import { ensureTemporal, type TemporalEndpoint } from "../src/dev-server/index.js";
-import { temporalDeltaTransport } from "../src/stream/delta-transport.js";
-import { withPayloadStorage } from "../src/storage/payload-storage.js";
-import { createWorker } from "../src/worker.js";
-import { replayPayloadStorage } from "../test/replay/history-files.js";
-import { createRecorderKit } from "../test/replay/recorder/recorder-kit.js";
+import { DefaultLogger, Runtime } from "@temporalio/worker";
+import { ensureTemporal } from "../src/dev-server/index.js";
 import { recordScenario, type RecordedScenario } from "../test/replay/recorder/record-scenario.js";
+import { withRecordingWorker } from "../test/replay/recorder/recording-worker.js";
 import { writeHistories, writePayloads } from "../test/replay/recorder/write-histories.js";
 import { SCENARIOS } from "../test/replay/scenario-catalog.js";
 
 const log = (line: string) => console.log(line);
-
-/**
- * Runs a worker for the kit's agents (and one without live output for its quiet agents) while `body` plays the
- * scenarios, then shuts everything down. The workers (one Temporal worker per agent, on `<taskQueue>.<agent>`) and
- * the client share one external payload storage:
- * the filesystem driver on `payloadDir`, with the default threshold, so only payloads of 128 KiB and more (the
- * stored-payload scenario's) leave the history, and never into the environment's storage folder.
- */
-async function withWorker<T>(
-  endpoint: TemporalEndpoint,
-  payloadDir: string,
-  body: (client: AgentClient, kit: ReturnType<typeof createRecorderKit>) => Promise<T>,
-): Promise<T> {
-  const kit = createRecorderKit();
-  const taskQueue = `replay-recorder-${randomUUID().slice(0, 8)}`;
-  const storage = replayPayloadStorage(payloadDir);
-  const workerConnection = await NativeConnection.connect({ address: endpoint.address });
-  const worker = await createWorker({
-    agents: kit.agents,
-    providers: kit.providers,
-    taskQueue,
-    connection: workerConnection,
-    namespace: endpoint.namespace,
-    storage,
-    // Live output through the session (the workflow's own transport), whatever REDIS_URL says.
-    deltas: temporalDeltaTransport(),
-  });
-  // The same base queue without live output: its agents' sessions show what a quiet worker's runs record.
-  const quietWorker = await createWorker({
-    agents: kit.quietAgents,
-    providers: kit.providers,
-    taskQueue,
-    connection: workerConnection,
-    namespace: endpoint.namespace,
-    storage,
-    deltas: false,
-  });
-  const running = Promise.all([worker.run(), quietWorker.run()]);
-  const connection = await Connection.connect({ address: endpoint.address });
-  try {
-    return await body(
-      new AgentClient(
-        new Client({
-          connection,
-          namespace: endpoint.namespace,
-          dataConverter: withPayloadStorage(undefined, storage),
-        }),
-        { taskQueue, deltas: "temporal" },
-      ),
-      kit,
-    );
-  } finally {
-    worker.shutdown();
-    quietWorker.shutdown();
-    await running;
-    await connection.close();
-    await workerConnection.close();
-  }
-}
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -92,7 +26,7 @@ async function main(): Promise<void> {
   // The blobs the recording stores; those the histories reference are copied to test/replay/payloads.
   const payloadDir = mkdtempSync(join(tmpdir(), "replay-recorder-payloads-"));
   try {
-    const recorded = await withWorker(endpoint, payloadDir, async (client, kit) => {
+    const recorded = await withRecordingWorker(endpoint, payloadDir, async (client, kit) => {
       const done: RecordedScenario[] = [];
       // RECORD_ONLY=a,b records just those scenarios (new ones), leaving the others' committed histories as they are.
       const only = process.env.RECORD_ONLY?.split(",").map((name) => name.trim());

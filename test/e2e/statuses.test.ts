@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { Worker } from "@temporalio/worker";
+import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
 import { AgentClient, NoWorkerError } from "../../src/client.js";
 import { listQuery } from "../../src/cli/list-query.js";
 import { defineAgent } from "../../src/define-agent.js";
@@ -115,7 +117,7 @@ describe("AgentStatus is true for every state, and the UI explains the session",
     await expect(client.describe(sessionId)).rejects.toThrow(/not found/);
   });
 
-  it("a session whose agent the worker does not know (started by hand) ends visibly failed", async () => {
+  it("a session whose agent the worker does not know (started by hand) ends visibly failed, and its history replays", async () => {
     const sessionId = `ghost-by-hand-${randomUUID()}`;
     // As from the UI or `temporal workflow start`: on a queue a worker polls, for an agent it does not have.
     await client.temporal.workflow.start(agentSession, {
@@ -137,6 +139,8 @@ describe("AgentStatus is true for every state, and the UI explains the session",
     expect(status.failure?.message).toMatch(/unknown agent 'ghost'/);
     await until(() => agentStatus(sessionId), ["failed"]);
     await until(() => listed("failed").then((ids) => ids.includes(sessionId)), true);
+    const history = await client.handle(sessionId).fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: await loadWorkflowBundle() }, history, sessionId);
   });
 
   it("list --status finds sessions in each state", async () => {
