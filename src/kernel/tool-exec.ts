@@ -18,13 +18,7 @@ export function executeBaseTool<R>(
 ): MaybeAsync<R> {
   const { call } = tctx;
   const tool = run.toolsByName.get(call.name);
-  if (!tool)
-    return next({
-      id: call.id,
-      name: call.name,
-      content: `Error: unknown tool '${call.name}'`,
-      isError: true,
-    });
+  if (!tool) return next(errorResult(call, `Error: unknown tool '${call.name}'`));
   return invokeToolThen(tool, call, toolContext(run, tctx), next);
 }
 
@@ -55,7 +49,7 @@ function invokeToolThen<R>(
   }
   if (!parsed.success) {
     const content = `Error: invalid arguments for tool '${call.name}': ${z.prettifyError(parsed.error)}`;
-    return next({ id: call.id, name: call.name, content, isError: true });
+    return next(errorResult(call, content));
   }
   let output: MaybeAsync<ToolOutput>;
   try {
@@ -84,8 +78,14 @@ function toolResult(call: ToolCall, output: ToolOutput): ToolResult {
     : { id: call.id, name: call.name, content: output.content };
 }
 
-function failedResult(call: ToolCall, error: unknown): ToolResult {
-  return { id: call.id, name: call.name, content: `Error: ${errorMessage(error)}`, isError: true };
+/** The error result of a call that threw `error`, as the model reads it. */
+export function failedResult(call: ToolCall, error: unknown): ToolResult {
+  return errorResult(call, `Error: ${errorMessage(error)}`);
+}
+
+/** An error result for the model: what went wrong with the call. */
+export function errorResult(call: ToolCall, content: string): ToolResult {
+  return { id: call.id, name: call.name, content, isError: true };
 }
 
 /** What the tool sees of the run. */

@@ -1,9 +1,8 @@
-import { errorMessage } from "./errors.js";
 import type { AgentEvent } from "./events.js";
 import { composeToolCall, type ToolCallContext, type ToolHookAction } from "./middleware.js";
 import { toolResultBlock, type Message } from "./messages.js";
 import type { RunState } from "./run-state.js";
-import { executeBaseTool } from "./tool-exec.js";
+import { errorResult, executeBaseTool, failedResult } from "./tool-exec.js";
 import { andThen, attempt, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import type { ToolCall, ToolResult } from "./tools.js";
 
@@ -168,7 +167,7 @@ function applyToolAction<R>(
 
 /** What a call that threw becomes: an error result, which the `afterToolCall` hooks see. */
 function failedCall(run: RunState, tctx: ToolCallContext, error: unknown): MaybeAsync<ToolResult> {
-  return afterToolCall(run, tctx, errorResult(tctx.call, `Error: ${errorMessage(error)}`));
+  return afterToolCall(run, tctx, failedResult(tctx.call, error));
 }
 
 function skippedResult(call: ToolCall, action: Extract<ToolHookAction, { action: "skip" }>): ToolResult {
@@ -194,14 +193,14 @@ function afterToolCall(
       if (isPromiseLike(replaced)) {
         return replaced.then(
           (value) => afterToolCall(run, tctx, withCallId(value, current, result), index + 1),
-          (error: unknown) => errorResult(tctx.call, `Error: ${errorMessage(error)}`),
+          (error: unknown) => failedResult(tctx.call, error),
         );
       }
       current = withCallId(replaced, current, result);
     }
     return current;
   } catch (error) {
-    return errorResult(tctx.call, `Error: ${errorMessage(error)}`);
+    return failedResult(tctx.call, error);
   }
 }
 
@@ -228,8 +227,4 @@ function runToolHooks(run: RunState, tctx: ToolCallContext, from = 0): MaybeAsyn
     if (action && action.action !== "proceed") return action;
   }
   return PROCEED;
-}
-
-function errorResult(call: ToolCall, content: string): ToolResult {
-  return { id: call.id, name: call.name, content, isError: true };
 }

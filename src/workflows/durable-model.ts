@@ -84,7 +84,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
       signal?.removeEventListener("abort", cancel);
       context.requests.delete(requestKey);
     };
-    const output = scopes.run(scope, () => {
+    const output = scopes.run(() => {
       if (inCallScope) wakeUpInCallScope();
       return callModel({
         agent: context.plan.name,
@@ -167,13 +167,14 @@ class CallScopes {
   }
 
   /**
-   * Starts `call` in `scope`. `scope.run` costs two promises a call; the first call in a scope also takes a way back
-   * into it (`scopeEntry`), and the later ones start through that, synchronously, with no promise at all.
+   * Starts `call` in the scope `next` gave. `scope.run` costs two promises a call; the first call in a scope also
+   * takes a way back into it (`scopeEntry`), and the later ones start through that, synchronously, with no promise.
    */
-  run<T>(scope: CancellationScope, call: () => Promise<T>): Promise<T> {
-    if (this.enter && scope === this.scope) return this.enter(call);
+  run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.enter) return this.enter(call);
+    const scope = this.scope!;
     return scope.run(() => {
-      if (scope === this.scope) this.enter = scopeEntry(scope);
+      this.enter = scopeEntry(scope);
       return call();
     });
   }

@@ -56,13 +56,18 @@ function payloadText(data: unknown): string {
   return data instanceof Uint8Array ? Buffer.from(data).toString("utf8") : "";
 }
 
-/** Whether the history records the `patched()` marker of `patchId`. */
-function hasPatchMarker(history: History, patchId: string): boolean {
-  return eventsOf(history).some((event) =>
+/** Where the history records the `patched()` marker of `patchId` (its index among the events), or -1. */
+function patchMarkerIndex(history: History, patchId: string): number {
+  return eventsOf(history).findIndex((event) =>
     payloadText(event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data).includes(
       `"id":"${patchId}"`,
     ),
   );
+}
+
+/** Whether the history records the `patched()` marker of `patchId`. */
+function hasPatchMarker(history: History, patchId: string): boolean {
+  return patchMarkerIndex(history, patchId) >= 0;
 }
 
 /** The session workflow's start input, decoded from the history's first event. */
@@ -99,13 +104,8 @@ function wakeUpPerRun(history: History): boolean {
  * call, after the run's plan (its local activity marker), and one wake-up timer for the run, cancelled at its end.
  */
 export function interruptAsksWakeUpPerRunAtFirstCall(history: History): boolean {
-  const events = eventsOf(history);
-  const marker = events.findIndex((event) =>
-    payloadText(event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data).includes(
-      `"id":"wake-up-per-run"`,
-    ),
-  );
-  const plan = events.findIndex(
+  const marker = patchMarkerIndex(history, "wake-up-per-run");
+  const plan = eventsOf(history).findIndex(
     (event) => event.markerRecordedEventAttributes?.markerName === "core_local_activity",
   );
   return (
