@@ -3,13 +3,15 @@ import { configDefaults, defineConfig } from "vitest/config";
 /**
  * Tests that measure recovery after kill -9 or restart a server: they run alone, after the others, so the load of
  * the rest of the suite does not stretch the times they check. The promise count runs its workflows on the test's
- * own thread (debugMode, ~300 turns): alone, it does not slow the suite's other sessions either.
+ * own thread (debugMode, ~300 turns) and the fresh recordings start a worker of their own and play four scenarios:
+ * alone, they do not slow the suite's other sessions either.
  */
 const RUN_ALONE = [
   "test/e2e/fast-recovery.test.ts",
   "test/e2e/worker-crash.test.ts",
   "test/e2e/server-restart.test.ts",
   "test/workflow/promises-per-turn.test.ts",
+  "test/replay/fresh-recordings.test.ts",
 ];
 
 export default defineConfig({
