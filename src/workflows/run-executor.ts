@@ -310,7 +310,7 @@ function kernelConfig(
     background: true,
     detachedTasks: session.detachedTasksFor(plan),
     maxTotalSpansDetached: session.backgroundTotalSpansDetached,
-    awaitBackgroundStop,
+    awaitBackgroundStop: (stopped) => awaitBackgroundStop(stopped, session.patches),
     // A tool's `ctx.fork` starts a child session; a child (a fork or a subagent) starts none (one level).
     ...(session.input.task ? {} : { forkRunner: durableForkRunner(session, plan) }),
     ...budgetOf(plan, session),

@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, patched, uuid4 } from "@temporalio/workflow";
+import { ApplicationFailure, CancellationScope, uuid4 } from "@temporalio/workflow";
 import type { BackgroundTasks } from "../kernel/background/types.js";
 import { usageCost, type ModelPrice } from "../kernel/budget.js";
 import { createBackgroundTasks } from "../kernel/background/background-tasks.js";
@@ -39,6 +39,7 @@ import { SteerQueue } from "./steer-queue.js";
 import { SessionStream, type LiveOutputMark } from "./session-stream.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
+import { ExecutionPatches } from "./execution-patches.js";
 import { MAX_FAILURE_CHARS, MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 
 const KEPT_SUMMARIES = 50;
@@ -59,30 +60,32 @@ export class SessionState {
   readonly steers: SteerQueue;
   readonly requests = new Map<string, ModelRequest>();
   readonly stream: SessionStream;
+  /** Which patches this execution takes: decided first, so its marker comes before any other it records. */
+  readonly patches = new ExecutionPatches();
   /**
    * Approvers are enforced, and ignored decision signals listed in the current details, in executions begun since
    * they exist (decided once, at the execution's start).
    */
-  readonly authorisedApprovers = patched("authorised-approvers");
+  readonly authorisedApprovers = this.patches.has("authorised-approvers");
   readonly board: ApprovalBoard;
   /** Decided once per execution, at its start, so histories from before the change replay unchanged. */
-  readonly wakeUpWhileStreaming = patched("wake-up-while-streaming");
+  readonly wakeUpWhileStreaming = this.patches.has("wake-up-while-streaming");
   /**
    * Compaction of the carried conversation, its transcript archive and the transcript query's live view. Decided
    * once per execution, at its start (a later first call could land at a different point of an old history).
    */
-  readonly durableCompaction = patched("durable-compaction");
+  readonly durableCompaction = this.patches.has("durable-compaction");
   /**
    * Runs list the agent's MCP servers' tools (a `listMcpTools` activity per server) and call them (`callMcpTool`).
    * Decided once per execution, at its start: asked later (after the run's plan is resolved) the marker did not
    * replay where a run continued as new mid-run.
    */
-  private readonly mcpPatch = patched("mcp-tools");
+  private readonly mcpPatch = this.patches.has("mcp-tools");
   /**
    * `backgroundLimits.maxTotal` counts the run's joinable groups and the session's detached ones together (before,
    * each registry alone, so a run could start one of each past the limit). Decided once per execution, at its start.
    */
-  readonly backgroundTotalSpansDetached = patched("background-total-spans-detached");
+  readonly backgroundTotalSpansDetached = this.patches.has("background-total-spans-detached");
   /**
    * Fewer commands per turn (docs/decisions/0014, phase 3): a run's progress (turns, tokens, cost) is upserted at
    * most every `PROGRESS_UPSERT_INTERVAL_MS` while the run goes on, not at every change, and a streaming model call
@@ -90,14 +93,14 @@ export class SessionState {
    * a marker and upserts `TemporalChangeVersion` for each patch in every execution. Decided once per execution, at
    * its start.
    */
-  readonly fewerTurnCommands = patched("fewer-turn-commands");
+  readonly fewerTurnCommands = this.patches.has("fewer-turn-commands");
   /**
    * A run's streaming model calls share one wake-up timer (`wakeUpsPerRun`). Decided once per execution, at its
    * start: executions begun before asked `patched("wake-up-per-run")` at their first streaming call, which follows
    * the run's plan (a local activity); where that was the execution's first workflow task (a run continued as new),
    * a replay resolved the plan a task earlier than the live run had, asked there, and did not find the marker.
    */
-  private readonly wakeUpsPerRunFromStart = patched("wake-up-per-run-from-start");
+  private readonly wakeUpsPerRunFromStart = this.patches.has("wake-up-per-run-from-start");
   private wakeUpsInCallScopePatch: boolean | undefined;
   private wakeUpsPerRunPatch: boolean | undefined;
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
@@ -146,7 +149,11 @@ export class SessionState {
     this.transcript = new TranscriptLedger(carried?.transcript);
     this.board = new ApprovalBoard(this.authorisedApprovers, carried?.decisions);
     this.stream = new SessionStream(carried, () => this.closed);
-    this.visibility = new SessionVisibility(input.searchAttributes !== false, this.fewerTurnCommands);
+    this.visibility = new SessionVisibility(
+      input.searchAttributes !== false,
+      this.fewerTurnCommands,
+      this.patches,
+    );
     if (input.task && !carried)
       this.queue.push({ runId: SUBAGENT_RUN_ID, input: input.task.input, offset: 0 });
     registerSessionHandlers(this);
@@ -216,7 +223,7 @@ export class SessionState {
     }
     const noted = this.lastError?.runId === runId ? this.lastError : undefined;
     this.failure = noted ?? { runId, message: "the run ended with an error" };
-    if (this.failure.terminal && patched("session-ends-on-unknown-agent")) this.closed = true;
+    if (this.failure.terminal && this.patches.has("session-ends-on-unknown-agent")) this.closed = true;
     else delete this.failure.terminal;
   }
 
@@ -296,7 +303,7 @@ export class SessionState {
    * once a replay has caught up.
    */
   wakeUpsInCallScope(): boolean {
-    return (this.wakeUpsInCallScopePatch ??= patched("wake-up-in-call-scope"));
+    return (this.wakeUpsInCallScopePatch ??= this.patches.has("wake-up-in-call-scope"));
   }
 
   /**
@@ -306,7 +313,7 @@ export class SessionState {
    * executions that say yes never ask that.
    */
   wakeUpsPerRun(): boolean {
-    return this.wakeUpsPerRunFromStart || (this.wakeUpsPerRunPatch ??= patched("wake-up-per-run"));
+    return this.wakeUpsPerRunFromStart || (this.wakeUpsPerRunPatch ??= this.patches.has("wake-up-per-run"));
   }
 
   /** The summary of a finished run this session still remembers. */
@@ -414,7 +421,7 @@ export class SessionState {
   /** Closes the session: queued runs still finish; the status says `closed` at once when nothing runs. */
   close(): void {
     this.closed = true;
-    if (patched("agent-status-closed")) this.refreshVisibility();
+    if (this.patches.has("agent-status-closed")) this.refreshVisibility();
   }
 
   rejectIfClosed(): void {

@@ -1,7 +1,8 @@
 import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/common";
-import { patched, setCurrentDetails, upsertMemo, upsertSearchAttributes } from "@temporalio/workflow";
+import { setCurrentDetails, upsertMemo, upsertSearchAttributes } from "@temporalio/workflow";
 import type { SessionStatus } from "./messages.js";
 import { currentDetails } from "./current-details.js";
+import type { ExecutionPatches } from "./execution-patches.js";
 import { workflowPorts } from "./workflow-ports.js";
 
 /** The search attributes a session keeps current (registered by the dev server; see docs/operations.md). */
@@ -15,8 +16,11 @@ export const AGENT_COST = defineSearchAttributeKey("AgentCost", SearchAttributeT
  * The `AgentStatus` value. Sessions recorded before `failed` existed showed `idle` there; the patch keeps their
  * histories replaying (a search attribute upsert is a workflow command).
  */
-function searchableStatus(status: SessionStatus["status"]): SessionStatus["status"] {
-  return status === "failed" && !patched("agent-status-failed") ? "idle" : status;
+function searchableStatus(
+  status: SessionStatus["status"],
+  patches: ExecutionPatches,
+): SessionStatus["status"] {
+  return status === "failed" && !patches.has("agent-status-failed") ? "idle" : status;
 }
 
 /**
@@ -24,8 +28,8 @@ function searchableStatus(status: SessionStatus["status"]): SessionStatus["statu
  * attribute existed upserted none; the patch keeps their histories replaying. Checked only for priced sessions, so
  * other sessions' histories carry no marker.
  */
-function searchableCost(status: SessionStatus): number | undefined {
-  return status.cost !== undefined && patched("agent-cost-attribute") ? status.cost : undefined;
+function searchableCost(status: SessionStatus, patches: ExecutionPatches): number | undefined {
+  return status.cost !== undefined && patches.has("agent-cost-attribute") ? status.cost : undefined;
 }
 
 /**
@@ -53,10 +57,12 @@ export class SessionVisibility {
    * @param throttleProgress whether a run's progress is upserted at most every {@link PROGRESS_UPSERT_INTERVAL_MS}
    *   (sessions decide it at their start, `patched("fewer-turn-commands")`: older histories upserted it at
    *   every change).
+   * @param patches which patches the execution takes (`agent-status-failed`, `agent-cost-attribute`).
    */
   constructor(
     private readonly searchAttributes: boolean,
     private readonly throttleProgress: boolean,
+    private readonly patches: ExecutionPatches,
   ) {}
 
   /** Brings search attributes and details up to date with the session's status. */
@@ -64,8 +70,8 @@ export class SessionVisibility {
     setCurrentDetails(currentDetails(status));
     if (!this.searchAttributes) return;
     const tokens = status.usage.inputTokens + status.usage.outputTokens;
-    const agentStatus = searchableStatus(status.status);
-    const cost = searchableCost(status);
+    const agentStatus = searchableStatus(status.status, this.patches);
+    const cost = searchableCost(status, this.patches);
     const progress = `${status.turns}|${tokens}|${cost ?? ""}`;
     const statusChanged = agentStatus !== this.lastStatus;
     if (!statusChanged && (progress === this.lastProgress || this.progressWaits(status))) return;

@@ -26,7 +26,9 @@ import {
   SCENARIOS,
   interruptAsksWakeUpPerRunAtFirstCall,
   interruptShowsWakeUpsInCallScope,
+  patchMarkerIds,
 } from "./scenario-catalog.js";
+import { PATCH_SET } from "../../src/workflows/execution-patches.js";
 import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 
 // The replays that fail on purpose make the worker log the nondeterminism; the assertions are what matter here.
@@ -124,6 +126,31 @@ describe("the histories folder", () => {
         spec.exercised(files.map((file) => loadHistoryFile(file).history)),
         `${spec.name} shows ${spec.shows}`,
       ).toBe(true);
+    }
+  });
+
+  it("shows one patch marker in every execution recorded now, the patch set's, before any other command", () => {
+    const current = historyFiles.filter((file) => !file.includes(".before-"));
+    expect(current.length).toBeGreaterThan(0);
+    for (const file of current) {
+      const { history } = loadHistoryFile(file);
+      const events = history.events ?? [];
+      expect(patchMarkerIds(history), file).toEqual([PATCH_SET]);
+      // The first workflow task's first command: nothing the execution records comes before it.
+      const completed = events.findIndex((event) => event.workflowTaskCompletedEventAttributes != null);
+      expect(events[completed + 1]?.markerRecordedEventAttributes?.markerName, file).toBe("core_patch");
+    }
+  });
+
+  it("keeps every scenario's history from before the patch set: a marker for each patch, where it was asked", () => {
+    for (const spec of SCENARIOS.filter((candidate) => candidate.name !== "stored-payload")) {
+      const file = historyFileName(spec.name, 0, spec.executions).replace(
+        /(\.\d)?\.json$/,
+        ".before-patch-set-1$&",
+      );
+      const ids = patchMarkerIds(loadHistoryFile(file).history);
+      expect(ids.length, file).toBeGreaterThan(0);
+      expect(ids, file).not.toContain(PATCH_SET);
     }
   });
 

@@ -14,6 +14,7 @@ import {
 import type { History } from "./history-files.js";
 import { EXTERNALIZED_RESULT_PREFIX } from "../../src/kernel/context/externalize-seen-results.js";
 import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session-visibility.js";
+import { PATCH_SET, type EarlierPatch } from "../../src/workflows/execution-patches.js";
 
 /** A recorded scenario: which workflow branch it exercises, and how to see it in its histories. */
 export interface ScenarioSpec {
@@ -70,6 +71,23 @@ function hasPatchMarker(history: History, patchId: string): boolean {
   return patchMarkerIndex(history, patchId) >= 0;
 }
 
+/**
+ * Whether the execution took `patchId`'s new branch: the history records that patch's marker, or the patch set's,
+ * which implies every earlier patch (src/workflows/execution-patches.ts).
+ */
+function takesPatch(history: History, patchId: EarlierPatch): boolean {
+  return hasPatchMarker(history, PATCH_SET) || hasPatchMarker(history, patchId);
+}
+
+/** The ids of the `patched()` markers a history records, in order. */
+export function patchMarkerIds(history: History): string[] {
+  return eventsOf(history).flatMap((event) => {
+    const data = event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data;
+    if (event.markerRecordedEventAttributes?.markerName !== "core_patch") return [];
+    return [(JSON.parse(payloadText(data)) as { id: string }).id];
+  });
+}
+
 /** The session workflow's start input, decoded from the history's first event. */
 function startInput(history: History): Record<string, unknown> {
   const input = eventsOf(history)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
@@ -91,7 +109,7 @@ function cancelRequested(history: History, type: string): HistoryEvent[] {
  */
 function wakeUpPerRun(history: History): boolean {
   return (
-    hasPatchMarker(history, "wake-up-per-run-from-start") &&
+    takesPatch(history, "wake-up-per-run-from-start") &&
     !hasPatchMarker(history, "wake-up-per-run") &&
     !hasPatchMarker(history, "wake-up-in-call-scope") &&
     oneWakeUpTimerCancelled(history)
@@ -148,7 +166,7 @@ function fewerTurnCommands(history: History): boolean {
   const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
   const last = upserts.at(-1)?.values;
   return (
-    hasPatchMarker(history, "fewer-turn-commands") &&
+    takesPatch(history, "fewer-turn-commands") &&
     scheduledActivities(history, "callModel").length === 4 &&
     startedTimers(history).length === 0 &&
     running.length === 2 &&
@@ -245,7 +263,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan and makes its first streaming model call (one wake-up timer a run, decided at the execution's start)",
     exercised: (histories) =>
       histories.length === 2 &&
-      histories.every((history) => hasPatchMarker(history, "wake-up-per-run-from-start")) &&
+      histories.every((history) => takesPatch(history, "wake-up-per-run-from-start")) &&
       startedTimers(histories[1]!).some((timer) => timer.seconds === 15) &&
       lastEvent(histories[0]!)?.workflowExecutionContinuedAsNewEventAttributes != null &&
       count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
@@ -319,7 +337,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       );
       const tools = scheduledActivities(history, "executeTool");
       return (
-        hasPatchMarker(history, "authorised-approvers") &&
+        takesPatch(history, "authorised-approvers") &&
         timer?.end === "canceled" &&
         signals.length === 2 &&
         eventId(signals[0]!) > timer.eventId &&
@@ -440,7 +458,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       "backgroundLimits.maxTotal counting the session's detached group: a joinable group refused (no child started), the detached group's note in the next run",
     exercised: ([history]) =>
       !!history &&
-      hasPatchMarker(history, "background-total-spans-detached") &&
+      takesPatch(history, "background-total-spans-detached") &&
       eventsOf(history).filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes != null)
         .length === 1 &&
       hasEvent(history, "childWorkflowExecutionCompletedEventAttributes") &&
@@ -454,7 +472,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       "a run cancelled while it joins a background group: the child is cancelled and the run's end waits for it (a timer bounds the wait)",
     exercised: ([history]) =>
       !!history &&
-      hasPatchMarker(history, "await-background-stop") &&
+      takesPatch(history, "await-background-stop") &&
       hasEvent(history, "childWorkflowExecutionCanceledEventAttributes") &&
       hasEvent(history, "timerCanceledEventAttributes"),
   },
@@ -475,7 +493,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       "a priced model: the session's cost upserted as the AgentCost search attribute (patch agent-cost-attribute)",
     exercised: ([history]) =>
       !!history &&
-      hasPatchMarker(history, "agent-cost-attribute") &&
+      takesPatch(history, "agent-cost-attribute") &&
       eventsOf(history).some(
         (event) =>
           event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AgentCost !==
@@ -489,7 +507,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       "MCP tools (patched 'mcp-tools'): the run lists the server's tools (listMcpTools activity, recorded) and calls one (callMcpTool)",
     exercised: ([history]) =>
       !!history &&
-      hasPatchMarker(history, "mcp-tools") &&
+      takesPatch(history, "mcp-tools") &&
       scheduledActivities(history, "listMcpTools").length === 1 &&
       scheduledActivities(history, "callMcpTool").length === 1,
   },
