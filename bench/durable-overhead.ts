@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Client } from "@temporalio/client";
 import { AgentClient } from "../src/client.js";
 import { toAgentPlan, type AgentDefinition } from "../src/define-agent.js";
 import type { DurableBenchEnv } from "./durable-bench-env.js";
@@ -27,6 +28,8 @@ export interface LoopTiming {
   clientCpuMsPerTurnMedian: number;
   /** Median CPU time per turn of the Temporal server, when it runs on this machine. */
   serverCpuMsPerTurnMedian?: number;
+  /** Median workflow queries per turn the client made (a following client's reads; each is worker and server work). */
+  queriesPerTurnMedian?: number;
   /** The last measured run's history, divided per turn where it says so. */
   history: {
     eventsPerTurn: number;
@@ -80,12 +83,34 @@ interface Sample {
   clientCpuMs: number;
   serverCpuMs: number | undefined;
   workflowId: string;
+  /** Workflow queries the client made during the run, when counted. */
+  queries?: number;
 }
 
 /** One way of running a 50-turn loop: runs it once. */
 type Variant = () => Promise<Sample>;
 
-type Elapsed = Omit<Sample, "workflowId">;
+type Elapsed = Omit<Sample, "workflowId" | "queries">;
+
+/** A client on the same connection that counts the workflow queries it makes. */
+function queryCountingClient(client: Client): { client: Client; queries: () => number } {
+  let queries = 0;
+  const counting = new Client({
+    connection: client.connection,
+    namespace: client.options.namespace,
+    interceptors: {
+      workflow: [
+        {
+          query: (input, next) => {
+            queries++;
+            return next(input);
+          },
+        },
+      ],
+    },
+  });
+  return { client: counting, queries: () => queries };
+}
 
 /** Starts measuring wall time and the CPU time of the worker process, of this process (the client) and the server. */
 function clockFor(workers: OverheadWorkers, serverPids: number[]): () => () => Elapsed {
@@ -122,12 +147,13 @@ export async function benchDurableOverhead(env: DurableBenchEnv, runs = 5): Prom
   const startClock = clockFor(workers, serverPids);
   try {
     const { queues } = workers;
-    const client = new AgentClient(env.client, { taskQueue: queues.runtime, deltas: "temporal" });
+    const counted = queryCountingClient(env.client);
+    const client = new AgentClient(counted.client, { taskQueue: queues.runtime, deltas: "temporal" });
     const quietClient = new AgentClient(env.client, { taskQueue: queues.quiet, deltas: "temporal" });
     const measured = await measureInterleaved(
       {
-        runtime: runtimeVariant(client, false, startClock),
-        runtimeInline: runtimeVariant(client, true, startClock),
+        runtime: runtimeVariant(client, false, startClock, counted.queries),
+        runtimeInline: runtimeVariant(client, true, startClock, counted.queries),
         runtimeQuiet: quietVariant(quietClient, agent, startClock),
         minimalLoop: minimalVariant(env, queues.minimal, agent, startClock),
       },
@@ -217,19 +243,26 @@ function quietVariant(client: AgentClient, definition: AgentDefinition, startClo
   };
 }
 
-function runtimeVariant(client: AgentClient, inlineRequests: boolean, startClock: StartClock): Variant {
+function runtimeVariant(
+  client: AgentClient,
+  inlineRequests: boolean,
+  startClock: StartClock,
+  queries: () => number,
+): Variant {
   return async () => {
     const clock = startClock();
+    const queriesBefore = queries();
     const run = inlineRequests
       ? await startSessionRun(client, agent.name, "go", { inlineRequests })
       : await client.start(agent.name, "go");
     const result = await followRun(client, run);
     const elapsed = clock();
+    const made = queries() - queriesBefore;
     if (result.stopReason !== "stop") throw new Error(`benchmark run ended with ${result.stopReason}`);
     // Outside the timing: the session workflow completes before the next sample starts.
     await client.closeSession(run.sessionId);
     await client.handle(run.sessionId).result();
-    return { ...elapsed, workflowId: run.sessionId };
+    return { ...elapsed, workflowId: run.sessionId, queries: made };
   };
 }
 
@@ -292,6 +325,9 @@ async function loopTiming(env: DurableBenchEnv, samples: Sample[]): Promise<Loop
     clientCpuMsPerTurnMedian: median((sample) => sample.clientCpuMs),
     ...(samples.every((sample) => sample.serverCpuMs !== undefined)
       ? { serverCpuMsPerTurnMedian: median((sample) => sample.serverCpuMs!) }
+      : {}),
+    ...(samples.every((sample) => sample.queries !== undefined)
+      ? { queriesPerTurnMedian: median((sample) => sample.queries!) }
       : {}),
     history: {
       eventsPerTurn: round(profile.events / TURNS, 10),

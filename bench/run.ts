@@ -160,6 +160,7 @@ function printDurable(durable: DurableOverheadResult): void {
       "server CPU ms/turn": timing.serverCpuMsPerTurnMedian ?? "-",
       "× minimal (server)": ratios.server,
       "client CPU ms/turn": timing.clientCpuMsPerTurnMedian,
+      "queries/turn": timing.queriesPerTurnMedian ?? 0,
       "events/turn": timing.history.eventsPerTurn,
       "history B/turn": timing.history.bytesPerTurn,
       "wf tasks/turn": timing.history.workflowTasksPerTurn,
