@@ -12,11 +12,12 @@ import { placeToolEvents } from "./place-tool-events.js";
  * The pause after a read that brought live output (more is likely within a batch), after one that brought only
  * events (a turn's events come together, one workflow task at a time, and the next wait for an activity or a
  * workflow task), and the longest pause while nothing happens. Each read is a query the session's worker answers
- * (about 3 ms of its CPU, whatever the answer holds, and the workflow's next task waits while it runs), so reads
- * are spaced by what they can bring (docs/decisions/0014, phase 3).
+ * (3–4 ms of its CPU, whatever the answer holds, and the workflow's next task waits while it runs), so reads are
+ * spaced by what they can bring (docs/decisions/0014, phases 3 and 8). Events a person watches lose nothing at
+ * 100 ms; in a busy session (turns of a few tens of ms) it halves the reads of 50 ms.
  */
 const FAST_POLL_MS = 25;
-const EVENT_POLL_MS = 50;
+const EVENT_POLL_MS = 100;
 const SLOW_POLL_MS = 200;
 /** How long a session may stay unreadable (a worker restarting, continue-as-new, a server blip) before giving up. */
 const UNREADABLE_GIVE_UP_MS = 5 * 60_000;

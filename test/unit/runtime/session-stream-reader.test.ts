@@ -45,7 +45,8 @@ describe("SessionStreamReader and the client that reads", () => {
 
   it("reads again soon while live output comes, later after events only, and less and less while nothing comes", () => {
     expect(nextPause("output", 200)).toBe(25);
-    expect(nextPause("events", 25)).toBe(50);
+    expect(nextPause("events", 25)).toBe(100);
+    expect(nextPause("nothing", 100)).toBe(150);
     const idle = [nextPause("nothing", 50)];
     while (idle.length < 6) idle.push(nextPause("nothing", idle.at(-1)!));
     expect(idle).toEqual([75, 113, 170, 200, 200, 200]);
