@@ -9,8 +9,8 @@ export const BACKGROUND_STOP_WAIT_MS = 10_000;
  * sessions, cancelled with `WAIT_CANCELLATION_COMPLETED`): their stop, or {@link BACKGROUND_STOP_WAIT_MS}, whichever
  * comes first. So after `done` no child of the run is left running or waiting for a person, and a child that cannot
  * answer does not hold the run. The wait is outside the run's cancelled scope (a timer there would end at once).
- * Executions that met this point before the change ended at once (`await-background-stop`, asked only
- * here, so only sessions that reach it pay the marker).
+ * Executions that met this point before the change ended at once: the patch `await-background-stop` is asked only
+ * here, and only by executions begun before the patch set (execution-patches.ts).
  */
 export function awaitBackgroundStop(
   stopped: Promise<void>,
