@@ -57,13 +57,16 @@ function payloadText(data: unknown): string {
   return data instanceof Uint8Array ? Buffer.from(data).toString("utf8") : "";
 }
 
+/** The patch id of a `patched()` marker event, or undefined for any other event. */
+function patchIdOf(event: HistoryEvent): string | undefined {
+  const marker = event.markerRecordedEventAttributes;
+  if (marker?.markerName !== "core_patch") return undefined;
+  return (JSON.parse(payloadText(marker.details?.["patch-data"]?.payloads?.[0]?.data)) as { id: string }).id;
+}
+
 /** Where the history records the `patched()` marker of `patchId` (its index among the events), or -1. */
 function patchMarkerIndex(history: History, patchId: string): number {
-  return eventsOf(history).findIndex((event) =>
-    payloadText(event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data).includes(
-      `"id":"${patchId}"`,
-    ),
-  );
+  return eventsOf(history).findIndex((event) => patchIdOf(event) === patchId);
 }
 
 /** Whether the history records the `patched()` marker of `patchId`. */
@@ -81,11 +84,7 @@ function takesPatch(history: History, patchId: EarlierPatch): boolean {
 
 /** The ids of the `patched()` markers a history records, in order. */
 export function patchMarkerIds(history: History): string[] {
-  return eventsOf(history).flatMap((event) => {
-    const data = event.markerRecordedEventAttributes?.details?.["patch-data"]?.payloads?.[0]?.data;
-    if (event.markerRecordedEventAttributes?.markerName !== "core_patch") return [];
-    return [(JSON.parse(payloadText(data)) as { id: string }).id];
-  });
+  return eventsOf(history).flatMap((event) => patchIdOf(event) ?? []);
 }
 
 /** The session workflow's start input, decoded from the history's first event. */
