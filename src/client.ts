@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   Client,
@@ -182,6 +183,9 @@ export class AgentClient {
       "taskQueue" | "deltas" | "workerWaitMs" | "searchAttributes" | "maxRunInputBytes" | "actor"
     > = {},
   ) {
+    // Every event stream being read listens on it (and stops listening when it ends): one client may follow any
+    // number of sessions at once, which is no leak, so Node's warning past ten listeners does not apply.
+    setMaxListeners(0, this.closing.signal);
     this.actor = options.actor?.trim() || undefined;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.externalDeltas = deltaSource(options.deltas);

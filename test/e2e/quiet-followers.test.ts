@@ -158,6 +158,28 @@ describe("followers of a quiet session", () => {
     // It did continue as new while the follower waited (one closed execution at least, besides the open one).
     expect(executions.executions?.length ?? 0).toBeGreaterThanOrEqual(2);
   });
+
+  // Each stream listens on the client's close signal while it is read: no leak, so Node must not warn past ten.
+  it("one client follows twelve waiting sessions together, with no listener-leak warning, each to its run's end", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const started = await Promise.all(
+        Array.from({ length: 12 }, (_, index) => client.start("asker", `refund order ${index}`)),
+      );
+      const runs = started.map((run) => follow(run));
+      // Every stream is open at once, each waiting for its session's approval request.
+      await Promise.all(runs.map((run) => run.until((event) => event.type === "approval_request")));
+      await Promise.all(started.map((run) => client.approve(run.sessionId, "r1")));
+      const results = await Promise.all(runs.map((run) => run.done));
+      expect(results.map((result) => result?.text)).toEqual(Array(12).fill("done"));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
 });
 
 /** Streams `STREAM_PIECES` pieces of text `STREAM_GAP_MS` apart; `streaming` is set while it does. */
