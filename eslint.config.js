@@ -13,6 +13,7 @@ const workflowSafePackages = [
   "zod",
   // Pure JavaScript, no Node built-ins: the workflow bundle test builds them into the sandbox.
   "picomatch/posix.js",
+  "picomatch/lib/constants.js",
   "@noble/hashes/sha2",
   "@noble/hashes/utils",
   "dequal",
@@ -22,11 +23,17 @@ const workflowSafePackages = [
 
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
+/** A declaration at a module's top level, exported or not. */
+const MODULE_LEVEL = ":matches(Program, Program > ExportNamedDeclaration)";
+const SHARED_MODULE_STATE =
+  "Workflow modules are shared by every session of a worker thread: keep state in instances, not at module level " +
+  "(a pure cache or a registry filled while modules load may, with a comment saying why).";
+
 /**
  * The code that runs in the Temporal sandbox (DESIGN.md §4), and the only folders it may load modules from. The
  * fixtures folder holds test-only workflow code (test/replay/versioning.test.ts) and shows the rules at work
- * (test/lint/deterministic-imports.test.ts); its forbidden-imports.ts breaks them on purpose, so `eslint .` skips
- * that file (the test lints it with `ignore: false`).
+ * (test/lint/deterministic-imports.test.ts); its forbidden-imports.ts and module-state.ts break them on purpose, so
+ * `eslint .` skips those files (the test lints them with `ignore: false`).
  */
 const deterministicFolders = [
   "src/kernel",
@@ -51,6 +58,7 @@ export default tseslint.config(
       "bin/**",
       "eslint.config.js",
       "test/fixtures/deterministic/forbidden-imports.ts",
+      "test/fixtures/deterministic/module-state.ts",
     ],
   },
   js.configs.recommended,
@@ -115,6 +123,16 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         { selector: "NewExpression[callee.name='Date']", message: "Time comes through the ports (now())." },
+        // The workflow bundle's modules are loaded once per worker thread and shared by all its sessions
+        // (preloadedModules, src/runtime/workflow-bundle.ts): state at module level would pass between sessions.
+        {
+          selector: `${MODULE_LEVEL} > VariableDeclaration[kind!='const']`,
+          message: SHARED_MODULE_STATE,
+        },
+        {
+          selector: `${MODULE_LEVEL} > VariableDeclaration > VariableDeclarator:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly/]) > NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet|Array)$/]`,
+          message: SHARED_MODULE_STATE,
+        },
       ],
     },
   },

@@ -47,7 +47,7 @@ export interface CreateWorkerOptions extends WorkerTelemetryOptions {
   searchAttributes?: boolean;
   /**
    * Sessions kept in memory (Temporal's workflow cache), all agents together (split evenly among them). An idle
-   * session beyond this is evicted and replayed from its history when it next has work. Default 250 (≈ 1.2 MB each).
+   * session beyond this is evicted and replayed from its history when it next has work. Default 250 (≈ 0.5 MB each).
    * `workerOptions.maxCachedWorkflows` sets the cache of each agent's worker instead.
    */
   maxCachedSessions?: number;

@@ -2,7 +2,12 @@ import type { CompactionPlan } from "./agent-plan.js";
 
 const LLM_ONLY = ["keepRecentTurns", "summaryModel", "summaryPrompt", "maxFailures"] as const;
 const DEFAULT_ONLY = ["maxMessages", "keepRecentToolResults"] as const;
-const KNOWN = new Set<string>(["strategy", "tokenThreshold", ...LLM_ONLY, ...DEFAULT_ONLY]);
+const KNOWN: ReadonlySet<string> = new Set<string>([
+  "strategy",
+  "tokenThreshold",
+  ...LLM_ONLY,
+  ...DEFAULT_ONLY,
+]);
 const COUNTS = ["keepRecentTurns", "maxFailures", "maxMessages", "keepRecentToolResults"] as const;
 
 /**

@@ -76,6 +76,7 @@ export class SecretScrubber {
   }
 }
 
+// eslint-disable-next-line no-restricted-syntax -- keyed by the owner object: nothing passes between sessions.
 const declared = new WeakMap<object, string[]>();
 
 /**

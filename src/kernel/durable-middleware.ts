@@ -4,7 +4,10 @@ import type { DurableMiddlewareRef, Middleware } from "./middleware.js";
 export type MiddlewareFactory<Options> = (options: Options) => Middleware;
 
 // Module state, filled only while modules load (the built-ins' and each `defineMiddleware` call), so every
-// workflow sees the same factories. Not on globalThis: the workflow sandbox keeps global writes per workflow.
+// workflow sees the same factories: the worker loads the bundle's modules and the middleware modules once per
+// thread, before any session (docs/decisions/0014, phase 9). Not on globalThis: the workflow
+// sandbox keeps global writes per workflow.
+// eslint-disable-next-line no-restricted-syntax -- filled only while the shared modules load (see above).
 const factories = new Map<string, MiddlewareFactory<unknown>>();
 
 /** Registers a factory under an id (the built-ins register theirs when their module loads). */

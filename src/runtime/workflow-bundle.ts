@@ -9,6 +9,12 @@ const sourceRoot = dirname(here);
 /** The folders whose code ends up in the workflow bundle. */
 const BUNDLED_FOLDERS = ["workflows", "kernel", "common"];
 
+/**
+ * What the bundle is made of besides its sources, in the cache key: a bundle cached before a change to how it is made
+ * (here, since which modules are preloaded) is not reused.
+ */
+const BUNDLE_LAYOUT = "preload-1";
+
 /** A module of the workflow folder: the TypeScript source when running from source, else the compiled `dist/`. */
 function workflowModule(name: string): string {
   const candidates = [
@@ -46,7 +52,7 @@ function filesUnder(folder: string): string[] {
  * workflow folders, and for each middleware module the files of its folder (what such a module usually imports).
  */
 function sourceDigest(modules: readonly string[]): string {
-  const hash = createHash("sha256").update(`target:${SOURCE_TARGET}`);
+  const hash = createHash("sha256").update(`target:${SOURCE_TARGET};layout:${BUNDLE_LAYOUT}`);
   for (const folder of BUNDLED_FOLDERS) {
     for (const file of filesUnder(join(sourceRoot, folder))) hash.update(file).update(readFileSync(file));
   }
@@ -70,6 +76,18 @@ function modulePath(module: string): string {
   const path = module.startsWith("file:") ? fileURLToPath(module) : module;
   if (!existsSync(path)) throw new Error(`middleware module not found: ${path}`);
   return path;
+}
+
+/**
+ * The modules loaded once per worker thread and shared by every session it runs: the workflow entry (so the whole of
+ * the kernel, the session and their libraries) and the middleware modules. Without this, the SDK's reusable context
+ * loads every module again for each workflow, to keep module state apart: about 1 MB of memory per cached session
+ * and a few milliseconds of CPU at each execution's first task (docs/decisions/0014, phase 9). Shared modules must
+ * keep no per-session state at module level (a lint rule guards the workflow folders) and call no workflow API
+ * while they load; the SDK freezes what they export.
+ */
+export function preloadedModules(middlewareModules: readonly string[]): string[] {
+  return [workflowsPath(), ...middlewareModules];
 }
 
 /** The SDK's hook to change the bundler's webpack configuration. */
@@ -139,6 +157,8 @@ export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): P
     // Loaded when the workflow code starts (Temporal's hook for interceptor modules; the middleware modules export
     // no interceptors, the tracing module does).
     workflowInterceptorModules: [...(options.tracing ? [tracingInterceptorsPath()] : []), ...modules],
+    // The tracing module is not preloaded: Temporal's OpenTelemetry interceptors are made per workflow.
+    preloadModules: preloadedModules(modules),
     logger: quietLogger,
     webpackConfigHook: compileSourcesFor(SOURCE_TARGET),
   });

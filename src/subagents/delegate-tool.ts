@@ -58,7 +58,7 @@ export function delegateTool(options: DelegateToolOptions): DelegateTool {
     subagents,
     ...(options.backgroundKind ? { backgroundKind: options.backgroundKind } : {}),
     description: delegateDescription(subagents),
-    schema: delegateSchema,
+    schema: delegateSchema(),
     execute: (input, ctx) =>
       executeDelegation(input, ctx, {
         subagents,

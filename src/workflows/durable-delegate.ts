@@ -26,7 +26,7 @@ export function durableDelegateTool(session: SessionState, plan: DurableToolPlan
     name: plan.name,
     builtin: DELEGATE_BUILTIN,
     description: plan.description || delegateDescription(subagents),
-    schema: delegateSchema,
+    schema: delegateSchema(),
     parameters: plan.parameters,
     async execute(input, ctx) {
       // One level, as the seed: a subagent's session never starts subagents of its own.

@@ -45,7 +45,16 @@ describe("the determinism lint on workflow code (fixtures configured like src/wo
     expect(allowed.map(({ ruleId, line, message }) => `${ruleId}@${line}: ${message}`)).toEqual([]);
   });
 
+  it("reports state kept at module level (shared by a worker thread's sessions), not constants or local state", async () => {
+    const [result] = await eslint.lintFiles([fixture("module-state.ts")]);
+    const errors = errorsOf(result!.messages);
+    expect(errors).toEqual([6, 7, 8, 9, 10].map((line) => ({ ruleId: "no-restricted-syntax", line })));
+    expect(result!.messages[0]?.message).toMatch(/shared by every session of a worker thread/);
+  });
+
   it("is skipped by `eslint .`, so the fixtures' violations do not fail the project's lint", async () => {
-    expect(await new ESLint({ cwd: root }).isPathIgnored(fixture("forbidden-imports.ts"))).toBe(true);
+    const project = new ESLint({ cwd: root });
+    expect(await project.isPathIgnored(fixture("forbidden-imports.ts"))).toBe(true);
+    expect(await project.isPathIgnored(fixture("module-state.ts"))).toBe(true);
   });
 });

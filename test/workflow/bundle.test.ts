@@ -1,7 +1,17 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
-import { workflowsPath } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle, workflowsPath } from "../../src/runtime/workflow-bundle.js";
+
+/** The modules a bundle's `preloadModules` loads (webpack ids: paths from the project's root). */
+function preloadedIn(code: string): string[] {
+  const start = code.indexOf("exports.preloadModules = function preloadModules() {");
+  const body = code.slice(start, code.indexOf("\n}", start));
+  return [...body.matchAll(/__webpack_require__\([^)]*"([^"]+)"\)/g)].map((match) => match[1]!);
+}
 
 describe("the workflow bundle", () => {
   it("builds in the Temporal sandbox bundler, which refuses Node built-ins and activity/client code", async () => {
@@ -41,5 +51,22 @@ describe("the workflow bundle", () => {
     await expect(
       bundleWorkflowCode({ workflowsPath: workflowsPath(), workflowInterceptorModules: [forbidden], logger }),
     ).rejects.toThrow();
+  }, 240_000);
+
+  it("preloads the workflow entry and the middleware modules, which a thread's sessions share, not the tracing module", async () => {
+    const middleware = fileURLToPath(
+      new URL("../e2e/fixtures/middleware/audit-middleware.ts", import.meta.url),
+    );
+    const cacheDir = mkdtempSync(join(tmpdir(), "bundle-preload-"));
+    try {
+      const { code } = await loadWorkflowBundle({ cacheDir, modules: [middleware], tracing: true });
+      expect(code).toContain("tracing-interceptors.ts");
+      expect(preloadedIn(code)).toEqual([
+        "./src/workflows/index.ts",
+        "./test/e2e/fixtures/middleware/audit-middleware.ts",
+      ]);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   }, 240_000);
 });

@@ -12,7 +12,7 @@ export const DELEGATE_BUILTIN = "delegate";
 export const DELEGATE_TOOL = "Agent";
 
 /** The delegation tool's input: one or more tasks, each for a registered agent (the seed's `Agent` schema). */
-export const delegateSchema = z.object({
+const delegateInput = z.object({
   tasks: z
     .array(
       z.object({
@@ -28,11 +28,19 @@ export const delegateSchema = z.object({
     .describe("Start the tasks and go on at once; their report arrives later as a background note"),
 });
 
+/**
+ * The delegation tool's input schema. A function, not an exported schema: the worker freezes what the shared
+ * workflow modules export (docs/decisions/0014, phase 9), and a zod schema adds members to itself when first used.
+ */
+export function delegateSchema(): typeof delegateInput {
+  return delegateInput;
+}
+
 /** One task of a delegation. */
-export type DelegateTask = z.infer<typeof delegateSchema>["tasks"][number];
+export type DelegateTask = z.infer<typeof delegateInput>["tasks"][number];
 
 /** The delegation tool's input. */
-export type DelegateInput = z.infer<typeof delegateSchema>;
+export type DelegateInput = z.infer<typeof delegateInput>;
 
 /** How one subagent's task ended. */
 export interface SubagentOutcome {

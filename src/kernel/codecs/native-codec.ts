@@ -29,6 +29,7 @@ export function nativeCodec(): ToolCallCodec {
 }
 
 /** Stripped copies, one per message: a message stays the same object from turn to turn (requests share them). */
+// eslint-disable-next-line no-restricted-syntax -- a pure cache keyed by the message object itself.
 const stripped = new WeakMap<Message, Message>();
 
 function withoutReasoning(message: Message): Message {

@@ -1,4 +1,11 @@
 import picomatch from "picomatch/posix.js";
+import picomatchConstants from "picomatch/lib/constants.js";
+
+// The worker shares the workflow bundle's modules between sessions and deep-freezes what each exports
+// (docs/decisions/0014, phase 9). picomatch's constants hold global expressions whose `lastIndex` its
+// `replace` calls set while compiling a pattern: frozen, compiling would throw. The freeze stops at an object that
+// is frozen already, so freezing the table itself (never changed) leaves its expressions as they are.
+Object.freeze(picomatchConstants);
 
 /**
  * Whole-string glob matching by picomatch (its posix entry, which needs no Node built-ins and so runs in the
@@ -17,6 +24,7 @@ const MAX_RANGE = 4096;
 const OPTIONS: picomatch.PicomatchOptions = { dot: true, posix: true, expandRange };
 const CACHE_LIMIT = 1024;
 
+// eslint-disable-next-line no-restricted-syntax -- a pure cache: a pattern compiles to the same matcher for any session.
 const cache = new Map<string, GlobMatcher>();
 
 /**

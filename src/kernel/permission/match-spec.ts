@@ -22,6 +22,7 @@ export type Condition =
 /** Dot-paths into `call.input` (`"command"`, `"args.path"`, `"paths.0"`) mapped to conditions; all must hold. */
 export type MatchSpec = Readonly<Record<string, Condition>>;
 
+// eslint-disable-next-line no-restricted-syntax -- a pure cache of stateless (no g, no y) expressions.
 const regexCache = new Map<string, RegExp>();
 const REGEX_CACHE_LIMIT = 1024;
 
