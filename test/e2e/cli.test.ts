@@ -260,7 +260,8 @@ describe("the lite-agent CLI", () => {
     expect(watched.code).toBe(0);
     expect(watched.stdout).toContain(`✓ del-d.txt allowed by ${user}`);
     expect(watched.stdout).toContain("The tool said: deleted d.txt.");
-  });
+    // Five CLI processes or more, each starting Node and tsx: on a loaded 2-core machine that can pass 30 s.
+  }, 60_000);
 
   it("history exports JSON that replay accepts; a tampered history fails replay with exit 1", async () => {
     const file = path.join(tmp, "history.json");
