@@ -13,8 +13,9 @@ import { placeToolEvents } from "./place-tool-events.js";
  * events (a turn's events come together, one workflow task at a time, and the next wait for an activity or a
  * workflow task), and the longest pause while nothing happens. Each read is a query the session's worker answers
  * (3–4 ms of its CPU, whatever the answer holds, and the workflow's next task waits while it runs), so reads are
- * spaced by what they can bring (docs/decisions/0014, phases 3 and 8). Events a person watches lose nothing at
- * 100 ms; in a busy session (turns of a few tens of ms) it halves the reads of 50 ms.
+ * spaced by what they can bring (docs/decisions/0014, phases 3, 8 and 10). Events a person watches lose nothing at
+ * 100 ms; while every read brings events (a busy session, turns of a few tens of ms), the pause doubles to the longest
+ * one, since each read then takes a batch of turns: that halves a busy session's reads again.
  */
 const FAST_POLL_MS = 25;
 const EVENT_POLL_MS = 100;
@@ -86,6 +87,7 @@ export class SessionStreamReader {
   private async loop(): Promise<void> {
     const handle = this.temporal.workflow.getHandle(this.sessionId);
     let pause = FAST_POLL_MS;
+    let brought: Fresh = "nothing";
     let unreadableSince: number | undefined;
     while (!this.controller.signal.aborted) {
       let page: ReadStreamResult;
@@ -108,7 +110,8 @@ export class SessionStreamReader {
       }
       const fresh = this.accept(page);
       if (page.closed && this.from >= page.end && page.deltas.every((delta) => delta.end)) return;
-      pause = nextPause(fresh, pause);
+      pause = nextPause(fresh, pause, brought);
+      brought = fresh;
       // Nothing new and nothing in flight that could send any: only a history event can change the stream.
       if (fresh === "nothing" && page.quiet === true && this.history.usable) {
         await this.history.next(this.controller.signal);
@@ -191,10 +194,14 @@ export class SessionStreamReader {
 /** What a read brought: live output (and perhaps events), events only, or nothing new. */
 export type Fresh = "output" | "events" | "nothing";
 
-/** The pause before the next read: short while output comes, longer after events, growing while nothing happens. */
-export function nextPause(fresh: Fresh, previous: number): number {
+/**
+ * The pause before the next read: short while output comes; after events, longer, and longer again while every read
+ * brings events (a busy session's turns come faster than anyone reads them: each read takes all since the last);
+ * growing while nothing happens.
+ */
+export function nextPause(fresh: Fresh, previous: number, before: Fresh = "nothing"): number {
   if (fresh === "output") return FAST_POLL_MS;
-  if (fresh === "events") return EVENT_POLL_MS;
+  if (fresh === "events") return before === "events" ? Math.min(SLOW_POLL_MS, previous * 2) : EVENT_POLL_MS;
   return Math.min(SLOW_POLL_MS, Math.round(previous * 1.5));
 }
 

@@ -1,7 +1,8 @@
 import { getEventListeners } from "node:events";
 import type { Client } from "@temporalio/client";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionStreamReader, nextPause } from "../../../src/runtime/session-stream-reader.js";
+import type { LoggedEntry } from "../../../src/workflows/event-log.js";
 import type { ReadStreamResult } from "../../../src/workflows/stream-messages.js";
 
 /** A client whose session answers every read with `page`. */
@@ -12,9 +13,34 @@ function clientAnswering(page: ReadStreamResult): Client {
   } as unknown as Client;
 }
 
+/** A client whose busy session has one more event at every read (never quiet, never closed); notes when it is read. */
+function busyClient(readAt: number[]): Client {
+  let end = 0;
+  const read = async (): Promise<ReadStreamResult> => {
+    readAt.push(Date.now());
+    const entry = { runId: "r", event: { type: "turn_start", turn: end + 1 } } as LoggedEntry["entry"];
+    return {
+      base: 0,
+      end: end + 1,
+      items: [{ offset: end++, entry }],
+      deltas: [],
+      closed: false,
+      quiet: false,
+    };
+  };
+  return {
+    workflow: { getHandle: () => ({ query: read }) },
+    connection: { withDeadline: (_deadline: number, run: () => Promise<unknown>) => run() },
+  } as unknown as Client;
+}
+
 const closedSession: ReadStreamResult = { base: 0, end: 0, items: [], deltas: [], closed: true };
 
 describe("SessionStreamReader and the client that reads", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("unsubscribes from the client's close signal when its stream ends (one client reads many streams)", async () => {
     const clientClosed = new AbortController();
     for (let index = 0; index < 20; index++) {
@@ -50,5 +76,23 @@ describe("SessionStreamReader and the client that reads", () => {
     const idle = [nextPause("nothing", 50)];
     while (idle.length < 6) idle.push(nextPause("nothing", idle.at(-1)!));
     expect(idle).toEqual([75, 113, 170, 200, 200, 200]);
+  });
+
+  it("reads a busy session (every read brings events) less often, and soon again once a burst begins or output comes", () => {
+    const busy = [nextPause("events", 25, "output")];
+    while (busy.length < 4) busy.push(nextPause("events", busy.at(-1)!, "events"));
+    expect(busy).toEqual([100, 200, 200, 200]);
+    expect(nextPause("events", 200, "nothing")).toBe(100);
+    expect(nextPause("output", 200, "events")).toBe(25);
+  });
+
+  it("spaces its reads of a session that has new events at every read: 100 ms, then 200 ms while it stays busy", async () => {
+    vi.useFakeTimers();
+    const readAt: number[] = [];
+    const reader = new SessionStreamReader(busyClient(readAt), "busy", { from: 0, withDeltas: true });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await reader.stop();
+    const gaps = readAt.slice(1).map((at, index) => at - readAt[index]!);
+    expect(gaps).toEqual([100, 200, 200, 200, 200]);
   });
 });
