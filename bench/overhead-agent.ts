@@ -38,6 +38,7 @@ export function overheadProviders(): Record<string, ModelProvider> {
   return {
     "zero-latency": zeroLatencyModel(OVERHEAD_TURNS),
     "zero-latency-20": zeroLatencyModel(THROUGHPUT_TURNS),
+    "zero-latency-1": zeroLatencyModel(1),
   };
 }
 
@@ -50,4 +51,12 @@ export const throughputAgent = defineAgent({
   model: "zero-latency-20",
   tools: [noopTool],
   maxTurns: THROUGHPUT_TURNS,
+});
+
+/** An agent whose runs take one turn (one model call, no tool): what a session costs beyond its turns. */
+export const oneTurnAgent = defineAgent({
+  name: "bench-one-turn",
+  model: "zero-latency-1",
+  tools: [noopTool],
+  maxTurns: 1,
 });

@@ -73,6 +73,13 @@ if (needsServer) {
           "nobody following": promises.runtimeQuiet,
           "minimal loop": promises.minimalLoop,
         },
+        {
+          "promises created by workflow code per turn (each costs the SDK a stack trace)":
+            "a whole one-turn run",
+          "this runtime, a client following": "",
+          "nobody following": promises.oneTurnRun.runtimeQuiet,
+          "minimal loop": promises.oneTurnRun.minimalLoop,
+        },
       ]);
     }
     if (wants("history")) {

@@ -6,7 +6,8 @@ import { createWorker, temporalDeltaTransport } from "../src/worker.js";
 import { runWorker, type DurableBenchEnv, type RunningWorker } from "./durable-bench-env.js";
 import { startMinimalLoopWorker } from "./minimal-loop/worker.js";
 import type { minimalLoop } from "./minimal-loop/workflow.js";
-import { OVERHEAD_TURNS, overheadAgent, overheadProviders } from "./overhead-agent.js";
+import { OVERHEAD_TURNS, oneTurnAgent, overheadAgent, overheadProviders } from "./overhead-agent.js";
+import type { AgentDefinition } from "../src/define-agent.js";
 import { followRun } from "./start-session-run.js";
 
 /** Promises created by workflow code per turn, in each way of running the benchmark's loop. */
@@ -17,6 +18,11 @@ export interface WorkflowPromisesResult {
   /** Nobody following, no live deltas. */
   runtimeQuiet: number;
   minimalLoop: number;
+  /**
+   * Promises of a whole one-turn run (one model call): the session's from its start to its end (start, run, close),
+   * nobody following, and the hand-written loop's workflow. What a session costs beyond its turns.
+   */
+  oneTurnRun: { runtimeQuiet: number; minimalLoop: number };
 }
 
 /**
@@ -31,7 +37,7 @@ export async function benchWorkflowPromises(env: DurableBenchEnv): Promise<Workf
   const options = {
     connection: env.connection,
     namespace: env.endpoint.namespace,
-    agents: [overheadAgent],
+    agents: [overheadAgent, oneTurnAgent],
     providers: overheadProviders(),
     workerOptions: { debugMode: true },
   };
@@ -49,16 +55,43 @@ export async function benchWorkflowPromises(env: DurableBenchEnv): Promise<Workf
       runWorker(await createWorker({ ...options, taskQueue: queues.quiet, deltas: false })),
       await startMinimalLoopWorker({ ...options, taskQueue: queues.minimal }),
     );
-    const count = async (run: () => Promise<void>) => {
+    const countAll = async (run: () => Promise<void>) => {
       await run(); // warm-up: the first run of a worker loads the workflow code
       counted = 0;
       counting = true;
       await run();
       counting = false;
-      return Math.round((counted / OVERHEAD_TURNS) * 10) / 10;
+      return counted;
     };
+    const count = async (run: () => Promise<void>) =>
+      Math.round(((await countAll(run)) / OVERHEAD_TURNS) * 10) / 10;
     const following = new AgentClient(env.client, { taskQueue: queues.runtime, deltas: "temporal" });
     const quiet = new AgentClient(env.client, { taskQueue: queues.quiet, deltas: "temporal" });
+    const quietRun = (definition: AgentDefinition) => async () => {
+      const run = await quiet.start(definition.name, "go");
+      await quiet.closeSession(run.sessionId);
+      await quiet.handle(run.sessionId).result();
+    };
+    const minimalRun = (definition: AgentDefinition) => async () => {
+      const tools = toAgentPlan(definition).tools.map(({ name, description, parameters }) => ({
+        name,
+        description,
+        parameters,
+      }));
+      await env.client.workflow.execute<typeof minimalLoop>("minimalLoop", {
+        taskQueue: queues.minimal,
+        workflowId: `bench-minimal-${randomUUID()}`,
+        args: [
+          {
+            agent: definition.name,
+            model: definition.model,
+            prompt: "go",
+            tools,
+            maxTurns: definition.maxTurns ?? OVERHEAD_TURNS,
+          },
+        ],
+      });
+    };
     return {
       turns: OVERHEAD_TURNS,
       runtime: await count(async () => {
@@ -67,31 +100,12 @@ export async function benchWorkflowPromises(env: DurableBenchEnv): Promise<Workf
         await following.closeSession(run.sessionId);
         await following.handle(run.sessionId).result();
       }),
-      runtimeQuiet: await count(async () => {
-        const run = await quiet.start(overheadAgent.name, "go");
-        await quiet.closeSession(run.sessionId);
-        await quiet.handle(run.sessionId).result();
-      }),
-      minimalLoop: await count(async () => {
-        const tools = toAgentPlan(overheadAgent).tools.map(({ name, description, parameters }) => ({
-          name,
-          description,
-          parameters,
-        }));
-        await env.client.workflow.execute<typeof minimalLoop>("minimalLoop", {
-          taskQueue: queues.minimal,
-          workflowId: `bench-minimal-${randomUUID()}`,
-          args: [
-            {
-              agent: overheadAgent.name,
-              model: overheadAgent.model,
-              prompt: "go",
-              tools,
-              maxTurns: OVERHEAD_TURNS,
-            },
-          ],
-        });
-      }),
+      runtimeQuiet: await count(quietRun(overheadAgent)),
+      minimalLoop: await count(minimalRun(overheadAgent)),
+      oneTurnRun: {
+        runtimeQuiet: await countAll(quietRun(oneTurnAgent)),
+        minimalLoop: await countAll(minimalRun(oneTurnAgent)),
+      },
     };
   } finally {
     counting = false;

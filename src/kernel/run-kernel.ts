@@ -17,12 +17,12 @@ import { modelPhase } from "./model-phase.js";
 import type { PreparedView } from "./model-request.js";
 import { ZERO_USAGE, addUsage } from "./model.js";
 import { NEVER_ABORTED, type AbortSignalLike } from "./ports.js";
-import { resolveConfig, type RunState } from "./run-state.js";
-import { SessionLog } from "./session-log.js";
+import { resolveConfig, type ResolvedConfig, type RunState } from "./run-state.js";
+import { SessionLog, type OpenedSessionLog } from "./session-log.js";
 import { sortedToolSpecs } from "./sorted-tool-specs.js";
 import { announceToolCalls, runToolCalls } from "./tool-phase.js";
 import { inputMessages } from "./input-messages.js";
-import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import { andThen, forEachMaybeAsync, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
 import type { ContextEngine } from "./context/types.js";
 import { forkConfig, forkSeed, type ForkOptions, type ForkRequest, type ForkRunner } from "./fork.js";
 import { withSourceTools } from "./tool-source.js";
@@ -64,7 +64,8 @@ async function runLoop(
   options: RunOptions & { sessionId: string; forkId?: string },
   out: EventOutlet,
 ): Promise<RunResult> {
-  const run = await openRun(config, input, options, out);
+  const opening = openRun(config, input, options, out);
+  const run = isPromiseLike(opening) ? await opening : opening;
   // Where the loop yielded as a generator, it delivers and pauses; it awaits only a pause that is a promise.
   let paused = send(out, ...run.sink.drain());
   if (paused) await paused;
@@ -72,7 +73,8 @@ async function runLoop(
   let reason: StopReason;
   try {
     // A resumed run already ran its beforeAgent hooks where it started.
-    if (!resume) await runLifecycle(run.config.use, "beforeAgent", run.ctx);
+    const before = resume ? undefined : runLifecycle(run.config.use, "beforeAgent", run.ctx);
+    if (before) await before;
     paused = send(out, ...run.sink.drain());
     if (paused) await paused;
     reason = "stop";
@@ -187,41 +189,67 @@ async function runLoop(
       reason = "error";
     }
   }
-  paused = send(out, ...(await finish(run, reason)));
+  const ending = finish(run, reason);
+  paused = send(out, ...(isPromiseLike(ending) ? await ending : ending));
   if (paused) await paused;
   return run.result!;
 }
 
-/** Steps 1–3: load the session, recover interrupted tools, append the input. */
-async function openRun(
+/**
+ * Steps 1–3: load the session, recover interrupted tools, append the input. Awaits only what is asynchronous (tool
+ * sources, a checkpointer): a durable run has neither, so opening it costs no promise (docs/decisions/0014).
+ */
+function openRun(
   config: KernelConfig,
   input: RunInput,
   options: RunOptions & { sessionId: string; forkId?: string },
   out: EventOutlet,
-): Promise<RunState> {
+): MaybeAsync<RunState> {
   const configured = resolveConfig(config);
-  const { sessionId, forkId } = options;
   const signal = options.signal ?? NEVER_ABORTED;
   const sink = new EventSink();
   // Listed once per run, so every request of the run offers the same tools.
-  const resolved = config.toolSources?.length
-    ? {
-        ...configured,
-        tools: await withSourceTools(configured.tools, config.toolSources, {
-          sessionId,
-          signal,
-          emit: sink.emit,
-        }),
-      }
+  const resolving = config.toolSources?.length
+    ? withSourceTools(configured.tools, config.toolSources, {
+        sessionId: options.sessionId,
+        signal,
+        emit: sink.emit,
+      }).then((tools) => ({ ...configured, tools }))
     : configured;
-  const opened = await SessionLog.open(sessionId, resolved.checkpointer, resolved.crashRecovery === "safe");
-  for (const tool of opened.recovered) sink.emit({ type: "tool_recovered", ...tool });
-  // A resumed run's input is already part of its snapshot.
-  const fresh = options.resume ? [] : inputMessages(input, options.images);
-  const prior = options.resume?.messages ?? options.history ?? [];
-  const history = prior.filter((message) => message.role !== "system");
-  const messages: Message[] = [...history, ...opened.messages, ...fresh];
-  await opened.log.append(...fresh.map((message) => ({ type: "user" as const, message })));
+  return andThen(resolving, (resolved) =>
+    andThen(
+      SessionLog.open(options.sessionId, resolved.checkpointer, resolved.crashRecovery === "safe"),
+      (opened) => {
+        for (const tool of opened.recovered) sink.emit({ type: "tool_recovered", ...tool });
+        // A resumed run's input is already part of its snapshot.
+        const fresh = options.resume ? [] : inputMessages(input, options.images);
+        const prior = options.resume?.messages ?? options.history ?? [];
+        const history = prior.filter((message) => message.role !== "system");
+        const messages: Message[] = [...history, ...opened.messages, ...fresh];
+        return andThen(
+          opened.log.append(...fresh.map((message) => ({ type: "user" as const, message }))),
+          () => newRunState(config, resolved, options, { opened, messages, sink, signal, out }),
+        );
+      },
+    ),
+  );
+}
+
+/** The state of a run whose session is loaded and whose input is appended. */
+function newRunState(
+  config: KernelConfig,
+  resolved: ResolvedConfig,
+  options: RunOptions & { sessionId: string; forkId?: string },
+  parts: {
+    opened: OpenedSessionLog;
+    messages: Message[];
+    sink: EventSink;
+    signal: AbortSignalLike;
+    out: EventOutlet;
+  },
+): RunState {
+  const { sessionId, forkId } = options;
+  const { opened, messages, sink, signal, out } = parts;
   const state = new Map<string, unknown>();
   const ctx = {
     sessionId,
@@ -413,26 +441,30 @@ async function prepareContext(
 }
 
 /** Step 10: cancel owned background work, run `afterAgent`; returns the last events, `done` included. */
-async function finish(run: RunState, reason: StopReason): Promise<AgentEvent[]> {
-  if (run.background?.owned) await stopBackground(run.background.tasks, run.config);
-  for (const layer of run.config.use) await layer.afterAgent?.(run.ctx, { reason });
-  await run.log.flush();
-  const result: RunResult = {
-    messages: run.ctx.messages,
-    text: lastAssistantText(run.ctx.messages),
-    usage: run.usage,
-    stopReason: reason,
-  };
-  run.result = result;
-  return [...run.sink.drain(), { type: "done", reason, result }];
+function finish(run: RunState, reason: StopReason): MaybeAsync<AgentEvent[]> {
+  const stopping = run.background?.owned ? stopBackground(run.background.tasks, run.config) : undefined;
+  const afterAgent = () =>
+    forEachMaybeAsync(run.config.use, (layer) => layer.afterAgent?.(run.ctx, { reason }));
+  return andThen(
+    andThen(andThen(stopping, afterAgent), () => run.log.flush()),
+    () => {
+      const result: RunResult = {
+        messages: run.ctx.messages,
+        text: lastAssistantText(run.ctx.messages),
+        usage: run.usage,
+        stopReason: reason,
+      };
+      run.result = result;
+      return [...run.sink.drain(), { type: "done", reason, result }];
+    },
+  );
 }
 
 /** Cancels the run's joinable tasks and waits for what the config says to wait for (by default nothing). */
-async function stopBackground(tasks: BackgroundTasks, config: RunState["config"]): Promise<void> {
+function stopBackground(tasks: BackgroundTasks, config: RunState["config"]): MaybeAsync<void> {
   tasks.cancelAll();
   if (tasks.pendingJoinable() === 0 || !tasks.joinableStopped || !config.awaitBackgroundStop) return;
-  const waiting = config.awaitBackgroundStop(tasks.joinableStopped());
-  if (waiting) await waiting;
+  return config.awaitBackgroundStop(tasks.joinableStopped()) ?? undefined;
 }
 
 function lastAssistantText(messages: Message[]): string {

@@ -10,23 +10,35 @@ import type { MaybeAsync } from "./maybe-async.js";
  */
 export class SessionLog {
   private head = 0;
-  private chain: Promise<void> = Promise.resolve();
+  /** The pending appends, in order; none until the first append to a checkpointer. */
+  private chain: Promise<void> | undefined;
 
   private constructor(
     readonly sessionId: string,
     private readonly checkpointer: Checkpointer | undefined,
   ) {}
 
-  /** Loads the session: the folded messages, the raw events and the tools a crash interrupted. */
-  static async open(
+  /**
+   * Loads the session: the folded messages, the raw events and the tools a crash interrupted. Without a
+   * checkpointer there is nothing to load, and it answers at once (no promise: docs/decisions/0014).
+   */
+  static open(
     sessionId: string,
     checkpointer: Checkpointer | undefined,
     crashRecovery: boolean,
-  ): Promise<{ log: SessionLog; messages: Message[]; events: SessionEvent[]; recovered: RecoveredTool[] }> {
-    const log = new SessionLog(sessionId, checkpointer);
-    if (!checkpointer) return { log, messages: [], events: [], recovered: [] };
+  ): MaybeAsync<OpenedSessionLog> {
+    if (!checkpointer)
+      return { log: new SessionLog(sessionId, undefined), messages: [], events: [], recovered: [] };
+    return SessionLog.load(new SessionLog(sessionId, checkpointer), checkpointer, crashRecovery);
+  }
+
+  private static async load(
+    log: SessionLog,
+    checkpointer: Checkpointer,
+    crashRecovery: boolean,
+  ): Promise<OpenedSessionLog> {
     const events: SessionEvent[] = [];
-    for await (const stored of checkpointer.read(sessionId)) {
+    for await (const stored of checkpointer.read(log.sessionId)) {
       events.push(stored.event);
       log.head = stored.seq;
     }
@@ -55,7 +67,7 @@ export class SessionLog {
     const checkpointer = this.checkpointer;
     if (!checkpointer) return undefined;
     if (events.length === 0) return this.chain;
-    const next = this.chain.then(async () => {
+    const next = (this.chain ?? Promise.resolve()).then(async () => {
       this.head = await checkpointer.append(this.sessionId, events, this.head);
     });
     // Keep the chain alive after a failure so later appends report their own error.
@@ -63,8 +75,16 @@ export class SessionLog {
     return next;
   }
 
-  /** Waits for every pending append. */
-  flush(): Promise<void> {
+  /** Waits for every pending append (nothing to wait for when there is none). */
+  flush(): MaybeAsync<void> {
     return this.chain;
   }
+}
+
+/** A session's log as a run opens it, with what it held. */
+export interface OpenedSessionLog {
+  log: SessionLog;
+  messages: Message[];
+  events: SessionEvent[];
+  recovered: RecoveredTool[];
 }

@@ -8,7 +8,7 @@ import { benchWorkflowPromises, type WorkflowPromisesResult } from "../../bench/
  * (docs/decisions/0014). The count is exact, unlike a timing: it is pinned here against the hand-written loop's,
  * measured in the same run (`npm run bench -- promises` prints the figures).
  */
-describe("promises workflow code makes a turn", () => {
+describe("promises workflow code makes a turn, and a whole run", () => {
   let counts: WorkflowPromisesResult;
   let connection: NativeConnection;
   let clientConnection: Connection;
@@ -37,5 +37,10 @@ describe("promises workflow code makes a turn", () => {
 
   it("a client following: at most 5 more than the hand-written loop's (phase 7: 12.1; before, 21.1)", () => {
     expect(counts.runtime).toBeLessThanOrEqual(counts.minimalLoop + 5);
+  });
+
+  it("a whole one-turn run, session start to end: at most 72 more than the loop's (phase 11: 81 against 11; before, 97)", () => {
+    expect(counts.oneTurnRun.minimalLoop).toBeGreaterThan(0);
+    expect(counts.oneTurnRun.runtimeQuiet).toBeLessThanOrEqual(counts.oneTurnRun.minimalLoop + 72);
   });
 });
