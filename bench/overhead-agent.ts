@@ -53,7 +53,7 @@ export const throughputAgent = defineAgent({
   maxTurns: THROUGHPUT_TURNS,
 });
 
-/** An agent whose runs take one turn (one model call, no tool): what a session costs beyond its turns. */
+/** An agent whose runs take one turn (one model call, no tool call): what a session costs beyond its turns. */
 export const oneTurnAgent = defineAgent({
   name: "bench-one-turn",
   model: "zero-latency-1",
