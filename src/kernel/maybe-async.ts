@@ -1,3 +1,5 @@
+import { continueWith } from "./later.js";
+
 /**
  * A value now, or a promise of it. The turn loop's hooks are mostly synchronous or absent; returning their result
  * directly lets the loop go on without an `await`, and so without a promise: in a workflow the SDK captures a stack
@@ -30,7 +32,7 @@ export function forEachMaybeAsync<T>(
 /**
  * Runs `start`, then `next` on its value (at once when it is not a promise: no promise made), or `fail` on what it
  * threw or rejected with: a `try`/`await`/`catch` around `start` alone (what `next` throws is not `fail`'s), which
- * costs at most one `then`.
+ * costs at most one `then` (none on a `Later`, which folds `next` and `fail` in).
  */
 export function attempt<T, R>(
   start: () => MaybeAsync<T>,
@@ -43,10 +45,13 @@ export function attempt<T, R>(
   } catch (error) {
     return fail(error);
   }
-  return isPromiseLike(value) ? value.then(next, fail) : next(value);
+  return continueWith(value, next, fail);
 }
 
-/** `next` on the value: at once when it is not a promise (no promise made), else in the promise's one `then`. */
+/**
+ * `next` on the value: at once when it is not a promise (no promise made), else in the promise's one `then`, or
+ * folded into a `Later`'s.
+ */
 export function andThen<T, R>(value: MaybeAsync<T>, next: (value: T) => MaybeAsync<R>): MaybeAsync<R> {
-  return isPromiseLike(value) ? value.then(next) : next(value);
+  return continueWith(value, next);
 }

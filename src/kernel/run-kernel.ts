@@ -22,10 +22,11 @@ import { SessionLog, type OpenedSessionLog } from "./session-log.js";
 import { sortedToolSpecs } from "./sorted-tool-specs.js";
 import { announceToolCalls, runToolCalls } from "./tool-phase.js";
 import { inputMessages } from "./input-messages.js";
-import { andThen, forEachMaybeAsync, isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import { andThen, forEachMaybeAsync, type MaybeAsync } from "./maybe-async.js";
 import type { ContextEngine } from "./context/types.js";
 import { forkConfig, forkSeed, type ForkOptions, type ForkRequest, type ForkRunner } from "./fork.js";
 import { withSourceTools } from "./tool-source.js";
+import { driveSteps, wait, type Steps } from "./drive-steps.js";
 
 /**
  * The turn loop: encode → call model → decode → execute tools → feed back, until the model stops, the run is
@@ -50,33 +51,29 @@ export function runKernelInto(
   input: RunInput,
   options: RunOptions & { sessionId: string; forkId?: string },
 ): Promise<RunResult> {
-  return runLoop(
-    config,
-    input,
-    options,
-    options.forkId === undefined ? outlet : forkOutlet(outlet, options.forkId),
-  );
+  const out = options.forkId === undefined ? outlet : forkOutlet(outlet, options.forkId);
+  return driveSteps(runSteps(config, input, options, out));
 }
 
-async function runLoop(
+function* runSteps(
   config: KernelConfig,
   input: RunInput,
   options: RunOptions & { sessionId: string; forkId?: string },
   out: EventOutlet,
-): Promise<RunResult> {
+): Steps<RunResult> {
   const opening = openRun(config, input, options, out);
-  const run = isPromiseLike(opening) ? await opening : opening;
-  // Where the loop yielded as a generator, it delivers and pauses; it awaits only a pause that is a promise.
+  const run = yield* wait(opening);
+  // Where the loop yielded as a generator, it delivers and pauses; it waits only for a pause that is a promise.
   let paused = send(out, ...run.sink.drain());
-  if (paused) await paused;
+  if (paused) yield paused;
   const { resume, suspend } = options;
   let reason: StopReason;
   try {
     // A resumed run already ran its beforeAgent hooks where it started.
     const before = resume ? undefined : runLifecycle(run.config.use, "beforeAgent", run.ctx);
-    if (before) await before;
+    if (before) yield before;
     paused = send(out, ...run.sink.drain());
-    if (paused) await paused;
+    if (paused) yield paused;
     reason = "stop";
     const firstTurn = resume?.turn ?? 0;
     let turn = firstTurn;
@@ -106,7 +103,7 @@ async function runLoop(
       const overrun = run.config.budget && budgetOverrun(run.config.budget, run.usage);
       if (overrun) {
         paused = send(out, { type: "budget_exceeded", ...overrun });
-        if (paused) await paused;
+        if (paused) yield paused;
         reason = "budget";
         break turns;
       }
@@ -114,20 +111,20 @@ async function runLoop(
       budgetUsed++;
       run.ctx.turn = turn;
       paused = send(out, { type: "turn_start", turn });
-      if (paused) await paused;
-      // Each await below happens only when there is something to wait for (docs/decisions/0014).
+      if (paused) yield paused;
+      // Each wait below happens only when there is something to wait for (docs/decisions/0014).
       const injected = injectAtTurnStart(run);
-      paused = send(out, ...(isPromiseLike(injected) ? await injected : injected));
-      if (paused) await paused;
+      paused = send(out, ...(yield* wait(injected)));
+      if (paused) yield paused;
       const beforeModel = runLifecycle(run.config.use, "beforeModel", run.ctx);
-      if (beforeModel) await beforeModel;
+      if (beforeModel) yield beforeModel;
       paused = send(out, ...run.sink.drain());
-      if (paused) await paused;
-      const { view, events } = run.engine ? await prepareContext(run, run.engine) : NO_CONTEXT;
+      if (paused) yield paused;
+      const { view, events } = run.engine ? yield* wait(prepareContext(run, run.engine)) : NO_CONTEXT;
       paused = send(out, ...events);
-      if (paused) await paused;
+      if (paused) yield paused;
       const phase = modelPhase(run, turn, view);
-      const model = isPromiseLike(phase) ? await phase : phase;
+      const model = yield* wait(phase);
       if (model.kind === "aborted") {
         reason = "aborted";
         break turns;
@@ -135,27 +132,27 @@ async function runLoop(
       if (model.kind === "interrupted") {
         // Re-plan at once: the next turn starts with whatever was steered in.
         paused = send(out, { type: "turn_end", turn, stopReason: "interrupted" });
-        if (paused) await paused;
+        if (paused) yield paused;
         continue;
       }
       if (model.kind === "error") {
         paused = send(out, { type: "error", error: model.error, fatal: true });
-        if (paused) await paused;
+        if (paused) yield paused;
         reason = "error";
         break turns;
       }
       if (model.decoded.calls.length > 0) {
         paused = send(out, ...announceToolCalls(model.decoded.calls));
-        if (paused) await paused;
+        if (paused) yield paused;
         // The calls' events reach `out` live, as they come; the loop goes on once the consumer took them.
         const phase = runToolCalls(run, turn, model.decoded.calls);
-        const tools = isPromiseLike(phase) ? await phase : phase;
+        const tools = yield* wait(phase);
         paused = out.pause();
-        if (paused) await paused;
+        if (paused) yield paused;
         const afterTurn = runLifecycle(run.config.use, "afterTurn", run.ctx);
-        if (afterTurn) await afterTurn;
+        if (afterTurn) yield afterTurn;
         paused = send(out, ...run.sink.drain(), { type: "turn_end", turn, stopReason: "tool_use" });
-        if (paused) await paused;
+        if (paused) yield paused;
         if (tools.aborted) {
           reason = "aborted";
           break turns;
@@ -165,13 +162,13 @@ async function runLoop(
       // An answer cut off at the output limit says so (the seed's `max_tokens`); the run still stops here.
       const stopReason = model.stopReason === "max_tokens" ? "max_tokens" : "stop";
       paused = send(out, { type: "turn_end", turn, stopReason });
-      if (paused) await paused;
+      if (paused) yield paused;
       const pendingFollowUps = resumeWithFollowUps(run);
-      const followUps = isPromiseLike(pendingFollowUps) ? await pendingFollowUps : pendingFollowUps;
+      const followUps = yield* wait(pendingFollowUps);
       paused = send(out, ...followUps);
-      if (paused) await paused;
+      if (paused) yield paused;
       if (followUps.length > 0) continue;
-      if (await joinBackground(run)) {
+      if (yield* wait(joinBackground(run))) {
         budgetUsed--;
         continue;
       }
@@ -185,13 +182,13 @@ async function runLoop(
     if (run.signal.aborted || isAbortError(error)) reason = "aborted";
     else {
       paused = send(out, ...run.sink.drain(), { type: "error", error: toAgentError(error), fatal: true });
-      if (paused) await paused;
+      if (paused) yield paused;
       reason = "error";
     }
   }
   const ending = finish(run, reason);
-  paused = send(out, ...(isPromiseLike(ending) ? await ending : ending));
-  if (paused) await paused;
+  paused = send(out, ...(yield* wait(ending)));
+  if (paused) yield paused;
   return run.result!;
 }
 
@@ -410,13 +407,12 @@ function resumeWithFollowUps(run: RunState): MaybeAsync<AgentEvent[]> {
   ]);
 }
 
-/** Step 8: a run that owns pending joinable work waits for it instead of stopping. */
-async function joinBackground(run: RunState): Promise<boolean> {
+/** Step 8: a run that owns pending joinable work waits for it instead of stopping (no promise when it owns none). */
+function joinBackground(run: RunState): MaybeAsync<boolean> {
   const background = run.background;
   if (!background?.owned) return false;
   if (background.tasks.pendingJoinable() === 0 && !background.tasks.hasCompleted()) return false;
-  await background.tasks.waitNextJoinable(run.signal);
-  return true;
+  return background.tasks.waitNextJoinable(run.signal).then(() => true);
 }
 
 async function appendUserMessages(run: RunState, messages: Message[]): Promise<AgentEvent[]> {

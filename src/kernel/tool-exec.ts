@@ -4,7 +4,8 @@ import { addUsage } from "./model.js";
 import type { ToolCallContext } from "./middleware.js";
 import type { RunState } from "./run-state.js";
 import type { AnyTool, ToolCall, ToolContext, ToolOutput, ToolResult } from "./tools.js";
-import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import type { MaybeAsync } from "./maybe-async.js";
+import { continueWith } from "./later.js";
 
 /**
  * The innermost layer of a tool call: unknown tools and invalid arguments become error results for the model
@@ -32,7 +33,7 @@ export function invokeTool(tool: AnyTool, call: ToolCall, ctx: ToolContext): Pro
 
 /**
  * {@link invokeTool}, handing the result to `next`, whose own errors are not the tool's: a synchronous tool costs
- * no promise, an asynchronous one the one `then` on its promise.
+ * no promise, an asynchronous one the one `then` on its promise, and a durable one (a `Later`) none of its own.
  */
 function invokeToolThen<R>(
   tool: AnyTool,
@@ -57,8 +58,8 @@ function invokeToolThen<R>(
   } catch (error) {
     return next(failedResult(call, error));
   }
-  if (!isPromiseLike(output)) return next(toolResult(call, output));
-  return output.then(
+  return continueWith(
+    output,
     (value) => next(toolResult(call, value)),
     (error: unknown) => next(failedResult(call, error)),
   );

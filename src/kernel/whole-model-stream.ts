@@ -1,4 +1,6 @@
+import { Later } from "./later.js";
 import type { ModelChunk } from "./model.js";
+import type { MaybeAsync } from "./maybe-async.js";
 
 /**
  * A model stream whose chunks all arrive at once, as a durable model's recorded message does. Iterating it yields
@@ -11,11 +13,11 @@ export interface WholeModelStream extends AsyncIterable<ModelChunk> {
    * Hands every chunk of the response, in order, to `ok`, or what the call failed with to `fail`, in the call's
    * one `then`; the first use starts the call. Later uses see the same outcome.
    */
-  settle<R>(ok: Settled<ModelChunk[], R>, fail: Settled<unknown, R>): Promise<R>;
+  settle<R>(ok: Settled<ModelChunk[], R>, fail: Settled<unknown, R>): Later<R>;
 }
 
 /** What `settle` hands the chunks or the failure to. */
-type Settled<T, R> = (value: T) => R | PromiseLike<R>;
+type Settled<T, R> = (value: T) => MaybeAsync<R>;
 
 /** How a whole stream's call went: its chunks, or what it failed with. */
 type Outcome = { chunks: ModelChunk[] } | { error: unknown };
@@ -36,10 +38,11 @@ export function wholeModelStream<T>(
     outcome ??= reached();
     return "chunks" in outcome ? ok(outcome.chunks) : fail(outcome.error);
   };
-  const settle = <R>(ok: Settled<ModelChunk[], R>, fail: Settled<unknown, R>): Promise<R> => {
+  const settle = <R>(ok: Settled<ModelChunk[], R>, fail: Settled<unknown, R>): Later<R> => {
     loaded ??= load();
-    return loaded.then(
-      (value) => conclude(ok, fail, () => chunksOrError(chunksOf, value)),
+    return new Later<R>(
+      loaded,
+      (value: T) => conclude(ok, fail, () => chunksOrError(chunksOf, value)),
       (error: unknown) => conclude(ok, fail, () => ({ error: failureOf(error) })),
     );
   };

@@ -8,6 +8,7 @@ import { mcpCallLostContent } from "../common/mcp-messages.js";
 import { AbortError, errorMessage } from "../kernel/errors.js";
 import type { Tool, ToolContext, ToolOutput } from "../kernel/tools.js";
 import { toolActivityOptions } from "./activity-options.js";
+import { Later } from "../kernel/later.js";
 import { ASK_USER_TOOL, askUserTool } from "../kernel/builtin-tools/ask-user-tool.js";
 import { applicationCause, isActivityTimeout } from "./failure-cause.js";
 import { durableDelegateTool, isDelegateTool } from "./durable-delegate.js";
@@ -49,8 +50,8 @@ function durableTool(plan: AgentPlan, tool: DurableToolPlan, runId: string, sess
 }
 
 /**
- * One tool call as one activity. Not async: the activity's promise and one `then`, where an async function and its
- * `await` made two, each a stack trace for the SDK (docs/decisions/0014).
+ * One tool call as one activity. Not async: the activity's promise and the one `then` the run puts on it, where an
+ * async function and its `await` made two, each a stack trace for the SDK (docs/decisions/0014).
  */
 function runToolActivity(
   plan: AgentPlan,
@@ -103,8 +104,10 @@ function runToolActivity(
   } catch (error) {
     activity = Promise.reject(error);
   }
-  return activity.then(
-    (output) => end(() => output),
+  // A `Later`: the kernel's steps after the call fold into this one `then` on the activity (docs/decisions/0014).
+  return new Later(
+    activity,
+    (output: ToolOutput) => end(() => output),
     (error: unknown) =>
       end(() => {
         if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
