@@ -11,11 +11,14 @@ export type Steps<R> = Generator<unknown, R, unknown>;
  */
 export function driveSteps<R>(steps: Steps<R>): Promise<R> {
   return new Promise<R>((resolve, reject) => {
-    const advance = (resume: () => IteratorResult<unknown, R>): void => {
+    // One pair of callbacks for the whole run, not one a wait.
+    const onValue = (value: unknown) => advance(value, false);
+    const onError = (error: unknown) => advance(error, true);
+    function advance(input: unknown, failed: boolean): void {
       for (;;) {
         let step: IteratorResult<unknown, R>;
         try {
-          step = resume();
+          step = failed ? steps.throw(input) : steps.next(input);
         } catch (error) {
           reject(error);
           return;
@@ -26,17 +29,16 @@ export function driveSteps<R>(steps: Steps<R>): Promise<R> {
         }
         const awaited = step.value;
         if (!isPromiseLike(awaited)) {
-          resume = () => steps.next(awaited);
+          input = awaited;
+          failed = false;
           continue;
         }
-        const onValue = (value: unknown) => advance(() => steps.next(value));
-        const onError = (error: unknown) => advance(() => steps.throw(error));
         if (awaited instanceof Later) awaited.settle(onValue, onError);
         else awaited.then(onValue, onError);
         return;
       }
-    };
-    advance(() => steps.next());
+    }
+    advance(undefined, false);
   });
 }
 
