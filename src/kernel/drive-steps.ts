@@ -1,5 +1,5 @@
-import { Later } from "./later.js";
-import { isPromiseLike, type MaybeAsync } from "./maybe-async.js";
+import { isPromiseLike, whenSettled } from "./later.js";
+import type { MaybeAsync } from "./maybe-async.js";
 
 /** A generator of steps: it yields what it waits for and gets the value back (or the failure thrown in). */
 export type Steps<R> = Generator<unknown, R, unknown>;
@@ -33,8 +33,7 @@ export function driveSteps<R>(steps: Steps<R>): Promise<R> {
           failed = false;
           continue;
         }
-        if (awaited instanceof Later) awaited.settle(onValue, onError);
-        else awaited.then(onValue, onError);
+        whenSettled(awaited, onValue, onError);
         return;
       }
     }

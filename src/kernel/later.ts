@@ -65,8 +65,7 @@ export class Later<T> implements Promise<T> {
         reject(error);
         return;
       }
-      if (value instanceof Later) value.settle(resolve, reject);
-      else if (isThenable(value)) value.then(resolve, reject);
+      if (isPromiseLike(value)) whenSettled(value, resolve, reject);
       else resolve(value);
     };
     this.source.then(
@@ -108,10 +107,21 @@ export function continueWith<T, R>(
   fail?: Step<unknown, R>,
 ): MaybeAsync<R> {
   if (value instanceof Later) return value.fold(next, fail);
-  if (isThenable(value)) return fail ? value.then(next, fail) : value.then(next);
+  if (isPromiseLike(value)) return fail ? value.then(next, fail) : value.then(next);
   return next(value);
 }
 
-function isThenable<T>(value: unknown): value is PromiseLike<T> {
+/** Hands what `value` settles with on: a `Later` through its one `then` on its source, a promise through its own. */
+export function whenSettled<T>(
+  value: PromiseLike<T>,
+  resolve: (value: T) => void,
+  reject: (error: unknown) => void,
+): void {
+  if (value instanceof Later) value.settle(resolve, reject);
+  else value.then(resolve, reject);
+}
+
+/** Whether a hook's result must be awaited. */
+export function isPromiseLike<T>(value: MaybeAsync<T> | PromiseLike<T>): value is Promise<T> {
   return typeof (value as PromiseLike<T> | null)?.then === "function";
 }

@@ -1,4 +1,6 @@
-import { continueWith } from "./later.js";
+import { continueWith, isPromiseLike } from "./later.js";
+
+export { isPromiseLike };
 
 /**
  * A value now, or a promise of it. The turn loop's hooks are mostly synchronous or absent; returning their result
@@ -6,11 +8,6 @@ import { continueWith } from "./later.js";
  * trace for every promise, which was most of a durable turn's CPU time (docs/decisions/0014).
  */
 export type MaybeAsync<T> = T | Promise<T>;
-
-/** Whether a hook's result must be awaited. */
-export function isPromiseLike<T>(value: MaybeAsync<T> | PromiseLike<T>): value is Promise<T> {
-  return typeof (value as PromiseLike<T> | null)?.then === "function";
-}
 
 /**
  * Calls `step` for each item in order; when one returns a promise, the rest wait for it (one after another, as an
