@@ -51,6 +51,30 @@ function readableTexts(value: unknown, into: string[] = []): string[] {
 }
 
 /**
+ * A dev server whose UI decodes through a codec server. The UI's port is picked before either starts (the codec
+ * server allows that origin only, and the dev server's own retry covers only ports it picked), so a port another
+ * process binds in between (CI runs many servers at once) is picked again.
+ */
+async function startUiWithCodec(
+  payloadCodec: AesGcmPayloadCodec,
+): Promise<{ codec: RunningCodecServer; server: DevServer }> {
+  for (let attempt = 1; ; attempt++) {
+    const uiPort = await findFreePort();
+    const codec = await startCodecServer({
+      codec: payloadCodec,
+      origins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
+    });
+    try {
+      const server = await startDevServer({ uiPort, uiCodecEndpoint: codec.url, logLevel: "error" });
+      return { codec, server };
+    } catch (error) {
+      await codec.close();
+      if (attempt >= 3 || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+/**
  * The Temporal UI decrypts an encrypted session through `lite-agent codec-server`: a dev server of its own, started
  * with `--ui-codec-endpoint`, a worker and client with the AES-GCM key, and the codec server allowing that UI's
  * origin. The raw history, read with the Temporal CLI, shows none of it.
@@ -70,12 +94,7 @@ describe.skipIf(skipReason !== undefined)(
 
     beforeAll(async () => {
       if (!chromiumPath) throw new Error("Debian's chromium is missing: apt-get install -y chromium");
-      const uiPort = await findFreePort();
-      codec = await startCodecServer({
-        codec: new AesGcmPayloadCodec(keys),
-        origins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
-      });
-      server = await startDevServer({ uiPort, uiCodecEndpoint: codec.url, logLevel: "error" });
+      ({ codec, server } = await startUiWithCodec(new AesGcmPayloadCodec(keys)));
       if (!server.uiUrl) throw new Error(`the Temporal binary ${server.binary.path} has no Web UI`);
       connection = await NativeConnection.connect({ address: server.address });
       worker = await createWorker({
