@@ -1,4 +1,5 @@
 import { ExternalStorage, type DataConverter } from "@temporalio/common";
+import { installExternalStorageFastPath } from "./external-storage-fast-path.js";
 import { FilesystemStorageDriver } from "./filesystem-driver.js";
 import { S3StorageDriver } from "./s3-driver.js";
 import type { SessionBlobDriver } from "./session-blob-driver.js";
@@ -53,14 +54,19 @@ export function resolveExternalStorage(option: PayloadStorageOption): ExternalSt
 
 /**
  * A data converter with external storage added (the rest of `base` kept). An `externalStorage` already in `base`
- * wins over the option, so a caller's own data converter is never overridden.
+ * wins over the option, so a caller's own data converter is never overridden. Either way the SDK's storage runner
+ * gets its fast path ({@link installExternalStorageFastPath}).
  */
 export function withPayloadStorage(
   base: DataConverter | undefined,
   option: PayloadStorageOption,
 ): DataConverter | undefined {
-  if (base?.externalStorage) return base;
+  if (base?.externalStorage) {
+    installExternalStorageFastPath();
+    return base;
+  }
   const externalStorage = resolveExternalStorage(option);
   if (!externalStorage) return base;
+  installExternalStorageFastPath();
   return { ...base, externalStorage };
 }
