@@ -22,13 +22,14 @@ export function installExternalStorageFastPath(): void {
   const prototype = ExternalStorageRunner.prototype as Runner & { [INSTALLED]?: true };
   if (prototype[INSTALLED]) return;
   const { store, retrieve } = prototype;
-  prototype.store = function (this: Runner, payloads, options) {
+  // Async as the runner's own methods are: whatever goes wrong in the check is a rejection, not a throw.
+  prototype.store = async function (this: Runner, payloads, options) {
     const threshold = (this as unknown as RunnerFields).externalStorage.payloadSizeThreshold;
-    if (payloads.every((payload) => encodedSizeBound(payload) < threshold)) return Promise.resolve(payloads);
+    if (payloads.every((payload) => encodedSizeBound(payload) < threshold)) return payloads;
     return store.call(this, payloads, options);
   };
-  prototype.retrieve = function (this: Runner, payloads, options) {
-    if (!payloads.some(isReferencePayload)) return Promise.resolve(payloads);
+  prototype.retrieve = async function (this: Runner, payloads, options) {
+    if (!payloads.some(isReferencePayload)) return payloads;
     return retrieve.call(this, payloads, options);
   };
   prototype[INSTALLED] = true;
