@@ -222,6 +222,16 @@ export interface TranscriptPage {
   total: number;
 }
 
+/** Which run's end to wait for. */
+export interface AwaitRunEndRequest {
+  runId: string;
+}
+
+/** Whether the run ended (false: the session continued as new first, and the run may go on in the next execution). */
+export interface AwaitRunEndResult {
+  ended: boolean;
+}
+
 /** The outcome of a run, as the session remembers it. */
 export interface RunSummary {
   runId: string;
@@ -251,6 +261,12 @@ export const interruptUpdate = defineUpdate<{ interrupted: boolean }, [Interrupt
 export const interruptSignal = defineSignal<[InterruptRequest]>("interrupt");
 /** A tool running in an activity starts a fork of the agent (`ctx.fork`): a child session; resolves with its end. */
 export const startForkUpdate = defineUpdate<RunResult, [StartForkRequest]>("startFork");
+/**
+ * Answers when a run has ended (its `done` is in the stream), or when the session continues as new before that
+ * (`ended: false`: ask the next execution). A follower's wake-up, so it reads a run's end at once instead of at its
+ * next poll (docs/decisions/0014, phase 14).
+ */
+export const awaitRunEndUpdate = defineUpdate<AwaitRunEndResult, [AwaitRunEndRequest]>("awaitRunEnd");
 export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
 export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
 /** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */
@@ -286,6 +302,8 @@ export const HANDLER_DESCRIPTIONS = {
   interrupt: 'Cancels the in-flight model call and re-plans: {} or {"content": "steer first"}.',
   startFork:
     "Used by a tool's ctx.fork: {callId, input, forkId, tools?} starts a fork of the agent as a child session and returns its result. Refused unless that tool call is running.",
+  awaitRunEnd:
+    "Answers {ended: true} when the run {runId} has ended, {ended: false} when the session continues as new first. Refused when the run is unknown or already ended.",
   sessionStatus:
     "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",
   runSummary: "A finished run's outcome, by run id: {runId, stopReason, text, usage}.",

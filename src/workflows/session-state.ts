@@ -116,6 +116,8 @@ export class SessionState {
   /** The subagent sessions (child workflows) running for the current run, by session id. */
   readonly subagents = new Map<string, ActiveSubagent>();
   closed = false;
+  /** Set once this execution is about to continue as new: waits that end with the execution answer then. */
+  continuingAsNew = false;
   runsCompleted: number;
   runsThisExecution = 0;
   turns: number;
@@ -314,6 +316,12 @@ export class SessionState {
    */
   wakeUpsPerRun(): boolean {
     return this.wakeUpsPerRunFromStart || (this.wakeUpsPerRunPatch ??= this.patches.has("wake-up-per-run"));
+  }
+
+  /** Whether the run is queued or running in this execution (or carried into it by a mid-run continue-as-new). */
+  hasPendingRun(runId: string): boolean {
+    if (this.current?.runId === runId || this.input.carried?.activeRun?.run.runId === runId) return true;
+    return this.queue.some((run) => run.runId === runId);
   }
 
   /** The summary of a finished run this session still remembers. */
