@@ -141,6 +141,15 @@ export interface AgentClientOptions {
    * application's signed-in user. Agents with `permission.approvers` refuse decisions from anyone they do not name.
    */
   actor?: string;
+  /**
+   * A client following a run asks its session to answer when the run ends (the `awaitRunEnd` update, two history
+   * events a run), so `run`, `send` and `events` return at the run's end instead of at their next poll (up to 200 ms
+   * later; docs/decisions/0014). Default true; false only polls, as clients before it did. A worker that predates
+   * the update refuses it, which costs nothing, but a worker rolled back past it cannot replay a session in which a
+   * wait was accepted (docs/versioning.md): upgrade workers before clients, and turn this off while a rollback is
+   * possible.
+   */
+  runEndWake?: boolean;
 
   /**
    * OpenTelemetry tracing of this client's calls (`connect` only): an {@link AgentTracing}, `false` for none, or by
@@ -175,12 +184,19 @@ export class AgentClient {
   private readonly workersSeen = new Map<string, number>();
   /** Who decides and answers when a call names no actor (the `actor` option). */
   readonly actor: string | undefined;
+  private readonly runEndWake: boolean;
 
   constructor(
     readonly temporal: Client,
     options: Pick<
       AgentClientOptions,
-      "taskQueue" | "deltas" | "workerWaitMs" | "searchAttributes" | "maxRunInputBytes" | "actor"
+      | "taskQueue"
+      | "deltas"
+      | "workerWaitMs"
+      | "searchAttributes"
+      | "maxRunInputBytes"
+      | "actor"
+      | "runEndWake"
     > = {},
   ) {
     // Every event stream being read listens on it (and stops listening when it ends): one client may follow any
@@ -193,6 +209,7 @@ export class AgentClient {
     this.maxRunInputBytes = options.maxRunInputBytes ?? defaultRunInputLimit(externalStorage);
     this.workerWaitMs = options.workerWaitMs ?? 10_000;
     this.searchAttributes = options.searchAttributes !== false;
+    this.runEndWake = options.runEndWake !== false;
   }
 
   /** The task queue of an agent's sessions. */
@@ -364,6 +381,7 @@ export class AgentClient {
         position,
         this.externalDeltas,
         this.closing.signal,
+        this.runEndWake,
       );
       result = yield* withSubagentEvents(own, (child) => this.subagentEvents(child));
     } catch (error) {

@@ -84,7 +84,8 @@ async function* withLostEntriesSummarised(
 /**
  * The events of one run, read with the session's `readStream` query (nothing is added to history), merged in
  * order with live output from the session or from an external transport, and deduplicated across activity
- * retries. Follows continue-as-new. Returns the run's result, or undefined if the session ended first.
+ * retries. Follows continue-as-new. Unless `wakeAtRunEnd` is false, the session wakes the reader at the run's end
+ * (`awaitRunEnd`). Returns the run's result, or undefined if the session ended first.
  */
 export async function* runEventStream(
   temporal: Client,
@@ -93,6 +94,7 @@ export async function* runEventStream(
   position: EventStreamPosition,
   external?: ExternalDeltaSource,
   clientClosed?: AbortSignal,
+  wakeAtRunEnd = true,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const fromOffset = position.fromOffset ?? 0;
   const reader = new SessionStreamReader(temporal, sessionId, {
@@ -100,6 +102,7 @@ export async function* runEventStream(
     withDeltas: !external,
     fromDeltaId: position.fromDeltaId,
     clientClosed,
+    wakeAtEndOf: wakeAtRunEnd ? runId : undefined,
   });
   const ordered = withLostEntriesSummarised(temporal, reader, runId, fromOffset);
   const stop = () => reader.stop();

@@ -7,6 +7,7 @@ import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
 import { placeToolEvents } from "./place-tool-events.js";
+import { RunEndWake } from "./run-end-wake.js";
 
 /**
  * The pause after a read that brought live output (more is likely within a batch), after one that brought only
@@ -36,6 +37,8 @@ export interface SessionStreamReaderOptions {
   fromDeltaId?: string | undefined;
   /** Aborted when the client that reads is closed. */
   clientClosed?: AbortSignal | undefined;
+  /** The run whose end the reader reads at once, woken by the session ({@link RunEndWake}) instead of its next poll. */
+  wakeAtEndOf?: string | undefined;
 }
 
 /**
@@ -55,6 +58,7 @@ export class SessionStreamReader {
   private readonly ended = new Set<string>();
   private readonly done: Promise<void>;
   private readonly history: HistoryWait;
+  private readonly wake: RunEndWake | undefined;
 
   private from: number;
   private readonly withDeltas: boolean;
@@ -67,6 +71,8 @@ export class SessionStreamReader {
     this.from = options.from;
     this.withDeltas = options.withDeltas;
     this.history = new HistoryWait(temporal, sessionId);
+    if (options.wakeAtEndOf)
+      this.wake = new RunEndWake(temporal, sessionId, options.wakeAtEndOf, this.controller.signal);
     if (options.fromDeltaId) this.restoreCursor(options.fromDeltaId);
     this.stopWhenClosed(options.clientClosed);
     this.done = this.loop().then(
@@ -118,7 +124,7 @@ export class SessionStreamReader {
         pause = FAST_POLL_MS;
         continue;
       }
-      await sleep(pause, this.controller.signal);
+      await (this.wake ? this.wake.sleep(pause) : sleep(pause, this.controller.signal));
     }
   }
 
