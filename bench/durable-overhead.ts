@@ -77,7 +77,7 @@ export interface DurableOverheadResult {
 }
 
 /** One run of a loop: its wall time, the CPU time of the workers, the client and the server (ms), its workflow id. */
-interface Sample {
+export interface Sample {
   ms: number;
   cpuMs: number;
   clientCpuMs: number;
@@ -88,7 +88,7 @@ interface Sample {
 }
 
 /** One way of running a 50-turn loop: runs it once. */
-type Variant = () => Promise<Sample>;
+export type Variant = () => Promise<Sample>;
 
 type Elapsed = Omit<Sample, "workflowId" | "queries">;
 
@@ -113,7 +113,7 @@ function queryCountingClient(client: Client): { client: Client; queries: () => n
 }
 
 /** Starts measuring wall time and the CPU time of the worker process, of this process (the client) and the server. */
-function clockFor(workers: OverheadWorkers, serverPids: number[]): () => () => Elapsed {
+export function clockFor(workers: OverheadWorkers, serverPids: number[]): () => () => Elapsed {
   const server = () => (serverPids.length > 0 ? totalCpuMs(serverPids) : undefined);
   return () => {
     const wall = performance.now();
@@ -227,10 +227,14 @@ async function measureThroughput(variant: Variant): Promise<ThroughputFigures> {
   };
 }
 
-type StartClock = ReturnType<typeof clockFor>;
+export type StartClock = ReturnType<typeof clockFor>;
 
 /** Starts the run and closes the session at once (queued runs still finish), then awaits the workflow's result. */
-function quietVariant(client: AgentClient, definition: AgentDefinition, startClock: StartClock): Variant {
+export function quietVariant(
+  client: AgentClient,
+  definition: AgentDefinition,
+  startClock: StartClock,
+): Variant {
   const turns = definition.maxTurns ?? OVERHEAD_TURNS;
   return async () => {
     const clock = startClock();
@@ -243,7 +247,7 @@ function quietVariant(client: AgentClient, definition: AgentDefinition, startClo
   };
 }
 
-function runtimeVariant(
+export function runtimeVariant(
   client: AgentClient,
   inlineRequests: boolean,
   startClock: StartClock,
@@ -266,7 +270,7 @@ function runtimeVariant(
   };
 }
 
-function minimalVariant(
+export function minimalVariant(
   env: DurableBenchEnv,
   taskQueue: string,
   definition: AgentDefinition,
