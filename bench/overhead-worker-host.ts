@@ -1,6 +1,6 @@
 // The workers of the durable-overhead benchmarks, in a process of their own, so their CPU time is measured apart from
 // the client's (bench/overhead-workers.ts starts it). Input: one JSON argument ({@link WorkerHostConfig}). It says
-// `ready` over IPC once every worker polls, and stops its workers on `stop`.
+// `ready` over IPC once every worker polls, and stops its workers on `stop` or when the benchmark is gone.
 import { NativeConnection } from "@temporalio/worker";
 import { createWorker, temporalDeltaTransport } from "../src/worker.js";
 import { installQuietRuntime, runWorker, type RunningWorker } from "./durable-bench-env.js";
@@ -27,10 +27,17 @@ const workers: RunningWorker[] = [
   runWorker(await createWorker({ ...options, taskQueue: config.queues.quiet, deltas: false })),
   await startMinimalLoopWorker({ ...options, taskQueue: config.queues.minimal }),
 ];
-process.on("message", (message) => {
-  if (message !== "stop") return;
+let stopping = false;
+const stop = (code: number) => {
+  if (stopping) return;
+  stopping = true;
   void Promise.all(workers.map((worker) => worker.stop()))
     .then(() => connection.close())
-    .then(() => process.exit(0));
+    .then(() => process.exit(code));
+};
+process.on("message", (message) => {
+  if (message === "stop") stop(0);
 });
+// The benchmark died without stopping us (an uncaught error, Ctrl-C): do not poll its dead server for ever.
+process.once("disconnect", () => stop(1));
 process.send!("ready");
