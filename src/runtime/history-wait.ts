@@ -1,4 +1,5 @@
 import { isGrpcDeadlineError, type Client } from "@temporalio/client";
+import { withCallAbortSignal } from "./call-abort-signal.js";
 
 /** How long one wait may last; the server answers a long poll with nothing new after about 20 s. */
 const WAIT_DEADLINE_MS = 30_000;
@@ -39,7 +40,7 @@ export class HistoryWait {
   async next(signal: AbortSignal): Promise<void> {
     const connection = this.temporal.connection;
     try {
-      const page = await connection.withAbortSignal(signal, () =>
+      const page = await withCallAbortSignal(connection, signal, () =>
         connection.withDeadline(Date.now() + WAIT_DEADLINE_MS, () =>
           this.temporal.workflowService.getWorkflowExecutionHistory({
             namespace: this.temporal.options.namespace,

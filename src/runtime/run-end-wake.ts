@@ -1,5 +1,6 @@
 import type { Client } from "@temporalio/client";
 import { awaitRunEndUpdate } from "../workflows/messages.js";
+import { withCallAbortSignal } from "./call-abort-signal.js";
 
 /** How often a wake follows a run into the next execution (each continue-as-new answers once). */
 const MAX_EXECUTIONS_FOLLOWED = 20;
@@ -57,7 +58,7 @@ export class RunEndWake {
     for (let execution = 0; execution < MAX_EXECUTIONS_FOLLOWED && !this.signal.aborted; execution++) {
       let ended = true;
       try {
-        const answer = await connection.withAbortSignal(this.signal, () =>
+        const answer = await withCallAbortSignal(connection, this.signal, () =>
           handle.executeUpdate(awaitRunEndUpdate, { args: [{ runId: this.runId }] }),
         );
         ended = answer.ended;
