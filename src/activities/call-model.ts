@@ -59,7 +59,8 @@ async function streamModel(
         // they cannot be stored within a short deadline the call completes anyway (the final message has all).
         if (publisher) await endPublisher(publisher);
         const { message, usage, stopReason } = chunk;
-        return stopReason ? { message, usage, stopReason } : { message, usage };
+        const completedAt = Date.now();
+        return stopReason ? { message, usage, stopReason, completedAt } : { message, usage, completedAt };
       }
     }
   } catch (error) {

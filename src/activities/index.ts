@@ -51,7 +51,7 @@ export function createActivities(
     async resolveAgent(agent: string) {
       try {
         // Recorded with the plan, so the session decides on it deterministically (and on replay, as it did).
-        return { ...registry.plan(agent), liveOutput: transport?.kind ?? "none" };
+        return { ...registry.plan(agent), liveOutput: transport?.kind ?? "none", resolvedAt: Date.now() };
       } catch (error) {
         if (error instanceof RegistryLookupError)
           throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.unknownAgent);

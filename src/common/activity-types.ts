@@ -39,6 +39,12 @@ export interface CallModelOutput {
   usage: Usage;
   /** Why the model stopped, when the provider said (absent in histories recorded before it was carried). */
   stopReason?: ModelStopReason;
+  /**
+   * The worker's clock (ms since the epoch) as the call completed. Recorded with the result, so the session reads
+   * it back on every replay as the live run did, unlike its own clock (the session's progress clock, ADR 0014).
+   * Absent in histories recorded before it was carried.
+   */
+  completedAt?: number;
 }
 
 /** Input of the `executeTool` activity. */

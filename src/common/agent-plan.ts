@@ -192,6 +192,12 @@ export interface AgentPlan {
    * keeps its wake-up timer only for `temporal` (src/workflows/wake-up-timer.ts). Absent in plans made elsewhere.
    */
   liveOutput?: "temporal" | "redis" | "none";
+  /**
+   * The resolving worker's clock (ms since the epoch). Recorded with the plan, so every replay reads the time the
+   * live run did, unlike workflow time (the session's progress clock, docs/decisions/0014). Absent in plans made
+   * elsewhere and in histories recorded before it was carried.
+   */
+  resolvedAt?: number;
 }
 
 /** What the model is told of a skill before it loads it. */

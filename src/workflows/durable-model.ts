@@ -39,6 +39,8 @@ export interface DurableModelContext {
   liveCalls?: { openLiveCall(): () => void };
   /** What the calls are for, at the head of each activity's summary in the UI (e.g. `compaction summary`). */
   purpose?: string;
+  /** Told the time each call's worker recorded as it completed (`CallModelOutput.completedAt`), before its chunks. */
+  recorded?: (at: number | undefined) => void;
 }
 
 /**
@@ -112,6 +114,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
         },
         (output) => {
           end();
+          context.recorded?.(output.completedAt);
           return recordedChunks(output);
         },
         (error) => {

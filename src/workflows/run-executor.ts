@@ -58,10 +58,15 @@ export async function executeRun(
   const usage = resumed?.snapshot.usage ?? ZERO_USAGE;
   const active = new ActiveRun(run.runId, resumed?.snapshot.turn ?? 0, usage);
   session.current = active;
+  // With a recorded clock, the run's start is upserted once its plan says when that was (so its first turns are
+  // spaced from then); before, at once.
+  const recordedClock = session.patches.takes("recorded-clock");
   try {
-    session.refreshVisibility();
+    if (!recordedClock) session.refreshVisibility();
     const plan = await resolvePlan(session, run);
     if (!plan) return {};
+    session.visibility.noteRecordedTime(plan.resolvedAt);
+    if (recordedClock) session.refreshVisibility();
     session.visibility.describeAgent(plan.name, plan.model);
     const driven = await active.scope.run(async () =>
       driveKernel(session, run, await runTools(session, run.runId, plan, resumed), resumed),
@@ -292,6 +297,7 @@ function kernelConfig(
       wakeUps: wakesUpWhileStreaming(session, plan),
       runWakeUps: () => runWakeUps(session),
       wakeUpsInCallScope: () => session.wakeUpsInCallScope(),
+      recorded: (at) => session.visibility.noteRecordedTime(at),
       // Only live output sent through the session reaches its stream without a history event; Redis output does not.
       ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),
     }),

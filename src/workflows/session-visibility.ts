@@ -33,11 +33,12 @@ function searchableCost(status: SessionStatus, patches: ExecutionPatches): numbe
 }
 
 /**
- * The least workflow time between two upserts of a run's progress (`AgentTurns`, `AgentTokens`, `AgentCost`) while
- * the run goes on. They change every turn, and each upsert is a history event and a write to the server's
- * visibility store (the largest share of the server's CPU that a turn added, docs/decisions/0014). A change of
- * `AgentStatus` is upserted at once, with the progress as it is then, so the run's start and end (and any wait for
- * a person) show exact values; between them the progress lags by at most this long plus the turn going on.
+ * The least time between two upserts of a run's progress (`AgentTurns`, `AgentTokens`, `AgentCost`) while the run
+ * goes on. They change every turn, and each upsert is a history event and a write to the server's visibility store
+ * (the largest share of the server's CPU that a turn added, docs/decisions/0014). A change of `AgentStatus` is
+ * upserted at once, with the progress as it is then, so the run's start and end (and any wait for a person) show
+ * exact values; between them the progress lags by at most this long plus the turn going on. The time is the one
+ * workers recorded in the history (`recorded-clock`), or in executions begun before it, workflow time.
  */
 export const PROGRESS_UPSERT_INTERVAL_MS = 10_000;
 
@@ -50,6 +51,10 @@ export class SessionVisibility {
   private lastStatus = "";
   private lastProgress = "";
   private lastUpsertAt = Number.NEGATIVE_INFINITY;
+  /** The latest time a worker recorded in the history (see {@link noteRecordedTime}). */
+  private recordedTime = Number.NEGATIVE_INFINITY;
+  /** Whether the progress is spaced by recorded times (decided once, at the execution's start). */
+  private readonly recordedClock: boolean;
   private memo = "";
 
   /**
@@ -57,13 +62,31 @@ export class SessionVisibility {
    * @param throttleProgress whether a run's progress is upserted at most every {@link PROGRESS_UPSERT_INTERVAL_MS}
    *   (sessions decide it at their start, `patched("fewer-turn-commands")`: older histories upserted it at
    *   every change).
-   * @param patches which patches the execution takes (`agent-status-failed`, `agent-cost-attribute`).
+   * @param patches which patches the execution takes (`agent-status-failed`, `agent-cost-attribute`,
+   *   `recorded-clock`).
    */
   constructor(
     private readonly searchAttributes: boolean,
     private readonly throttleProgress: boolean,
     private readonly patches: ExecutionPatches,
-  ) {}
+  ) {
+    this.recordedClock = patches.takes("recorded-clock");
+  }
+
+  /**
+   * A time a worker recorded in the history: a plan's resolution, a model call's end. The progress clock of
+   * executions that take `recorded-clock`: a replay reads these back exactly as the live run did, where workflow
+   * time can differ (the first workflow task a worker runs after replaying a history can see the time of the task
+   * before it, docs/decisions/0014). Absent times (older workers) leave the clock where it is.
+   */
+  noteRecordedTime(at: number | undefined): void {
+    if (at !== undefined && at > this.recordedTime) this.recordedTime = at;
+  }
+
+  /** The clock progress upserts are spaced by. */
+  private now(): number {
+    return this.recordedClock ? this.recordedTime : workflowPorts.now();
+  }
 
   /** Brings search attributes and details up to date with the session's status. */
   refresh(status: SessionStatus): void {
@@ -77,7 +100,7 @@ export class SessionVisibility {
     if (!statusChanged && (progress === this.lastProgress || this.progressWaits(status))) return;
     this.lastStatus = agentStatus;
     this.lastProgress = progress;
-    this.lastUpsertAt = workflowPorts.now();
+    this.lastUpsertAt = this.now();
     upsertSearchAttributes([
       { key: AGENT_NAME, value: status.agent },
       { key: AGENT_STATUS, value: agentStatus },
@@ -92,7 +115,7 @@ export class SessionVisibility {
     return (
       this.throttleProgress &&
       status.currentRun !== undefined &&
-      workflowPorts.now() - this.lastUpsertAt < PROGRESS_UPSERT_INTERVAL_MS
+      this.now() - this.lastUpsertAt < PROGRESS_UPSERT_INTERVAL_MS
     );
   }
 

@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "@temporalio/worker";
 import { afterEach, expect, it } from "vitest";
+import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
 import type { AgentEvent } from "../../src/kernel/events.js";
 import { testClient, uniqueTaskQueue } from "../support/temporal.js";
 import { WorkerProcesses, killHard, waitForLine } from "../support/worker-process.js";
@@ -41,6 +43,9 @@ it("a worker killed mid-tool is replaced: completed tools ran once, at-most-once
 
   expect(result.stopReason).toBe("stop");
   expect(result.text).toBe("done");
+  // What the workers recorded, across their crashes, is what the workflow code does on a replay from scratch.
+  const history = await client.handle(started.sessionId).fetchHistory();
+  await Worker.runReplayHistory({ workflowBundle: await loadWorkflowBundle() }, history, started.sessionId);
   const lines = readFileSync(sideEffects, "utf8").trim().split("\n");
   expect(lines.filter((line) => line === "record a")).toHaveLength(1);
   expect(lines.filter((line) => line === "record b")).toHaveLength(1);

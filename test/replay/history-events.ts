@@ -146,7 +146,7 @@ export function searchAttributeUpserts(history: History): SearchAttributeUpsert[
 }
 
 /** An event time in ms (its seconds are a Long in fetched histories, a number or string in loaded ones). */
-function timestampMs(time: HistoryEvent["eventTime"]): number {
+export function timestampMs(time: HistoryEvent["eventTime"]): number {
   return Number(String(time?.seconds ?? 0)) * 1000 + Math.floor(Number(time?.nanos ?? 0) / 1e6);
 }
 

@@ -13,7 +13,7 @@ import { FilesystemStorageDriver } from "../../src/storage/filesystem-driver.js"
 import { blobToPayload } from "../../src/storage/payload-blob.js";
 import { DEFAULT_PAYLOAD_THRESHOLD } from "../../src/storage/storage-config.js";
 import { INLINE_REQUEST_LIMIT } from "../../src/workflows/durable-model.js";
-import { recordFirstModelCallAsTool } from "./alter-history.js";
+import { recordFirstModelCallAsTool, spreadWorkflowTaskTimes } from "./alter-history.js";
 import { scheduledActivities, storedPayloadReferences } from "./history-events.js";
 import {
   historyFileName,
@@ -28,7 +28,7 @@ import {
   interruptShowsWakeUpsInCallScope,
   patchMarkerIds,
 } from "./scenario-catalog.js";
-import { PATCH_SET } from "../../src/workflows/execution-patches.js";
+import { PATCH_SET, PREVIOUS_PATCH_SET } from "../../src/workflows/execution-patches.js";
 import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 
 // The replays that fail on purpose make the worker log the nondeterminism; the assertions are what matter here.
@@ -91,6 +91,36 @@ describe("replay of the recorded histories", () => {
     },
   );
 
+  // A worker that takes over a session after a crash can run its first workflow task with the time of the task
+  // before (docs/decisions/0014): what executions record now must not depend on the time a task saw.
+  it.each(historyFiles.filter((file) => !file.includes(".before-")))(
+    "%s replays alike when every workflow task saw a later time than the live run did",
+    async (file) => {
+      const { history, workflowId } = loadHistoryFile(file);
+      await expect(
+        Worker.runReplayHistory(
+          { workflowBundle, dataConverter },
+          spreadWorkflowTaskTimes(history, 30_000),
+          workflowId,
+        ),
+      ).resolves.toBeUndefined();
+    },
+  );
+
+  it("a history from before patch-set-2 spaced its progress upserts by workflow time: with later times, its replay upserts where the live run did not", async () => {
+    const { history, workflowId } = loadHistoryFile("fewer-turn-commands.before-patch-set-2.json");
+    const error = await Worker.runReplayHistory(
+      { workflowBundle, dataConverter },
+      spreadWorkflowTaskTimes(history, 30_000),
+      workflowId,
+    ).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(DeterminismViolationError);
+    expect((error as Error).message).toMatch(/UpsertWorkflowSearchAttributes/);
+  });
+
   it.each(SCENARIOS.filter((spec) => spec.storesPayloads).map((spec) => spec.name))(
     "%s needs its stored payloads: without the storage its replay fails",
     async (name) => {
@@ -142,7 +172,7 @@ describe("the histories folder", () => {
     }
   });
 
-  it("keeps every scenario's history from before the patch set: a marker for each patch, where it was asked", () => {
+  it("keeps every scenario's history from before patch-set-1: a marker for each patch, where it was asked", () => {
     // Scenarios of workflow code the patch set does not touch, recorded only with it.
     const recordedSince = ["stored-payload", "run-end-wait"];
     for (const spec of SCENARIOS.filter((candidate) => !recordedSince.includes(candidate.name))) {
@@ -153,6 +183,20 @@ describe("the histories folder", () => {
       const ids = patchMarkerIds(loadHistoryFile(file).history);
       expect(ids.length, file).toBeGreaterThan(0);
       expect(ids, file).not.toContain(PATCH_SET);
+      expect(ids, file).not.toContain(PREVIOUS_PATCH_SET);
+    }
+  });
+
+  it("keeps every scenario's history from before patch-set-2: patch-set-1's one marker, and progress spaced by workflow time", () => {
+    // Its stored payloads' blobs are the current recording's only; the scenario's workflow code is the same.
+    for (const spec of SCENARIOS.filter((candidate) => candidate.name !== "stored-payload")) {
+      for (let index = 0; index < spec.executions; index++) {
+        const file = historyFileName(spec.name, index, spec.executions).replace(
+          /(\.\d)?\.json$/,
+          ".before-patch-set-2$&",
+        );
+        expect(patchMarkerIds(loadHistoryFile(file).history), file).toEqual([PREVIOUS_PATCH_SET]);
+      }
     }
   });
 

@@ -14,7 +14,7 @@ import {
 import type { History } from "./history-files.js";
 import { EXTERNALIZED_RESULT_PREFIX } from "../../src/kernel/context/externalize-seen-results.js";
 import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session-visibility.js";
-import { PATCH_SET, type EarlierPatch } from "../../src/workflows/execution-patches.js";
+import { PATCH_SET, PREVIOUS_PATCH_SET, type EarlierPatch } from "../../src/workflows/execution-patches.js";
 
 /** A recorded scenario: which workflow branch it exercises, and how to see it in its histories. */
 export interface ScenarioSpec {
@@ -75,11 +75,15 @@ function hasPatchMarker(history: History, patchId: string): boolean {
 }
 
 /**
- * Whether the execution took `patchId`'s new branch: the history records that patch's marker, or the patch set's,
+ * Whether the execution took `patchId`'s new branch: the history records that patch's marker, or a patch set's,
  * which implies every earlier patch (src/workflows/execution-patches.ts).
  */
 function takesPatch(history: History, patchId: EarlierPatch): boolean {
-  return hasPatchMarker(history, PATCH_SET) || hasPatchMarker(history, patchId);
+  return (
+    hasPatchMarker(history, PATCH_SET) ||
+    hasPatchMarker(history, PREVIOUS_PATCH_SET) ||
+    hasPatchMarker(history, patchId)
+  );
 }
 
 /** The ids of the `patched()` markers a history records, in order. */
@@ -157,20 +161,22 @@ export function interruptShowsWakeUpsInCallScope(history: History): boolean {
 
 /**
  * The fewer-turn-commands branch: a four-turn run on a worker without live output upserts its progress once in
- * the middle (after the resting tool, at least the interval after the run's start), exact totals at its end, and
- * starts no wake-up timer.
+ * the middle (at least the interval after the run's start: with workflow time, at the end of the resting tool's
+ * turn; with the recorded clock of the current patch set, at the end of the next model call, the first time a
+ * worker recorded after the rest), exact totals at its end, and starts no wake-up timer.
  */
 function fewerTurnCommands(history: History): boolean {
   const upserts = searchAttributeUpserts(history).filter((upsert) => "AgentStatus" in upsert.values);
   const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
   const last = upserts.at(-1)?.values;
+  const turnsInTheMiddle = hasPatchMarker(history, PATCH_SET) ? 3 : 2;
   return (
     takesPatch(history, "fewer-turn-commands") &&
     scheduledActivities(history, "callModel").length === 4 &&
     startedTimers(history).length === 0 &&
     running.length === 2 &&
     running[1]!.workflowTimeMs - running[0]!.workflowTimeMs >= PROGRESS_UPSERT_INTERVAL_MS &&
-    running[1]!.values.AgentTurns === 2 &&
+    running[1]!.values.AgentTurns === turnsInTheMiddle &&
     last?.AgentStatus === "idle" &&
     last.AgentTurns === 4
   );
