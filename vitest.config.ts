@@ -10,6 +10,7 @@ const RUN_ALONE = [
   "test/e2e/fast-recovery.test.ts",
   "test/e2e/worker-crash.test.ts",
   "test/e2e/server-restart.test.ts",
+  "test/e2e/chaos.test.ts",
   "test/workflow/promises-per-turn.test.ts",
   "test/replay/fresh-recordings.test.ts",
 ];

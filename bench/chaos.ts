@@ -6,10 +6,14 @@
 // (a call id with two `tool-end` ledger lines; at-most-once tools must not even start twice), and the recovery time
 // of each kill: from the kill to the next ledger line of each session that was in a model or tool call (or between
 // two) on the killed worker. Prints a table and writes bench/results/chaos.json.
+// Last, while the server is up, it replays every session's history from scratch with the workflow code: a history
+// the live workers wrote that a replay does not reproduce is a session a later takeover would find stuck.
 // Env: CHAOS_SESSIONS (50), CHAOS_SECONDS (180: new runs start until then; the two restarts are at 1/3 and 2/3),
 // CHAOS_DRAIN_SECONDS (150: how long runs may take to finish after that), CHAOS_HEARTBEAT_MS (the agent's model and
-// tool heartbeat timeouts; default the durable defaults, 10 s).
+// tool heartbeat timeouts; default the durable defaults, 10 s). `runChaos` runs it with options of its own (the
+// smaller chaos test in test/e2e/chaos.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
+import { Worker } from "@temporalio/worker";
 import { randomUUID } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -24,10 +28,30 @@ import type { DurableEvent } from "../src/runtime/run-event-stream.js";
 import { loadWorkflowBundle } from "../src/runtime/workflow-bundle.js";
 import { CHAOS_AGENT, TURNS_PER_RUN, chaosPrompt, parseLedgerLine, type LedgerLine } from "./chaos/agent.js";
 
-const SESSIONS = Number(process.env.CHAOS_SESSIONS ?? 50);
-const CHAOS_MS = Number(process.env.CHAOS_SECONDS ?? 180) * 1000;
-const DRAIN_MS = Number(process.env.CHAOS_DRAIN_SECONDS ?? 150) * 1000;
-const HEARTBEAT_MS = process.env.CHAOS_HEARTBEAT_MS ? Number(process.env.CHAOS_HEARTBEAT_MS) : undefined;
+/** How a chaos run goes. */
+export interface ChaosOptions {
+  sessions: number;
+  /** New runs start until then. */
+  chaosMs: number;
+  /** How long runs may take to finish after that. */
+  drainMs: number;
+  /** Server restarts (10 s down each), spread evenly over the chaos phase. */
+  restarts: number;
+  /** The agent's model and tool heartbeat timeouts (default the durable defaults). */
+  heartbeatMs?: number;
+}
+
+/** The benchmark's options, from the environment (see the head of this file). */
+function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
+  return {
+    sessions: Number(env.CHAOS_SESSIONS ?? 50),
+    chaosMs: Number(env.CHAOS_SECONDS ?? 180) * 1000,
+    drainMs: Number(env.CHAOS_DRAIN_SECONDS ?? 150) * 1000,
+    restarts: 2,
+    ...(env.CHAOS_HEARTBEAT_MS ? { heartbeatMs: Number(env.CHAOS_HEARTBEAT_MS) } : {}),
+  };
+}
+
 const WORKERS = 2;
 const KILL_EVERY_MS: [number, number] = [3_000, 5_000];
 const OUTAGE_MS = 10_000;
@@ -106,6 +130,8 @@ export interface ChaosResult {
   recovery: RecoveryFigures;
   /** The longest time a session with a run in progress wrote no ledger line, outside the server outages. */
   longestStall: { seconds: number; sessionId: string; from: string } | undefined;
+  /** Sessions whose history, replayed from scratch after the run, did not replay: why (goal none). */
+  historiesNotReplaying: { sessionId: string; error: string }[];
   loadAverage: { start: number[]; end: number[]; meanOneMinute: number };
 }
 
@@ -139,6 +165,20 @@ interface RecoveryFigures {
 
 /** Runs the benchmark, prints the table, writes bench/results/chaos.json; returns the exit code (always 0). */
 export async function runChaosBench(): Promise<number> {
+  const { result, dir } = await runChaos(optionsFromEnv());
+  print(result);
+  const environment = { node: process.version, cpus: cpus().length, workDir: dir };
+  const report = { date: new Date().toISOString(), environment, results: { chaos: result } };
+  mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+  writeFileSync(new URL("./results/chaos.json", import.meta.url), JSON.stringify(report, null, 2) + "\n");
+  return 0;
+}
+
+/**
+ * One chaos run (see the head of this file): its figures, and the folder holding its ledger, worker logs and the
+ * server's database.
+ */
+export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosResult; dir: string }> {
   const loadStart = loadavg().map(round2);
   const loadSamples: number[] = [];
   const loadTimer = setInterval(() => loadSamples.push(loadavg()[0]!), 5_000);
@@ -174,7 +214,7 @@ export async function runChaosBench(): Promise<number> {
     const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue };
     Object.assign(env, { LEDGER: ledger, WORKER_NAME: name });
     delete env.REDIS_URL;
-    if (HEARTBEAT_MS !== undefined) env.HEARTBEAT_TIMEOUT_MS = String(HEARTBEAT_MS);
+    if (options.heartbeatMs !== undefined) env.HEARTBEAT_TIMEOUT_MS = String(options.heartbeatMs);
     const script = fileURLToPath(new URL("./chaos/worker.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", script], {
       env,
@@ -246,9 +286,12 @@ export async function runChaosBench(): Promise<number> {
     workerWaitMs: 30_000,
   });
   const chaosStart = Date.now();
-  const chaosEnd = chaosStart + CHAOS_MS;
-  const hardDeadline = chaosEnd + DRAIN_MS;
-  const restartsAt = [chaosStart + CHAOS_MS / 3, chaosStart + (2 * CHAOS_MS) / 3];
+  const chaosEnd = chaosStart + options.chaosMs;
+  const hardDeadline = chaosEnd + options.drainMs;
+  const restartsAt = Array.from(
+    { length: options.restarts },
+    (_, index) => chaosStart + ((index + 1) * options.chaosMs) / (options.restarts + 1),
+  );
   const runs: RunRecord[] = [];
   const runTag = randomUUID().slice(0, 6);
 
@@ -338,7 +381,7 @@ export async function runChaosBench(): Promise<number> {
     }
   })();
 
-  const sessions = Array.from({ length: SESSIONS }, (_, index) => driveSession(index));
+  const sessions = Array.from({ length: options.sessions }, (_, index) => driveSession(index));
   await chaos;
   console.error(`chaos: chaos phase over (${kills.length} kills, ${outages.length} restarts); draining`);
   await Promise.all(sessions);
@@ -368,14 +411,21 @@ export async function runChaosBench(): Promise<number> {
   stopping = true;
   await supervising;
   killAllOnExit();
-  // The client stays open: readers of runs abandoned at the deadline may still be retrying, and a retry on a closed
-  // channel throws from a timer (uncaught). The caller exits right after.
+  const historiesNotReplaying = await replayHistories(
+    client,
+    Array.from({ length: options.sessions }, (_, index) => `chaos-${runTag}-s${index}`),
+  );
+  // With runs abandoned at the deadline, the client stays open: their readers may still be retrying, and a retry on
+  // a closed channel throws from a timer (uncaught). The benchmark exits right after.
+  if (lostRuns.length === 0) await client.close();
   await server?.stop();
   workerLog.end();
   clearInterval(loadTimer);
   process.off("exit", killAllOnExit);
 
   const result = analyse({
+    options,
+    historiesNotReplaying,
     runs,
     lines,
     kills,
@@ -391,12 +441,31 @@ export async function runChaosBench(): Promise<number> {
     loadStart,
     loadSamples,
   });
-  print(result);
-  const environment = { node: process.version, cpus: cpus().length, workDir: dir };
-  const report = { date: new Date().toISOString(), environment, results: { chaos: result } };
-  mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
-  writeFileSync(new URL("./results/chaos.json", import.meta.url), JSON.stringify(report, null, 2) + "\n");
-  return 0;
+  return { result, dir };
+}
+
+/**
+ * Replays each session's history from its start with the workflow code the workers ran: what a worker taking the
+ * session over would do. Returns the sessions whose history it does not reproduce (or could not read).
+ */
+async function replayHistories(
+  client: AgentClient,
+  sessionIds: string[],
+): Promise<ChaosResult["historiesNotReplaying"]> {
+  const workflowBundle = await loadWorkflowBundle();
+  const failures: ChaosResult["historiesNotReplaying"] = [];
+  for (const sessionId of sessionIds) {
+    try {
+      const history = await client.handle(sessionId).fetchHistory();
+      await Worker.runReplayHistory({ workflowBundle }, history, sessionId);
+    } catch (error) {
+      failures.push({
+        sessionId,
+        error: String(error instanceof Error ? error.message : error).slice(0, 300),
+      });
+    }
+  }
+  return failures;
 }
 
 function pick([low, high]: [number, number]): number {
@@ -434,6 +503,8 @@ function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
 }
 
 interface AnalysisInput {
+  options: ChaosOptions;
+  historiesNotReplaying: ChaosResult["historiesNotReplaying"];
   runs: RunRecord[];
   lines: LedgerLine[];
   kills: Kill[];
@@ -521,9 +592,9 @@ function analyse(input: AnalysisInput): ChaosResult {
   const sum = (pick: (run: RunRecord) => number) => runs.reduce((total, run) => total + pick(run), 0);
   const meanLoad = input.loadSamples.reduce((a, b) => a + b, 0) / Math.max(1, input.loadSamples.length);
   return {
-    sessions: SESSIONS,
+    sessions: input.options.sessions,
     turnsPerRun: TURNS_PER_RUN,
-    chaosSeconds: CHAOS_MS / 1000,
+    chaosSeconds: input.options.chaosMs / 1000,
     totalSeconds: round1((input.drainedAt - input.benchStart) / 1000),
     runsStarted: runs.length,
     runsCompleted: completed.length,
@@ -556,8 +627,8 @@ function analyse(input: AnalysisInput): ChaosResult {
       upAt: round1((outage.upAt - input.chaosStart) / 1000),
     })),
     heartbeatTimeoutSeconds: {
-      model: (HEARTBEAT_MS ?? DURABLE_DEFAULTS.modelRetry.heartbeatTimeoutMs) / 1000,
-      tool: (HEARTBEAT_MS ?? DURABLE_DEFAULTS.toolHeartbeatTimeoutMs) / 1000,
+      model: (input.options.heartbeatMs ?? DURABLE_DEFAULTS.modelRetry.heartbeatTimeoutMs) / 1000,
+      tool: (input.options.heartbeatMs ?? DURABLE_DEFAULTS.toolHeartbeatTimeoutMs) / 1000,
     },
     recovery: {
       affected: samples.length + unrecovered,
@@ -578,6 +649,7 @@ function analyse(input: AnalysisInput): ChaosResult {
         })),
     },
     longestStall,
+    historiesNotReplaying: input.historiesNotReplaying,
     loadAverage: { start: input.loadStart, end: loadavg().map(round2), meanOneMinute: round2(meanLoad) },
   };
 }
@@ -591,6 +663,7 @@ function print(result: ChaosResult): void {
       "tool calls": result.toolCallsStarted,
       "repeated tool calls": result.completedToolCallsRepeated,
       "started twice": result.toolCallsStartedTwice,
+      "histories not replaying": result.historiesNotReplaying.length,
       kills: result.kills,
       "server restarts": result.serverRestarts,
       "recovery p50 s": result.recovery.p50,
@@ -621,4 +694,5 @@ function print(result: ChaosResult): void {
       `${result.loadAverage.end.join(" ")} (mean ${result.loadAverage.meanOneMinute})`,
   );
   for (const lost of result.lostRuns) console.log(`LOST ${JSON.stringify(lost)}`);
+  for (const failed of result.historiesNotReplaying) console.log(`NOT REPLAYING ${JSON.stringify(failed)}`);
 }
