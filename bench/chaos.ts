@@ -13,12 +13,12 @@
 // tool heartbeat timeouts; default the durable defaults, 10 s). `runChaos` runs it with options of its own (the
 // smaller chaos test in test/e2e/chaos.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
-import { Worker } from "@temporalio/worker";
 import { randomUUID } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Worker } from "@temporalio/worker";
 import { AgentClient } from "../src/client.js";
 import { DURABLE_DEFAULTS } from "../src/define-agent.js";
 import { startDevServer, type DevServer } from "../src/dev-server/index.js";
