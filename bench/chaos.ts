@@ -10,8 +10,9 @@
 // the live workers wrote that a replay does not reproduce is a session a later takeover would find stuck.
 // Env: CHAOS_SESSIONS (50), CHAOS_SECONDS (180: new runs start until then; the two restarts are at 1/3 and 2/3),
 // CHAOS_DRAIN_SECONDS (150: how long runs may take to finish after that), CHAOS_HEARTBEAT_MS (the agent's model and
-// tool heartbeat timeouts; default the durable defaults, 10 s). `runChaos` runs it with options of its own (the
-// smaller chaos test in test/e2e/chaos.test.ts).
+// tool heartbeat timeouts; default the durable defaults, 10 s), CHAOS_MAX_HISTORY_EVENTS (the agent's continue-as-new
+// budget: small, sessions continue as new often, in the middle of runs too). `runChaos` runs it with options of its
+// own (the smaller chaos test in test/e2e/chaos.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -39,6 +40,8 @@ export interface ChaosOptions {
   restarts: number;
   /** The agent's model and tool heartbeat timeouts (default the durable defaults). */
   heartbeatMs?: number;
+  /** The agent's continue-as-new budget in history events (default the durable default, 10,000). */
+  maxHistoryEvents?: number;
 }
 
 /** The benchmark's options, from the environment (see the head of this file). */
@@ -49,6 +52,7 @@ function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
     drainMs: Number(env.CHAOS_DRAIN_SECONDS ?? 150) * 1000,
     restarts: 2,
     ...(env.CHAOS_HEARTBEAT_MS ? { heartbeatMs: Number(env.CHAOS_HEARTBEAT_MS) } : {}),
+    ...(env.CHAOS_MAX_HISTORY_EVENTS ? { maxHistoryEvents: Number(env.CHAOS_MAX_HISTORY_EVENTS) } : {}),
   };
 }
 
@@ -215,6 +219,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
     Object.assign(env, { LEDGER: ledger, WORKER_NAME: name });
     delete env.REDIS_URL;
     if (options.heartbeatMs !== undefined) env.HEARTBEAT_TIMEOUT_MS = String(options.heartbeatMs);
+    if (options.maxHistoryEvents !== undefined) env.MAX_HISTORY_EVENTS = String(options.maxHistoryEvents);
     const script = fileURLToPath(new URL("./chaos/worker.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", script], {
       env,
@@ -445,8 +450,9 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
 }
 
 /**
- * Replays each session's history from its start with the workflow code the workers ran: what a worker taking the
- * session over would do. Returns the sessions whose history it does not reproduce (or could not read).
+ * Replays each execution of each session (every link of its continue-as-new chain) from its start with the workflow
+ * code the workers ran: what a worker taking the session over would do. Returns the sessions with an execution whose
+ * history it does not reproduce (or could not read).
  */
 async function replayHistories(
   client: AgentClient,
@@ -455,14 +461,16 @@ async function replayHistories(
   const workflowBundle = await loadWorkflowBundle();
   const failures: ChaosResult["historiesNotReplaying"] = [];
   for (const sessionId of sessionIds) {
+    let runId = "";
     try {
-      const history = await client.handle(sessionId).fetchHistory();
-      await Worker.runReplayHistory({ workflowBundle }, history, sessionId);
+      for await (const execution of client.temporal.workflow.list({ query: `WorkflowId = '${sessionId}'` })) {
+        runId = execution.runId;
+        const history = await client.temporal.workflow.getHandle(sessionId, runId).fetchHistory();
+        await Worker.runReplayHistory({ workflowBundle }, history, sessionId);
+      }
     } catch (error) {
-      failures.push({
-        sessionId,
-        error: String(error instanceof Error ? error.message : error).slice(0, 300),
-      });
+      const why = String(error instanceof Error ? error.message : error).slice(0, 300);
+      failures.push({ sessionId, error: `run ${runId}: ${why}` });
     }
   }
   return failures;

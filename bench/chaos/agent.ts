@@ -124,16 +124,20 @@ function ledgerTool(context: ChaosContext) {
 }
 
 /**
- * The agent, with the durable defaults (model and tool heartbeat timeouts 10 s) unless `heartbeatTimeoutMs` is given.
+ * The agent, with the durable defaults (model and tool heartbeat timeouts 10 s, continue-as-new at 10,000 history
+ * events) unless `heartbeatTimeoutMs` or `maxHistoryEvents` is given.
  */
-export function chaosAgent(context: ChaosContext, heartbeatTimeoutMs?: number) {
+export function chaosAgent(context: ChaosContext, heartbeatTimeoutMs?: number, maxHistoryEvents?: number) {
   return defineAgent({
     name: CHAOS_AGENT,
     model: "chaos-model",
     tools: [ledgerTool(context)],
     maxTurns: TURNS_PER_RUN + 2,
-    ...(heartbeatTimeoutMs === undefined
-      ? {}
-      : { durable: { toolHeartbeatTimeoutMs: heartbeatTimeoutMs, modelRetry: { heartbeatTimeoutMs } } }),
+    durable: {
+      ...(heartbeatTimeoutMs === undefined
+        ? {}
+        : { toolHeartbeatTimeoutMs: heartbeatTimeoutMs, modelRetry: { heartbeatTimeoutMs } }),
+      ...(maxHistoryEvents === undefined ? {} : { continueAsNew: { maxHistoryEvents } }),
+    },
   });
 }

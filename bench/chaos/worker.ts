@@ -1,6 +1,7 @@
 // A worker process of the chaos benchmark (bench/chaos.ts kills it with SIGKILL at any moment).
 // Env: TEMPORAL_ADDRESS, TASK_QUEUE (the base queue), LEDGER (the file the tool and the model append to),
-// WORKER_NAME, HEARTBEAT_TIMEOUT_MS (optional: the agent's model and tool heartbeat timeouts; default the durable
+// WORKER_NAME, MAX_HISTORY_EVENTS (optional: the agent's continue-as-new budget), HEARTBEAT_TIMEOUT_MS (optional: the
+// agent's model and tool heartbeat timeouts; default the durable
 // defaults). Prints "worker ready" once polling.
 import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { createWorker } from "../../src/worker.js";
@@ -13,12 +14,13 @@ const env = (name: string): string => {
 };
 const context = { ledger: env("LEDGER"), worker: env("WORKER_NAME") };
 const heartbeat = process.env.HEARTBEAT_TIMEOUT_MS ? Number(process.env.HEARTBEAT_TIMEOUT_MS) : undefined;
+const maxHistoryEvents = process.env.MAX_HISTORY_EVENTS ? Number(process.env.MAX_HISTORY_EVENTS) : undefined;
 const model = chaosModel(context);
 
 Runtime.install({ logger: new DefaultLogger("ERROR") });
 const connection = await connectWithRetry(env("TEMPORAL_ADDRESS"));
 const worker = await createWorker({
-  agents: [chaosAgent(context, heartbeat)],
+  agents: [chaosAgent(context, heartbeat, maxHistoryEvents)],
   providers: { [model.id]: model },
   taskQueue: env("TASK_QUEUE"),
   connection,

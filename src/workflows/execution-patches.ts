@@ -26,8 +26,11 @@ export type EarlierPatch =
  * - `recorded-clock`: a run's progress upserts are spaced by the times workers recorded in the history (a plan's
  *   resolution, a model call's end), not by workflow time, which the first workflow task a worker runs after
  *   replaying a history can see stale (docs/decisions/0014, phase 15).
+ * - `continued-plan-activity`: a run that starts in a continued execution's first workflow task (a run continued
+ *   as new, or one queued across it) resolves its plan with an activity, not a local activity, whose result a live
+ *   worker can take a task later than a replay does (phase 15).
  */
-export type LaterPatch = "recorded-clock";
+export type LaterPatch = "recorded-clock" | "continued-plan-activity";
 
 /**
  * The patch an execution asks first, at its start. Code that records it takes the new branch of every

@@ -1,4 +1,5 @@
-import { proxyLocalActivities } from "@temporalio/workflow";
+import type { ActivityOptions } from "@temporalio/common";
+import { proxyActivities, proxyLocalActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
 import { RunWakeUps } from "./wake-up-timer.js";
 import { awaitBackgroundStop } from "./background-stop.js";
@@ -34,9 +35,20 @@ import type { AgentEvent } from "../kernel/events.js";
 import { captureTurnEnd, turnTracker } from "./turn-capture.js";
 import type { LiveOutputMark } from "./session-stream.js";
 
-const { resolveAgent } = proxyLocalActivities<AgentActivities>({
+const planOptions: Pick<ActivityOptions, "startToCloseTimeout" | "retry"> = {
   startToCloseTimeout: "30 seconds",
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["LiteAgent.UnknownAgent"] },
+};
+const { resolveAgent } = proxyLocalActivities<AgentActivities>(planOptions);
+/**
+ * The same, as an activity: for a run that starts in the first workflow task of a continued execution. There a live
+ * worker can take a local activity's result a workflow task later than a replay does, and an update accepted in that
+ * task (a follower's `awaitRunEnd`, sent again to the new execution at once) then comes before the run's next commands
+ * in the history and after them on replay (docs/decisions/0014, phase 15). An activity's result is a history event.
+ */
+const { resolveAgent: resolveAgentActivity } = proxyActivities<AgentActivities>({
+  ...planOptions,
+  summary: "resolve the agent's plan",
 });
 
 /** How a run left this execution: finished (with the plan it ran), or paused to continue as new. */
@@ -54,6 +66,7 @@ export async function executeRun(
   session: SessionState,
   run: QueuedRun,
   resumed?: SuspendedRun,
+  startsExecution = false,
 ): Promise<RunOutcome> {
   const usage = resumed?.snapshot.usage ?? ZERO_USAGE;
   const active = new ActiveRun(run.runId, resumed?.snapshot.turn ?? 0, usage);
@@ -63,7 +76,8 @@ export async function executeRun(
   const recordedClock = session.patches.takes("recorded-clock");
   try {
     if (!recordedClock) session.refreshVisibility();
-    const plan = await resolvePlan(session, run);
+    const byActivity = startsExecution && session.patches.takes("continued-plan-activity");
+    const plan = await resolvePlan(session, run, byActivity);
     if (!plan) return {};
     session.visibility.noteRecordedTime(plan.resolvedAt);
     if (recordedClock) session.refreshVisibility();
@@ -82,10 +96,17 @@ export async function executeRun(
   }
 }
 
-/** The agent's plan, from the worker; on the session's own model when it has one (a fork onto another model). */
-async function resolvePlan(session: SessionState, run: QueuedRun): Promise<AgentPlan | undefined> {
+/**
+ * The agent's plan, from the worker (by a local activity, or an activity: see `resolveAgentActivity`); on the
+ * session's own model when it has one (a fork onto another model).
+ */
+async function resolvePlan(
+  session: SessionState,
+  run: QueuedRun,
+  byActivity: boolean,
+): Promise<AgentPlan | undefined> {
   try {
-    const plan = await resolveAgent(session.agent);
+    const plan = await (byActivity ? resolveAgentActivity : resolveAgent)(session.agent);
     return session.input.model ? { ...plan, model: session.input.model } : plan;
   } catch (error) {
     const cause = applicationCause(error);

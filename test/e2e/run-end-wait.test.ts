@@ -1,4 +1,5 @@
 import { WorkflowUpdateStage } from "@temporalio/client";
+import { Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
@@ -6,6 +7,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
+import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
 import { MAX_RUN_END_WAITERS } from "../../src/workflows/run-end-wait.js";
 import { awaitRunEndUpdate } from "../../src/workflows/messages.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
@@ -209,5 +211,11 @@ describe("awaitRunEnd: a follower's wake-up at a run's end", () => {
     expect(waits.length).toBeGreaterThanOrEqual(2);
     expect(waits.slice(0, -1)).toEqual(Array(waits.length - 1).fill({ ended: false }));
     expect(waits.at(-1)).toEqual({ ended: true });
+    // Each execution, its wait included, replays from scratch as a worker taking the session over would.
+    const workflowBundle = await loadWorkflowBundle();
+    for (const runId of executions) {
+      const history = await client.temporal.workflow.getHandle(started.sessionId, runId).fetchHistory();
+      await Worker.runReplayHistory({ workflowBundle }, history, started.sessionId);
+    }
   });
 });

@@ -182,6 +182,20 @@ function fewerTurnCommands(history: History): boolean {
   );
 }
 
+/**
+ * A continued execution that goes on at once with its run resolves the run's plan as its patch set says: with the
+ * current set by a `resolveAgent` activity (no local activity at all), before it by a local activity.
+ */
+function resolvesContinuedPlanAsItsSetSays(history: History): boolean {
+  const byActivity = scheduledActivities(history, "resolveAgent").length;
+  const localActivities = eventsOf(history).filter(
+    (event) => event.markerRecordedEventAttributes?.markerName === "core_local_activity",
+  ).length;
+  return hasPatchMarker(history, PATCH_SET)
+    ? byActivity === 1 && localActivities === 0
+    : byActivity === 0 && localActivities === 1;
+}
+
 /** Two `executeTool` activities scheduled by the same workflow task: parallel tool calls. */
 function hasParallelTools(history: History): boolean {
   const byTask = new Map<string, number>();
@@ -265,10 +279,11 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "mid-run-continue-as-new",
     executions: 2,
     shows:
-      "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan and makes its first streaming model call (one wake-up timer a run, decided at the execution's start)",
+      "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan (with the current patch set, by an activity) and makes its first streaming model call (one wake-up timer a run, decided at the execution's start)",
     exercised: (histories) =>
       histories.length === 2 &&
       histories.every((history) => takesPatch(history, "wake-up-per-run-from-start")) &&
+      resolvesContinuedPlanAsItsSetSays(histories[1]!) &&
       startedTimers(histories[1]!).some((timer) => timer.seconds === 15) &&
       lastEvent(histories[0]!)?.workflowExecutionContinuedAsNewEventAttributes != null &&
       count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
