@@ -14,7 +14,7 @@ import type { RunResult } from "./kernel/events.js";
 import { historyToJSONObject } from "./runtime/history-json.js";
 import { queryWithRetry } from "./runtime/query-with-retry.js";
 import { readTranscript } from "./runtime/read-transcript.js";
-import { updateWithRetry } from "./runtime/update-with-retry.js";
+import { isSessionBusy, updateWithRetry } from "./runtime/update-with-retry.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
@@ -262,10 +262,16 @@ export class AgentClient {
     });
     try {
       const request = { runId, agent, input, ...(options.images ? { images: options.images } : {}) };
-      const started = await this.temporal.workflow.executeUpdateWithStart(startRunUpdate, {
-        args: [request],
-        startWorkflowOperation,
-      });
+      const updateId = randomUUID();
+      const started = await this.temporal.workflow
+        .executeUpdateWithStart(startRunUpdate, { args: [request], updateId, startWorkflowOperation })
+        .catch((error: unknown) => {
+          // Refused as busy: the session runs; the same update goes again without the start (used once).
+          if (!isSessionBusy(error)) throw error;
+          const send = (id: string) =>
+            this.handle(sessionId).executeUpdate(startRunUpdate, { args: [request], updateId: id });
+          return updateWithRetry(send, updateId);
+        });
       return { ...started, sessionId };
     } catch (error) {
       throw toSessionError(error, sessionId, "start run");
@@ -448,9 +454,10 @@ export class AgentClient {
     const body = typeof answer === "string" ? { text: answer } : answer;
     try {
       const target = await this.decisionTarget(sessionId, callId, "pendingQuestions");
-      await updateWithRetry(() =>
+      await updateWithRetry((updateId) =>
         this.handle(target).executeUpdate(answerQuestionUpdate, {
           args: [{ callId, ...body, ...this.withActor(options) }],
+          updateId,
         }),
       );
     } catch (error) {
@@ -466,8 +473,8 @@ export class AgentClient {
     try {
       const request = message === undefined ? { id: randomUUID() } : { id: randomUUID(), content: message };
       return (
-        await updateWithRetry(() =>
-          this.handle(sessionId).executeUpdate(interruptUpdate, { args: [request] }),
+        await updateWithRetry((updateId) =>
+          this.handle(sessionId).executeUpdate(interruptUpdate, { args: [request], updateId }),
         )
       ).interrupted;
     } catch (error) {
@@ -488,8 +495,8 @@ export class AgentClient {
   /** Cancels the running run (or the given run, running or queued); returns the ids cancelled. */
   async cancel(sessionId: string, options: { runId?: string; reason?: string } = {}): Promise<string[]> {
     try {
-      const { cancelled } = await updateWithRetry(() =>
-        this.handle(sessionId).executeUpdate(cancelRunUpdate, { args: [options] }),
+      const { cancelled } = await updateWithRetry((updateId) =>
+        this.handle(sessionId).executeUpdate(cancelRunUpdate, { args: [options], updateId }),
       );
       return cancelled;
     } catch (error) {
@@ -500,7 +507,9 @@ export class AgentClient {
   /** Closes a session: queued runs still finish, then the workflow completes; no new runs or steers are accepted. */
   async closeSession(sessionId: string): Promise<void> {
     try {
-      await updateWithRetry(() => this.handle(sessionId).executeUpdate(closeSessionUpdate, { args: [] }));
+      await updateWithRetry((updateId) =>
+        this.handle(sessionId).executeUpdate(closeSessionUpdate, { args: [], updateId }),
+      );
     } catch (error) {
       throw toSessionError(error, sessionId, "close");
     }
@@ -626,8 +635,8 @@ export class AgentClient {
   ): Promise<void> {
     try {
       const target = await this.decisionTarget(sessionId, request.callId, "pendingApprovals");
-      await updateWithRetry(() =>
-        this.handle(target).executeUpdate(decideToolCallUpdate, { args: [request] }),
+      await updateWithRetry((updateId) =>
+        this.handle(target).executeUpdate(decideToolCallUpdate, { args: [request], updateId }),
       );
     } catch (error) {
       throw toSessionError(error, sessionId, request.decision === "allow" ? "approve" : "deny");
@@ -643,8 +652,8 @@ export class AgentClient {
     if (typeof content === "string" && content.trim() === "")
       throw new AgentError(`${kind}: the message is empty`);
     try {
-      await updateWithRetry(() =>
-        this.handle(sessionId).executeUpdate(queueSteerUpdate, { args: [{ id, kind, content }] }),
+      await updateWithRetry((updateId) =>
+        this.handle(sessionId).executeUpdate(queueSteerUpdate, { args: [{ id, kind, content }], updateId }),
       );
     } catch (error) {
       throw toSessionError(error, sessionId, kind);

@@ -4,6 +4,7 @@ import type { ExecuteToolInput } from "../common/activity-types.js";
 import { taskForkId } from "../kernel/builtin-tools/delegate-tool.js";
 import type { ToolContext } from "../kernel/tools.js";
 import { startForkUpdate } from "../workflows/messages.js";
+import { updateWithRetry } from "../runtime/update-with-retry.js";
 
 /**
  * `ctx.fork` for a tool running in the `executeTool` activity: asks the session workflow (`startFork`) to run
@@ -18,19 +19,14 @@ export function toolFork(input: ExecuteToolInput, context: Context): NonNullable
     const forkId = options.forkId ?? taskForkId(input.call.id, forks++);
     if (!workflowExecution) throw new Error("ctx.fork: this tool does not run for a session workflow");
     const handle = context.client.workflow.getHandle(workflowExecution.workflowId, workflowExecution.runId);
-    return await handle
-      .executeUpdate(startForkUpdate, {
-        args: [
-          {
-            callId: input.call.id,
-            input: prompt,
-            forkId,
-            ...(options.tools ? { tools: options.tools.map((tool) => tool.name) } : {}),
-          },
-        ],
-        updateId: `${activityId}/${forkId}`,
-      })
-      .catch(refusalReason);
+    const request = {
+      callId: input.call.id,
+      input: prompt,
+      forkId,
+      ...(options.tools ? { tools: options.tools.map((tool) => tool.name) } : {}),
+    };
+    const send = (updateId: string) => handle.executeUpdate(startForkUpdate, { args: [request], updateId });
+    return await updateWithRetry(send, `${activityId}/${forkId}`).catch(refusalReason);
   };
 }
 

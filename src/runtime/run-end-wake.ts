@@ -1,6 +1,7 @@
 import type { Client } from "@temporalio/client";
 import { awaitRunEndUpdate } from "../workflows/messages.js";
 import { withCallAbortSignal } from "./call-abort-signal.js";
+import { updateWithRetry } from "./update-with-retry.js";
 
 /** How often a wake follows a run into the next execution (each continue-as-new answers once). */
 const MAX_EXECUTIONS_FOLLOWED = 20;
@@ -58,8 +59,10 @@ export class RunEndWake {
     for (let execution = 0; execution < MAX_EXECUTIONS_FOLLOWED && !this.signal.aborted; execution++) {
       let ended = true;
       try {
-        const answer = await withCallAbortSignal(connection, this.signal, () =>
-          handle.executeUpdate(awaitRunEndUpdate, { args: [{ runId: this.runId }] }),
+        const answer = await updateWithRetry((updateId) =>
+          withCallAbortSignal(connection, this.signal, () =>
+            handle.executeUpdate(awaitRunEndUpdate, { args: [{ runId: this.runId }], updateId }),
+          ),
         );
         ended = answer.ended;
       } catch {

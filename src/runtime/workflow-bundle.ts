@@ -13,7 +13,7 @@ const BUNDLED_FOLDERS = ["workflows", "kernel", "common"];
  * What the bundle is made of besides its sources, in the cache key: a bundle cached before a change to how it is made
  * (here, since which modules are preloaded) is not reused.
  */
-const BUNDLE_LAYOUT = "preload-1";
+const BUNDLE_LAYOUT = "preload-1;update-admission-1";
 
 /** A module of the workflow folder: the TypeScript source when running from source, else the compiled `dist/`. */
 function workflowModule(name: string): string {
@@ -133,6 +133,11 @@ export interface WorkflowBundleOptions {
   tracing?: boolean;
 }
 
+/** The workflow interceptors every bundle loads: an update is accepted only into a workflow task of its own. */
+export function updateAdmissionPath(): string {
+  return workflowModule("update-admission-interceptors");
+}
+
 /** The workflow interceptors of the tracing bundle: Temporal's OpenTelemetry ones, less update spans. */
 export function tracingInterceptorsPath(): string {
   return workflowModule("tracing-interceptors");
@@ -154,8 +159,12 @@ export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): P
     workflowsPath: workflowsPath(),
     payloadConverterPath: payloadConverterPath(),
     // Loaded when the workflow code starts (Temporal's hook for interceptor modules; the middleware modules export
-    // no interceptors, the tracing module does).
-    workflowInterceptorModules: [...(options.tracing ? [tracingInterceptorsPath()] : []), ...modules],
+    // no interceptors, the update admission and tracing modules do).
+    workflowInterceptorModules: [
+      updateAdmissionPath(),
+      ...(options.tracing ? [tracingInterceptorsPath()] : []),
+      ...modules,
+    ],
     // The tracing module is not preloaded: Temporal's OpenTelemetry interceptors are made per workflow.
     preloadModules: preloadedModules(modules),
     logger: quietLogger,

@@ -240,6 +240,12 @@ export interface RunSummary {
   usage: Usage;
 }
 
+/**
+ * The failure type of an update the session refused only because its workflow task held other work
+ * (src/workflows/update-admission.ts): nothing of it was applied; send it again with the same update id.
+ */
+export const SESSION_BUSY = "LiteAgent.SessionBusy";
+
 export const startRunUpdate = defineUpdate<StartRunResult, [StartRunRequest]>("startRun");
 export const queueSteerUpdate = defineUpdate<void, [QueueSteerRequest]>("queueSteer");
 export const cancelRunUpdate = defineUpdate<{ cancelled: string[] }, [CancelRunRequest]>("cancelRun");

@@ -68,7 +68,11 @@ export function registerSessionHandlers(session: SessionState): void {
     },
     { description: about.cancel },
   );
-  setHandler(closeSessionUpdate, () => session.close(), { description: about.closeSession });
+  // Every update has a validator: the update admission runs after it (update-admission.ts).
+  setHandler(closeSessionUpdate, () => session.close(), {
+    validator: () => undefined,
+    description: about.closeSession,
+  });
   setHandler(startForkUpdate, (request) => startFork(session, request), {
     validator: (request) => rejectWith("startFork", checkStartFork(session, request)),
     description: about.startFork,

@@ -1,4 +1,3 @@
-import { WorkflowUpdateStage } from "@temporalio/client";
 import { Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -8,6 +7,7 @@ import { defineTool } from "../../src/kernel/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { updateWithRetry } from "../../src/runtime/update-with-retry.js";
 import { MAX_RUN_END_WAITERS } from "../../src/workflows/run-end-wait.js";
 import { awaitRunEndUpdate } from "../../src/workflows/messages.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
@@ -125,8 +125,11 @@ describe("awaitRunEnd: a follower's wake-up at a run's end", () => {
   it("refuses, saying why, a malformed wait, one for an unknown or ended run, and one over the waiters' limit; a refusal records nothing", async () => {
     const started = await client.start("asker", "refund order 7");
     const handle = client.temporal.workflow.getHandle(started.sessionId);
+    // Sent as any client must: again, with the same id, while the session refuses it as busy (update-admission.ts).
     const wait = (request: unknown) =>
-      handle.executeUpdate(awaitRunEndUpdate, { args: [request as { runId: string }] });
+      updateWithRetry((updateId) =>
+        handle.executeUpdate(awaitRunEndUpdate, { args: [request as { runId: string }], updateId }),
+      );
     const refusal = async (request: unknown) => {
       const error = (await wait(request).catch((caught: unknown) => caught)) as Error & { cause?: Error };
       return error.cause?.message ?? String(error);
@@ -138,22 +141,21 @@ describe("awaitRunEnd: a follower's wake-up at a run's end", () => {
     );
 
     await pendingApproval(started.sessionId, "r1");
-    const waiting = await Promise.all(
-      Array.from({ length: MAX_RUN_END_WAITERS }, () =>
-        handle.startUpdate(awaitRunEndUpdate, {
-          args: [{ runId: started.runId }],
-          waitForStage: WorkflowUpdateStage.ACCEPTED,
-        }),
-      ),
-    );
+    const waiting = Array.from({ length: MAX_RUN_END_WAITERS }, () => wait({ runId: started.runId }));
+    await expect
+      .poll(
+        async () => (await updatesOf(started.sessionId)).accepted.filter((name) => name === "awaitRunEnd"),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toHaveLength(MAX_RUN_END_WAITERS);
     expect(await refusal({ runId: started.runId })).toMatch(
       new RegExp(`awaitRunEnd: ${MAX_RUN_END_WAITERS} clients already wait on this session's runs`),
     );
     // The waits hold no approval up: the decision (an update too) is taken while they wait.
     await client.approve(started.sessionId, "r1");
-    expect(await Promise.all(waiting.map((update) => update.result()))).toEqual(
-      Array(MAX_RUN_END_WAITERS).fill({ ended: true }),
-    );
+    expect(await Promise.all(waiting)).toEqual(Array(MAX_RUN_END_WAITERS).fill({ ended: true }));
     expect(await refusal({ runId: started.runId })).toMatch(new RegExp(`run '${started.runId}' has ended`));
 
     const { accepted } = await updatesOf(started.sessionId);
@@ -164,7 +166,9 @@ describe("awaitRunEnd: a follower's wake-up at a run's end", () => {
     const started = await client.start("asker", "refund order 7");
     await pendingApproval(started.sessionId, "r1");
     const handle = client.temporal.workflow.getHandle(started.sessionId);
-    const waited = handle.executeUpdate(awaitRunEndUpdate, { args: [{ runId: started.runId }] });
+    const waited = updateWithRetry((updateId) =>
+      handle.executeUpdate(awaitRunEndUpdate, { args: [{ runId: started.runId }], updateId }),
+    );
     await expect
       .poll(async () => (await updatesOf(started.sessionId)).accepted, { timeout: 15_000 })
       .toContain(awaitRunEndUpdate.name);
@@ -188,6 +192,12 @@ describe("awaitRunEnd: a follower's wake-up at a run's end", () => {
     const firstExecution = (await client.temporal.workflow.getHandle(started.sessionId).describe()).runId;
     await client.approve(started.sessionId, "a");
     await pendingApproval(started.sessionId, "b");
+    // The follower's wait reaches the run's last execution before the run ends there (it may be refused as busy
+    // and sent again: see update-admission.ts).
+    const lastExecution = (await client.temporal.workflow.getHandle(started.sessionId).describe()).runId;
+    await expect
+      .poll(async () => (await updatesOf(started.sessionId, lastExecution)).accepted, { timeout: 15_000 })
+      .toContain(awaitRunEndUpdate.name);
     await client.approve(started.sessionId, "b");
     const events = await followed;
     expect(events.filter((event) => event.type === "tool_call_end").map((event) => event.id)).toEqual([

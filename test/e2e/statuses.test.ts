@@ -16,6 +16,7 @@ import { agentSession } from "../../src/workflows/agent-session.js";
 import { HANDLER_DESCRIPTIONS, startRunUpdate, type SessionStatus } from "../../src/workflows/messages.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { updateWithRetry } from "../../src/runtime/update-with-retry.js";
 
 const refund = defineTool({
   name: "refund",
@@ -125,9 +126,12 @@ describe("AgentStatus is true for every state, and the UI explains the session",
       taskQueue: client.taskQueueFor("chat"),
       args: [{ sessionId, agent: "ghost" }],
     });
-    const started = await client.handle(sessionId).executeUpdate(startRunUpdate, {
-      args: [{ agent: "ghost", input: "hello" }],
-    });
+    // Sent as any client must: again, with the same id, while the session refuses it as busy.
+    const started = await updateWithRetry((updateId) =>
+      client
+        .handle(sessionId)
+        .executeUpdate(startRunUpdate, { args: [{ agent: "ghost", input: "hello" }], updateId }),
+    );
     const { events, result } = await collect(
       client.events(sessionId, started.runId, { fromOffset: started.offset }),
     );

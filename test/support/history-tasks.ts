@@ -1,0 +1,76 @@
+import { temporal } from "@temporalio/proto";
+
+type History = temporal.api.history.v1.IHistory;
+const EventType = temporal.api.enums.v1.EventType;
+
+/** Events that hand a workflow task something to take (a job of its activation): results, timers, signals, ... */
+const INPUTS = new Set<number>([
+  EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED,
+  EventType.EVENT_TYPE_TIMER_FIRED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED,
+  EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED,
+  EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED,
+  EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED,
+  EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED,
+  EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TIMED_OUT,
+  EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED,
+  EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED,
+  EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED,
+  EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED,
+  EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED,
+  EventType.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_FAILED,
+]);
+
+/** A workflow task that accepted updates, with what else it took. */
+export interface TaskWithUpdates {
+  /** The task's WorkflowTaskStarted event id. */
+  startedEventId: number;
+  /** The names of the updates it accepted. */
+  updates: string[];
+  /** The input events it took besides them (type names), since the task before it completed. */
+  inputs: string[];
+}
+
+/**
+ * Every workflow task of an execution's history that accepted an update, with the other inputs it took. A task
+ * that accepted an update and took anything else is the shape a replay may take in another order than the live
+ * worker did (src/workflows/update-admission.ts).
+ */
+export function tasksWithAcceptedUpdates(history: History): TaskWithUpdates[] {
+  const events = history.events ?? [];
+  const tasks = new Map<number, TaskWithUpdates>();
+  let completed: { id: number; startedEventId: number } | undefined;
+  let previousCompletedId = 0;
+  for (const event of events) {
+    const id = Number(event.eventId);
+    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
+      previousCompletedId = completed?.id ?? 0;
+      completed = { id, startedEventId: Number(event.workflowTaskCompletedEventAttributes?.startedEventId) };
+    }
+    const name = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name;
+    if (!name || !completed) continue;
+    const task = tasks.get(completed.id) ?? {
+      startedEventId: completed.startedEventId,
+      updates: [],
+      inputs: inputsBetween(events, previousCompletedId, completed.startedEventId),
+    };
+    task.updates.push(name);
+    tasks.set(completed.id, task);
+  }
+  return [...tasks.values()];
+}
+
+function inputsBetween(
+  events: temporal.api.history.v1.IHistoryEvent[],
+  after: number,
+  before: number,
+): string[] {
+  return events
+    .filter((event) => Number(event.eventId) > after && Number(event.eventId) < before)
+    .filter((event) => INPUTS.has(event.eventType ?? 0))
+    .map((event) => EventType[event.eventType ?? 0] ?? String(event.eventType));
+}

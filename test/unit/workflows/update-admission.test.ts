@@ -1,0 +1,88 @@
+import { ApplicationFailure } from "@temporalio/workflow";
+import { describe, expect, it } from "vitest";
+import { SESSION_BUSY } from "../../../src/workflows/messages.js";
+import { UpdateAdmission } from "../../../src/workflows/update-admission.js";
+
+/** Whether `admit` refuses the update as busy (any other outcome is a failure of the test). */
+function refused(admission: UpdateAdmission, updateId: string): boolean {
+  try {
+    admission.admit(updateId);
+    return false;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect((error as ApplicationFailure).type).toBe(SESSION_BUSY);
+    expect((error as ApplicationFailure).nonRetryable).toBe(false);
+    return true;
+  }
+}
+
+describe("UpdateAdmission: an update is accepted only into a workflow task that holds nothing else", () => {
+  it("takes an update that comes with the start, in the start's activation, and only one", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow", "doUpdate", "doUpdate"]);
+    expect(refused(admission, "start")).toBe(false);
+    expect(refused(admission, "second")).toBe(true);
+  });
+
+  it("refuses an update in an activation that also resolves an activity or fires a timer", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow"]);
+    admission.observe(["resolveActivity", "fireTimer", "doUpdate"]);
+    expect(refused(admission, "u1")).toBe(true);
+  });
+
+  it("refuses an update that follows work it cannot prove finished, and admits the same id sent again", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow"]);
+    admission.observe(["resolveActivity"]);
+    // What a live worker did in the recorded divergence: the task's events, then its update, in two activations.
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "u1")).toBe(true);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "u1")).toBe(false);
+  });
+
+  it("refuses the same id again when work came between its refusal and its return", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow"]);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "u1")).toBe(true);
+    admission.observe(["signalWorkflow"]);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "u1")).toBe(true);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "u1")).toBe(false);
+  });
+
+  it("counts an admitted update as work: a second update after it is refused", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow"]);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "a")).toBe(true);
+    admission.observe(["doUpdate", "doUpdate"]);
+    expect(refused(admission, "a")).toBe(false);
+    expect(refused(admission, "b")).toBe(true);
+  });
+
+  it("does not count queries, evictions or updates it refused as work", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow", "doUpdate"]);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "late")).toBe(true);
+    admission.observe(["queryWorkflow"]);
+    admission.observe(["doUpdate"]); // a live-output batch its own validator refused: no admission asked
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "late")).toBe(false);
+  });
+
+  it("forgets the oldest refusals past its bound", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow"]);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "first")).toBe(true);
+    for (let n = 0; n < 64; n++) expect(refused(admission, `other-${n}`)).toBe(true);
+    admission.observe(["doUpdate"]);
+    expect(refused(admission, "first")).toBe(true);
+    expect(refused(admission, "other-63")).toBe(false);
+  });
+});
