@@ -7,7 +7,6 @@ import { errorMessage } from "../kernel/errors.js";
 import type { AgentEvent } from "../kernel/events.js";
 import { ToolEventPublisher, type ToolEventSend } from "../stream/tool-event-publisher.js";
 import { temporalToolEventSend } from "../stream/temporal-tool-event-send.js";
-import { boundedEvent } from "../workflows/bounded-event.js";
 
 /** What a tool's `ctx.emit` feeds inside the activity, and how the activity finishes it. */
 export interface ToolEventRelay {
@@ -19,7 +18,7 @@ export interface ToolEventRelay {
 /**
  * Relays the events a tool emits to the session, live (docs/decisions/0007). The publisher is opened on the first
  * event, so tools that emit nothing cost nothing. A `done` is not relayed: it would end a reader's run. Events are
- * scrubbed of the worker's secrets and bounded like the session's own.
+ * scrubbed of the worker's secrets and sent whole (a batch at or above the storage threshold travels by reference, ADR 0004).
  */
 export function toolEventRelay(
   input: ExecuteToolInput,
@@ -47,7 +46,7 @@ export function toolEventRelay(
     emit(event) {
       if (event.type === "done") return;
       try {
-        open()?.push(boundedEvent(scrubber.scrubValue(toWireEvent(event))));
+        open()?.push(scrubber.scrubValue(toWireEvent(event)));
       } catch (error) {
         log.warn("a tool event was not relayed", { error: errorMessage(error) });
       }

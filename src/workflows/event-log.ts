@@ -24,19 +24,25 @@ export interface EventLogPage {
 /**
  * The session's offset-addressed event log. It lives in workflow memory and is read by query, so a reader costs
  * no history at all (docs/decisions/0005); offsets go on across continue-as-new, and the oldest entries are
- * dropped to keep memory and the carried state bounded.
+ * dropped to keep memory and the carried state bounded. Entries are whole events, however large.
  */
 export class EventLog {
   private base: number;
   private readonly entries: StreamEntry[];
+  /** Each entry's JSON size. */
   private readonly sizes: number[];
-  private bytes: number;
+  /** What the entries count toward {@link trimTo}: their sizes, each at most `countedAtMost`. */
+  private counted: number;
 
-  constructor(state?: EventLogState) {
+  /** `countedAtMost`: the most one entry counts toward {@link trimTo}, however large it is. */
+  constructor(
+    state?: EventLogState,
+    private readonly countedAtMost = Infinity,
+  ) {
     this.base = state?.base ?? 0;
     this.entries = [...(state?.entries ?? [])];
     this.sizes = this.entries.map(entrySize);
-    this.bytes = this.sizes.reduce((sum, size) => sum + size, 0);
+    this.counted = this.sizes.reduce((sum, size) => sum + this.count(size), 0);
   }
 
   /** The next offset to be written. */
@@ -49,7 +55,7 @@ export class EventLog {
     const size = entrySize(entry);
     this.entries.push(entry);
     this.sizes.push(size);
-    this.bytes += size;
+    this.counted += this.count(size);
     return this.end - 1;
   }
 
@@ -70,24 +76,28 @@ export class EventLog {
     const count = Math.min(upTo, this.end) - this.base;
     if (count <= 0) return;
     this.entries.splice(0, count);
-    for (const size of this.sizes.splice(0, count)) this.bytes -= size;
+    for (const size of this.sizes.splice(0, count)) this.counted -= this.count(size);
     this.base += count;
   }
 
-  /** Drops the oldest entries (never those from `keepFrom` on) until the rest fit in `maxBytes`. */
-  trimTo(maxBytes: number, keepFrom = this.end): void {
-    let total = this.bytes;
+  /** Drops the oldest entries until the rest count (each at most `countedAtMost`) no more than `maxBytes`. */
+  trimTo(maxBytes: number): void {
+    let total = this.counted;
     let drop = 0;
-    while (drop < this.entries.length && total > maxBytes && this.base + drop < keepFrom) {
-      total -= this.sizes[drop]!;
-      drop++;
-    }
+    while (drop < this.entries.length && total > maxBytes) total -= this.count(this.sizes[drop++]!);
     this.truncate(this.base + drop);
   }
 
-  /** The kept entries, for the next execution. */
-  state(): EventLogState {
-    return { base: this.base, entries: [...this.entries] };
+  /** The newest entries whose JSON fits in `maxBytes` (their whole size), for the next execution. */
+  state(maxBytes = Infinity): EventLogState {
+    let first = this.entries.length;
+    for (let total = 0; first > 0 && total + this.sizes[first - 1]! <= maxBytes; first--)
+      total += this.sizes[first - 1]!;
+    return { base: this.base + first, entries: this.entries.slice(first) };
+  }
+
+  private count(size: number): number {
+    return Math.min(size, this.countedAtMost);
   }
 }
 

@@ -3,7 +3,6 @@ import { toolEventKey } from "../common/tool-event-batch.js";
 import { toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent } from "../kernel/events.js";
 import type { DeltaReceipt, StreamDelta } from "../stream/stream-delta.js";
-import { boundedEvent } from "./bounded-event.js";
 import { EventLog, type EventLogState } from "./event-log.js";
 import { LiveDeltas } from "./live-deltas.js";
 import { LiveToolEvents } from "./live-tool-events.js";
@@ -18,11 +17,20 @@ import {
   type ReadStreamResult,
 } from "./stream-messages.js";
 
-/** The most event bytes one `readStream` answer carries (far below Temporal's 2 MB payload limit). */
+/**
+ * The most event bytes one `readStream` answer carries besides its first event, which comes whole however large
+ * (an answer at or above the storage threshold, 128 KiB by default, travels by reference: ADR 0004).
+ */
 const MAX_READ_BYTES = 1024 * 1024;
 /** The most of the event log kept in memory, and carried across continue-as-new. */
 const MAX_KEPT_BYTES = 2 * 1024 * 1024;
 const MAX_CARRIED_BYTES = 256 * 1024;
+/**
+ * The most one event counts toward {@link MAX_KEPT_BYTES}. Events are kept whole, and a large one (a long answer, a
+ * big tool result, the `done` that repeats the run's messages) holds the conversation's own strings, not copies: it
+ * costs memory as a small one does, and must not push out what readers have not read yet.
+ */
+const MAX_COUNTED_EVENT_BYTES = 64 * 1024;
 /** How many runs' events stay readable in the session stream. */
 const KEPT_RUNS_IN_STREAM = 3;
 
@@ -65,7 +73,7 @@ export class SessionStream {
     carried: Partial<CarriedStream> | undefined,
     private readonly isClosed: () => boolean,
   ) {
-    this.log = new EventLog(carried?.log);
+    this.log = new EventLog(carried?.log, MAX_COUNTED_EVENT_BYTES);
     this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     setHandler(readStreamQuery, (request) => this.read(request ?? {}), {
       description: "Reads the session's events from an offset, and live model output after a cursor.",
@@ -99,9 +107,9 @@ export class SessionStream {
     };
   }
 
-  /** Appends a run's event (bounded in size: the whole event stays in history and the run's result). */
+  /** Appends a run's event, whole: readers get every value as the run produced it, however large. */
   publish(runId: string, event: AgentEvent, modelCall?: number, liveOutput: LiveOutputMark = true): void {
-    const entry: StreamEntry = { runId, event: boundedEvent(toWireEvent(event)) };
+    const entry: StreamEntry = { runId, event: toWireEvent(event) };
     if (modelCall !== undefined) entry.modelCall = modelCall;
     if (modelCall !== undefined && liveOutput !== true) entry.liveOutput = liveOutput;
     this.log.append(entry);
@@ -137,8 +145,7 @@ export class SessionStream {
     const keepFrom = runOffset ?? this.keptRunOffsets.at(-1) ?? this.log.end;
     this.keptRunOffsets.splice(0, this.keptRunOffsets.length - 1);
     this.log.truncate(keepFrom);
-    this.log.trimTo(MAX_CARRIED_BYTES);
-    return { log: this.log.state(), keptRunOffsets: this.keptRunOffsets };
+    return { log: this.log.state(MAX_CARRIED_BYTES), keptRunOffsets: this.keptRunOffsets };
   }
 
   private read(request: ReadStreamRequest): ReadStreamResult {

@@ -51,8 +51,11 @@ describe("no input from outside fails a workflow task", () => {
   const taskQueue = uniqueTaskQueue("hostile");
 
   beforeAll(async () => {
+    // Payloads inline on both sides, as the client's (its run input limit is the inline one): a client without the
+    // workers' storage could not read what they stored.
     worker = await startTestWorker({
       taskQueue,
+      storage: false,
       agents: [chat, asker, bulky],
       providers: {
         chat: fakeProvider([textTurn("ok")], { onExhausted: "repeat-last" }),

@@ -6,6 +6,7 @@ import {
   APPROVAL_CALL_ID,
   COMPACTION_SUMS,
   INTERRUPT_MESSAGE,
+  LARGE_RESULT_CHARS,
   LIMITS_CHILD_CALL_ID,
   QUESTION_CALL_ID,
   type RecorderGates,
@@ -259,13 +260,15 @@ const cancelDuringApproval: Scenario = async ({ client, sessionId }) => {
 };
 
 const storedPayload: Scenario = async ({ client, sessionId }) => {
-  // The event log shortens events over 64 KB, so the whole page shows in the history (by reference), not here.
+  // The page is stored by reference in the history; the client reads it whole (its read, too, by reference).
   const events = await expectEnd(
     client.run(agentOf("stored-payload"), "Fetch the long page.", { sessionId }),
     "stop",
   );
-  if (!events.some((event) => event.type === "tool_result"))
-    throw new Error("the run shows no tool result for the long page");
+  const toolResult = events.find((event) => event.type === "tool_result");
+  if (toolResult?.type !== "tool_result") throw new Error("the run shows no tool result for the long page");
+  if (toolResult.result.content.length !== LARGE_RESULT_CHARS)
+    throw new Error(`the client got ${toolResult.result.content.length} characters of the long page`);
 };
 
 const compaction: Scenario = async ({ client, sessionId }) => {
