@@ -158,7 +158,9 @@ class MergeState {
     yield* this.flushDeltas();
     while (this.held.length > 0) {
       const item = this.held[0]!;
-      if (item.topic !== "events" || item.entry.runId !== this.runId) {
+      // A lost range concerns every reader that reaches it, whichever run's events it held.
+      const ours = item.entry.runId === this.runId || item.entry.event.type === "events_lost";
+      if (item.topic !== "events" || !ours) {
         this.held.shift();
         continue;
       }

@@ -1,10 +1,11 @@
 import type { Client } from "@temporalio/client";
-import type { EVENTS_TOPIC, StreamEntry } from "../common/wire-event.js";
+import { EVENTS_TOPIC, toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { StreamDelta } from "../stream/stream-delta.js";
 import { runSummaryQuery } from "../workflows/messages.js";
 import { mergeExternalDeltas, type MergeInput, type MergeSource } from "./external-delta-merge.js";
 import { SessionStreamReader } from "./session-stream-reader.js";
+import type { StreamHistoryOptions } from "./stream-history.js";
 
 /** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
 export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId?: string };
@@ -49,35 +50,34 @@ async function finishedRun(
 }
 
 /**
- * The reader's items, where entries were dropped before the reader got them (a reader that lagged far behind)
- * with a finished run's outcome from its summary instead, so the reader still ends.
+ * The reader's items, and the run's end when an `events_lost` range took it: once the run has finished (its summary
+ * says so) and nothing of it follows the lost range (the next entry is another run's, or there is none), a `done`
+ * made from the run's summary follows the `events_lost`, at its offset, so the reader still ends.
  */
-async function* withLostEntriesSummarised(
+async function* withLostRunEnd(
   temporal: Client,
   reader: SessionStreamReader,
   runId: string,
-  fromOffset: number,
 ): AsyncGenerator<MergeInput> {
-  let expected = fromOffset;
+  let lostEnd: { event: AgentEvent; offset: number } | undefined;
+  const endItem = (end: { event: AgentEvent; offset: number }): MergeInput => ({
+    kind: "event",
+    item: { topic: EVENTS_TOPIC, offset: end.offset, entry: { runId, event: toWireEvent(end.event) } },
+  });
   for await (const input of reader.items) {
-    if (input.kind === "event") {
-      const item = input.item;
-      if (item.offset > expected) {
-        const finished = await finishedRun(temporal, reader.sessionId, runId);
-        if (finished) {
-          const event = {
-            type: "done" as const,
-            reason: finished.result.stopReason,
-            result: finished.result,
-          };
-          yield { kind: "event", item: { ...item, entry: { runId, event } } };
-          return;
-        }
-      }
-      expected = item.offset + 1;
+    if (input.kind === "event" && lostEnd && input.item.entry.event.type !== "events_lost") {
+      if (input.item.entry.runId !== runId) return yield endItem(lostEnd);
+      lostEnd = undefined;
     }
     yield input;
+    const event = input.kind === "event" ? input.item.entry.event : undefined;
+    if (event?.type !== "events_lost") continue;
+    const finished = await finishedRun(temporal, reader.sessionId, runId);
+    if (!finished) continue;
+    lostEnd = { event: finished.event, offset: input.kind === "event" ? input.item.offset : 0 };
+    if (reader.logEnd <= event.to) return yield endItem(lostEnd);
   }
+  if (lostEnd) yield endItem(lostEnd);
   if (reader.failure !== undefined) throw reader.failure;
 }
 
@@ -95,6 +95,7 @@ export async function* runEventStream(
   external?: ExternalDeltaSource,
   clientClosed?: AbortSignal,
   wakeAtRunEnd = true,
+  history?: StreamHistoryOptions,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const fromOffset = position.fromOffset ?? 0;
   const reader = new SessionStreamReader(temporal, sessionId, {
@@ -103,8 +104,9 @@ export async function* runEventStream(
     fromDeltaId: position.fromDeltaId,
     clientClosed,
     wakeAtEndOf: wakeAtRunEnd ? runId : undefined,
+    history,
   });
-  const ordered = withLostEntriesSummarised(temporal, reader, runId, fromOffset);
+  const ordered = withLostRunEnd(temporal, reader, runId);
   const stop = () => reader.stop();
   const source: MergeSource = external
     ? {

@@ -7,6 +7,7 @@ import { boundedEvent } from "./bounded-event.js";
 import { EventLog, type EventLogState } from "./event-log.js";
 import { LiveDeltas } from "./live-deltas.js";
 import { LiveToolEvents } from "./live-tool-events.js";
+import { streamCapture } from "./stream-capture.js";
 import { isToolEventBatch } from "./tool-event-check.js";
 import {
   DELTAS_STORED,
@@ -60,6 +61,8 @@ export class SessionStream {
   private storesSinceRead = 0;
   /** Activities in flight that may add to the stream without a history event. Memory only, read by the query. */
   private liveCalls = 0;
+  /** Set only on the stream reader's replayer, which reads a lagging reader's entries from history. */
+  private readonly capture = streamCapture();
 
   constructor(
     carried: Partial<CarriedStream> | undefined,
@@ -104,8 +107,9 @@ export class SessionStream {
     const entry: StreamEntry = { runId, event: boundedEvent(toWireEvent(event)) };
     if (modelCall !== undefined) entry.modelCall = modelCall;
     if (modelCall !== undefined && liveOutput !== true) entry.liveOutput = liveOutput;
-    this.log.append(entry);
-    this.noteToolBound(runId, event, this.log.end - 1);
+    const offset = this.log.append(entry);
+    this.capture?.(offset, entry);
+    this.noteToolBound(runId, event, offset);
     this.log.trimTo(MAX_KEPT_BYTES);
   }
 
