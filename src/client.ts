@@ -374,8 +374,10 @@ export class AgentClient {
   }
 
   /**
-   * The events of one run from an offset: after a disconnect, resume from the last offset seen plus one and
-   * nothing is missed or repeated. Ends with the run's `done`.
+   * The events of one run from an offset, each once, in order: after a disconnect, resume from the last offset seen
+   * plus one (and the last `deltaId` seen) and nothing is missed or repeated. A reader behind what the session keeps
+   * in memory reads the rest from its history; only events whose history is gone come as one `events_lost`. Ends
+   * with the run's `done`.
    */
   async *events(
     sessionId: string,

@@ -188,7 +188,12 @@ class MergeState {
         this.open = false;
         if (this.current !== undefined) this.finished.add(this.current);
       }
-      yield { ...event, offset: item.offset, runId: this.runId };
+      yield {
+        ...event,
+        offset: item.offset,
+        runId: this.runId,
+        ...(item.deltaId === undefined ? {} : { deltaId: item.deltaId }),
+      };
       yield* this.flushDeltas();
       if (event.type === "done") return event.result;
     }

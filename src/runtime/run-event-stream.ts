@@ -4,10 +4,15 @@ import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { StreamDelta } from "../stream/stream-delta.js";
 import { runSummaryQuery } from "../workflows/messages.js";
 import { mergeExternalDeltas, type MergeInput, type MergeSource } from "./external-delta-merge.js";
+import { parseToolEventId } from "./place-tool-events.js";
 import { SessionStreamReader } from "./session-stream-reader.js";
 import type { StreamHistoryOptions } from "./stream-history.js";
 
-/** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
+/**
+ * An event of a durable run, with its place in the session stream (resume from `offset + 1`). Live output (model
+ * text and reasoning, a tool's own events) has a `deltaId` and the offset of the event before it; every other event
+ * is an entry of the stream, with an offset of its own.
+ */
 export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId?: string };
 
 /** How a client reads live deltas that do not come from the session itself (Redis). */
@@ -20,14 +25,19 @@ export interface ExternalDeltaSource {
   ): AsyncIterable<{ id: string; delta: StreamDelta }>;
 }
 
-/** Where to resume: the last offset seen plus one, and the last delta id seen. */
+/** Where to resume: the last offset seen plus one, and the last `deltaId` seen (model output or a tool's event). */
 export interface EventStreamPosition {
   fromOffset?: number;
   fromDeltaId?: string;
 }
 
-/** One entry of the session stream, decoded. */
-export type SessionStreamItem = { topic: typeof EVENTS_TOPIC; offset: number; entry: StreamEntry };
+/** One entry of the session stream, decoded; a tool's event placed among them carries its id (`deltaId`). */
+export type SessionStreamItem = {
+  topic: typeof EVENTS_TOPIC;
+  offset: number;
+  entry: StreamEntry;
+  deltaId?: string;
+};
 
 /** The outcome of a finished run from the session's summaries, as a `done` event (its messages are not kept). */
 async function finishedRun(
@@ -98,6 +108,12 @@ export async function* runEventStream(
   history?: StreamHistoryOptions,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const fromOffset = position.fromOffset ?? 0;
+  // The last live output seen may be a tool's event (its id resumes the tool events); model output resumes after a
+  // model output id only (a tool event comes between model calls: no call's text was open then).
+  const fromModelOutput =
+    position.fromDeltaId !== undefined && !parseToolEventId(position.fromDeltaId)
+      ? position.fromDeltaId
+      : undefined;
   const reader = new SessionStreamReader(temporal, sessionId, {
     from: fromOffset,
     withDeltas: !external,
@@ -111,11 +127,11 @@ export async function* runEventStream(
   const source: MergeSource = external
     ? {
         items: eventsOnly(ordered),
-        readDeltas: (signal) => external.read(sessionId, position.fromDeltaId, signal),
+        readDeltas: (signal) => external.read(sessionId, fromModelOutput, signal),
         stop,
       }
     : { ordered, stop };
-  return yield* mergeExternalDeltas(source, runId, position.fromDeltaId !== undefined);
+  return yield* mergeExternalDeltas(source, runId, fromModelOutput !== undefined);
 }
 
 async function* eventsOnly(inputs: AsyncIterable<MergeInput>): AsyncGenerator<SessionStreamItem> {

@@ -7,7 +7,7 @@ import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { LoggedEntry } from "../workflows/event-log.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
-import { placeToolEvents } from "./place-tool-events.js";
+import { parseToolEventId, placeToolEvents } from "./place-tool-events.js";
 import { RunEndWake } from "./run-end-wake.js";
 import { readEntriesFromHistory, StreamHistoryError, type StreamHistoryOptions } from "./stream-history.js";
 
@@ -181,9 +181,10 @@ export class SessionStreamReader {
     this.forgetOldKeys();
     const entries = placeToolEvents(page.items, page.toolEvents ?? [], this.from, this.toolCursor);
     for (const item of entries) {
+      const deltaId = item.deltaId === undefined ? {} : { deltaId: item.deltaId };
       this.items.push({
         kind: "event",
-        item: { topic: EVENTS_TOPIC, offset: item.offset, entry: item.entry },
+        item: { topic: EVENTS_TOPIC, offset: item.offset, entry: item.entry, ...deltaId },
       });
       this.from = Math.max(this.from, item.offset + 1);
       if (fresh === "nothing") fresh = "events";
@@ -208,7 +209,13 @@ export class SessionStreamReader {
 
   private detachFromClient: () => void = () => undefined;
 
+  /** Where a resumed reader goes on: after the last live output or tool event it saw (its `deltaId`). */
   private restoreCursor(id: string): void {
+    const toolEvent = parseToolEventId(id);
+    if (toolEvent) {
+      this.toolCursor[toolEvent.key] = toolEvent.seen;
+      return;
+    }
     const [key, kind, end] = id.split("|");
     if (key && (kind === "text" || kind === "reasoning") && Number.isFinite(Number(end))) {
       this.cursor[key] = { [kind]: Number(end) };

@@ -123,8 +123,8 @@ export class SessionStream {
 
   /**
    * Notes that a run's events begin at `runOffset`, and drops the events of runs older than the last
-   * `KEPT_RUNS_IN_STREAM`, so memory and the continue-as-new input stay bounded. Readers of a dropped run get the
-   * next entries (the library restarts them at the base).
+   * `KEPT_RUNS_IN_STREAM`, so memory and the continue-as-new input stay bounded. A reader behind what is kept reads
+   * the entries it missed from the session's histories (`readEntriesFromHistory`, through `streamCapture`).
    */
   retainRun(runOffset: number): void {
     this.keptRunOffsets.push(runOffset);
@@ -135,7 +135,7 @@ export class SessionStream {
 
   /**
    * The stream for the next execution: from the start of the run in progress (`runOffset`), else of the last run,
-   * as much as fits (a reader that lags further gets the run's outcome from the runSummary query).
+   * as much as fits (a reader that lags further reads the rest from this execution's history).
    */
   carry(runOffset: number | undefined): CarriedStream {
     const keepFrom = runOffset ?? this.keptRunOffsets.at(-1) ?? this.log.end;
