@@ -50,6 +50,7 @@ describe("a follower of a fast run that continues as new every ~100 history even
   let whole: Followed;
   let resumed: Followed;
   let pausedAt: number;
+  let runStartInStatus: number | undefined;
 
   beforeAll(async () => {
     const worker = await startTestWorker({
@@ -70,8 +71,12 @@ describe("a follower of a fast run that continues as new every ~100 history even
       if (event.offset >= start + 30) break;
     }
     pausedAt = first.at(-1)!.offset;
-    while ((await client.describe(sessionId)).offset < pausedAt + 1_000)
+    for (;;) {
+      const status = await client.describe(sessionId);
+      runStartInStatus = status.currentRun?.offset;
+      if (status.offset >= pausedAt + 1_000) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const rest = await follow(client.events(sessionId, run.runId, { fromOffset: pausedAt + 1 }));
     resumed = { events: [...first, ...rest.events], result: rest.result };
     whole = await following;
@@ -79,6 +84,10 @@ describe("a follower of a fast run that continues as new every ~100 history even
   afterAll(async () => {
     await client?.close();
     await stopWorker?.();
+  });
+
+  it("the session's status names where the run's events begin (where `lite-agent watch` starts)", () => {
+    expect(runStartInStatus).toBe(start);
   });
 
   it("the follower that read along gets every offset exactly once, in order", () => {
