@@ -64,7 +64,7 @@ async function finishedRun(
  * says so) and nothing of it follows the lost range (the next entry is another run's, or there is none), a `done`
  * made from the run's summary follows the `events_lost`, at its offset, so the reader still ends.
  */
-async function* withLostRunEnd(
+export async function* withLostRunEnd(
   temporal: Client,
   reader: SessionStreamReader,
   runId: string,
@@ -75,17 +75,21 @@ async function* withLostRunEnd(
     item: { topic: EVENTS_TOPIC, offset: end.offset, entry: { runId, event: toWireEvent(end.event) } },
   });
   for await (const input of reader.items) {
-    if (input.kind === "event" && lostEnd && input.item.entry.event.type !== "events_lost") {
-      if (input.item.entry.runId !== runId) return yield endItem(lostEnd);
+    if (input.kind !== "event") {
+      yield input;
+      continue;
+    }
+    const { offset, entry } = input.item;
+    if (lostEnd && entry.event.type !== "events_lost") {
+      if (entry.runId !== runId) return yield endItem(lostEnd);
       lostEnd = undefined;
     }
     yield input;
-    const event = input.kind === "event" ? input.item.entry.event : undefined;
-    if (event?.type !== "events_lost") continue;
+    if (entry.event.type !== "events_lost") continue;
     const finished = await finishedRun(temporal, reader.sessionId, runId);
     if (!finished) continue;
-    lostEnd = { event: finished.event, offset: input.kind === "event" ? input.item.offset : 0 };
-    if (reader.logEnd <= event.to) return yield endItem(lostEnd);
+    lostEnd = { event: finished.event, offset };
+    if (reader.logEnd <= entry.event.to) return yield endItem(lostEnd);
   }
   if (lostEnd) yield endItem(lostEnd);
   if (reader.failure !== undefined) throw reader.failure;
