@@ -9,7 +9,8 @@ import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
 import { parseToolEventId, placeToolEvents } from "./place-tool-events.js";
 import { RunEndWake } from "./run-end-wake.js";
-import { readEntriesFromHistory, StreamHistoryError, type StreamHistoryOptions } from "./stream-history.js";
+import { StreamHistoryError } from "./stream-history-error.js";
+import type { StreamHistoryOptions } from "./stream-history.js";
 
 /**
  * The pause after a read that brought live output (more is likely within a batch), after one that brought only
@@ -51,7 +52,7 @@ export interface SessionStreamReaderOptions {
  * session across continue-as-new (the query always reaches the newest execution; offsets go on). While the session
  * says its stream is quiet, it waits on the session's history instead of asking again ({@link HistoryWait}). Entries
  * the session no longer keeps (a reader that fell behind what it carries across continue-as-new) are read from its
- * workflow histories ({@link readEntriesFromHistory}), so every entry comes once, in order; only a range whose
+ * workflow histories (`readEntriesFromHistory`), so every entry comes once, in order; only a range whose
  * history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
  * or when `stop` is called.
  */
@@ -151,6 +152,8 @@ export class SessionStreamReader {
    */
   private async readMissed(base: number): Promise<LoggedEntry[]> {
     const range = { from: this.from, to: base };
+    // Loaded when first needed, as the fork's reader: a client that never falls behind never loads the replayer.
+    const { readEntriesFromHistory } = await import("./stream-history.js");
     const { items, lost } = await readEntriesFromHistory(
       this.temporal,
       this.sessionId,

@@ -6,6 +6,7 @@ import { STREAM_CAPTURE_REPLAY, type StreamCaptureSinks } from "../common/stream
 import type { StreamEntry } from "../common/wire-event.js";
 import type { LoggedEntry } from "../workflows/event-log.js";
 import { unknownMiddlewareIn } from "../kernel/durable-middleware.js";
+import { StreamHistoryError } from "./stream-history-error.js";
 import { loadWorkflowBundle } from "./workflow-bundle.js";
 
 type History = temporal.api.history.v1.IHistory;
@@ -28,14 +29,6 @@ export interface StreamHistoryOptions {
   dataConverter?: DataConverter;
   /** The workflow-safe modules of the agent's own middleware (`defineMiddleware`): the replay runs them. */
   workflowModules?: readonly string[];
-}
-
-/** Why entries of a session's stream could not be read from its history. */
-export class StreamHistoryError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "StreamHistoryError";
-  }
 }
 
 /**
