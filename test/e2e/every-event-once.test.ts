@@ -5,7 +5,7 @@ import type { RunResult } from "../../src/kernel/events.js";
 import { connectTestClient, startTestWorker, uniqueTaskQueue } from "../support/temporal.js";
 import { pageReader, pageTool } from "../support/tool-loop-model.js";
 
-const TURNS = 200;
+const TURNS = 160;
 /** 4 KB a tool result: the 256 KB the session carries across continue-as-new are about 55 turns of this run. */
 const page = pageTool(4_096);
 const fastReader = defineAgent({
