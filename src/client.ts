@@ -150,6 +150,13 @@ export interface AgentClientOptions {
    * possible.
    */
   runEndWake?: boolean;
+  /**
+   * The workflow-safe modules of the agents' own middleware (`defineMiddleware`): the same modules the workers bundle
+   * (`workflowModulesOf(agents)` lists them). A reader that fell behind what a session keeps in memory reads the
+   * events it missed by replaying the session's history, which runs them; not needed for agents whose middleware are
+   * built-ins (when needed and missing, such a read fails with a message that says so).
+   */
+  workflowModules?: string[];
 
   /**
    * OpenTelemetry tracing of this client's calls (`connect` only): an {@link AgentTracing}, `false` for none, or by
@@ -185,6 +192,7 @@ export class AgentClient {
   /** Who decides and answers when a call names no actor (the `actor` option). */
   readonly actor: string | undefined;
   private readonly runEndWake: boolean;
+  private readonly workflowModules: string[] | undefined;
 
   constructor(
     readonly temporal: Client,
@@ -197,6 +205,7 @@ export class AgentClient {
       | "maxRunInputBytes"
       | "actor"
       | "runEndWake"
+      | "workflowModules"
     > = {},
   ) {
     // Every event stream being read listens on it (and stops listening when it ends): one client may follow any
@@ -210,6 +219,7 @@ export class AgentClient {
     this.workerWaitMs = options.workerWaitMs ?? 10_000;
     this.searchAttributes = options.searchAttributes !== false;
     this.runEndWake = options.runEndWake !== false;
+    this.workflowModules = options.workflowModules;
   }
 
   /** The task queue of an agent's sessions. */
@@ -297,7 +307,7 @@ export class AgentClient {
     try {
       point = await conversationAtTurn(this.temporal, sessionId, atTurn, {
         dataConverter: this.temporal.options.dataConverter,
-        ...(options.workflowModules ? { workflowModules: options.workflowModules } : {}),
+        workflowModules: options.workflowModules ?? this.workflowModules ?? [],
       });
     } catch (error) {
       if (error instanceof ForkPointError)
@@ -370,8 +380,10 @@ export class AgentClient {
   }
 
   /**
-   * The events of one run from an offset: after a disconnect, resume from the last offset seen plus one and
-   * nothing is missed or repeated. Ends with the run's `done`.
+   * The events of one run from an offset, each once, in order: after a disconnect, resume from the last offset seen
+   * plus one (and the last `deltaId` seen) and nothing is missed or repeated. A reader behind what the session keeps
+   * in memory reads the rest from its history; only events whose history is gone come as one `events_lost`. Ends
+   * with the run's `done`.
    */
   async *events(
     sessionId: string,
@@ -388,6 +400,10 @@ export class AgentClient {
         this.externalDeltas,
         this.closing.signal,
         this.runEndWake,
+        {
+          dataConverter: this.temporal.options.dataConverter,
+          ...(this.workflowModules ? { workflowModules: this.workflowModules } : {}),
+        },
       );
       result = yield* withSubagentEvents(own, (child) => this.subagentEvents(child));
     } catch (error) {

@@ -94,6 +94,10 @@ const SUMMARIES: Partial<Record<AgentEvent["type"], Summarizer>> = {
     const event = e as AgentEventOf<"diagnostic">;
     return event.level === "info" ? undefined : s.dim(`  · ${event.level} ${event.code}: ${event.message}`);
   },
+  events_lost: (e, s) => {
+    const { from, to } = e as AgentEventOf<"events_lost">;
+    return s.yellow(`  ! events ${from}–${to - 1} can no longer be read (their history was deleted)`);
+  },
   model_call_end: (e, s) => {
     const event = e as AgentEventOf<"model_call_end">;
     return event.error ? s.yellow(`  · model call failed (${event.model}): ${event.error}`) : undefined;

@@ -111,6 +111,16 @@ export type AgentEventBody =
   | ({ type: "context_status" } & ContextStatus)
   | { type: "background_completed"; completion: BackgroundCompletion }
   | { type: "diagnostic"; level: "info" | "warning" | "error"; code: string; message: string }
+  | {
+      /**
+       * Durable readers only: the session's events at stream offsets `from` to `to` (exclusive) can no longer be
+       * read (the history of the execution that published them was deleted, e.g. by retention). Its `offset` is
+       * `to - 1`: the reader goes on at `to`. Never a silent gap: a reader gets every other event exactly once.
+       */
+      type: "events_lost";
+      from: number;
+      to: number;
+    }
   | { type: "turn_end"; turn: number; stopReason: TurnStopReason }
   | { type: "error"; error: AgentError; fatal: boolean }
   | { type: "done"; reason: StopReason; result: RunResult };

@@ -158,7 +158,9 @@ class MergeState {
     yield* this.flushDeltas();
     while (this.held.length > 0) {
       const item = this.held[0]!;
-      if (item.topic !== "events" || item.entry.runId !== this.runId) {
+      // A lost range concerns every reader that reaches it, whichever run's events it held.
+      const ours = item.entry.runId === this.runId || item.entry.event.type === "events_lost";
+      if (item.topic !== "events" || !ours) {
         this.held.shift();
         continue;
       }
@@ -186,7 +188,12 @@ class MergeState {
         this.open = false;
         if (this.current !== undefined) this.finished.add(this.current);
       }
-      yield { ...event, offset: item.offset, runId: this.runId };
+      yield {
+        ...event,
+        offset: item.offset,
+        runId: this.runId,
+        ...(item.deltaId === undefined ? {} : { deltaId: item.deltaId }),
+      };
       yield* this.flushDeltas();
       if (event.type === "done") return event.result;
     }

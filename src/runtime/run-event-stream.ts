@@ -1,12 +1,18 @@
 import type { Client } from "@temporalio/client";
-import type { EVENTS_TOPIC, StreamEntry } from "../common/wire-event.js";
+import { EVENTS_TOPIC, toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { StreamDelta } from "../stream/stream-delta.js";
 import { runSummaryQuery } from "../workflows/messages.js";
 import { mergeExternalDeltas, type MergeInput, type MergeSource } from "./external-delta-merge.js";
+import { parseToolEventId } from "./place-tool-events.js";
 import { SessionStreamReader } from "./session-stream-reader.js";
+import type { StreamHistoryOptions } from "./stream-history.js";
 
-/** An event of a durable run, with its place in the session stream (resume from `offset + 1`). */
+/**
+ * An event of a durable run, with its place in the session stream (resume from `offset + 1`). Live output (model
+ * text and reasoning, a tool's own events) has a `deltaId` and the offset of the event before it; every other event
+ * is an entry of the stream, with an offset of its own.
+ */
 export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId?: string };
 
 /** How a client reads live deltas that do not come from the session itself (Redis). */
@@ -19,14 +25,19 @@ export interface ExternalDeltaSource {
   ): AsyncIterable<{ id: string; delta: StreamDelta }>;
 }
 
-/** Where to resume: the last offset seen plus one, and the last delta id seen. */
+/** Where to resume: the last offset seen plus one, and the last `deltaId` seen (model output or a tool's event). */
 export interface EventStreamPosition {
   fromOffset?: number;
   fromDeltaId?: string;
 }
 
-/** One entry of the session stream, decoded. */
-export type SessionStreamItem = { topic: typeof EVENTS_TOPIC; offset: number; entry: StreamEntry };
+/** One entry of the session stream, decoded; a tool's event placed among them carries its id (`deltaId`). */
+export type SessionStreamItem = {
+  topic: typeof EVENTS_TOPIC;
+  offset: number;
+  entry: StreamEntry;
+  deltaId?: string;
+};
 
 /** The outcome of a finished run from the session's summaries, as a `done` event (its messages are not kept). */
 async function finishedRun(
@@ -49,35 +60,38 @@ async function finishedRun(
 }
 
 /**
- * The reader's items, where entries were dropped before the reader got them (a reader that lagged far behind)
- * with a finished run's outcome from its summary instead, so the reader still ends.
+ * The reader's items, and the run's end when an `events_lost` range took it: once the run has finished (its summary
+ * says so) and nothing of it follows the lost range (the next entry is another run's, or there is none), a `done`
+ * made from the run's summary follows the `events_lost`, at its offset, so the reader still ends.
  */
-async function* withLostEntriesSummarised(
+export async function* withLostRunEnd(
   temporal: Client,
   reader: SessionStreamReader,
   runId: string,
-  fromOffset: number,
 ): AsyncGenerator<MergeInput> {
-  let expected = fromOffset;
+  let lostEnd: { event: AgentEvent; offset: number } | undefined;
+  const endItem = (end: { event: AgentEvent; offset: number }): MergeInput => ({
+    kind: "event",
+    item: { topic: EVENTS_TOPIC, offset: end.offset, entry: { runId, event: toWireEvent(end.event) } },
+  });
   for await (const input of reader.items) {
-    if (input.kind === "event") {
-      const item = input.item;
-      if (item.offset > expected) {
-        const finished = await finishedRun(temporal, reader.sessionId, runId);
-        if (finished) {
-          const event = {
-            type: "done" as const,
-            reason: finished.result.stopReason,
-            result: finished.result,
-          };
-          yield { kind: "event", item: { ...item, entry: { runId, event } } };
-          return;
-        }
-      }
-      expected = item.offset + 1;
+    if (input.kind !== "event") {
+      yield input;
+      continue;
+    }
+    const { offset, entry } = input.item;
+    if (lostEnd && entry.event.type !== "events_lost") {
+      if (entry.runId !== runId) return yield endItem(lostEnd);
+      lostEnd = undefined;
     }
     yield input;
+    if (entry.event.type !== "events_lost") continue;
+    const finished = await finishedRun(temporal, reader.sessionId, runId);
+    if (!finished) continue;
+    lostEnd = { event: finished.event, offset };
+    if (reader.logEnd <= entry.event.to) return yield endItem(lostEnd);
   }
+  if (lostEnd) yield endItem(lostEnd);
   if (reader.failure !== undefined) throw reader.failure;
 }
 
@@ -95,25 +109,33 @@ export async function* runEventStream(
   external?: ExternalDeltaSource,
   clientClosed?: AbortSignal,
   wakeAtRunEnd = true,
+  history?: StreamHistoryOptions,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const fromOffset = position.fromOffset ?? 0;
+  // The last live output seen may be a tool's event (its id resumes the tool events); model output resumes after a
+  // model output id only (a tool event comes between model calls: no call's text was open then).
+  const fromModelOutput =
+    position.fromDeltaId !== undefined && !parseToolEventId(position.fromDeltaId)
+      ? position.fromDeltaId
+      : undefined;
   const reader = new SessionStreamReader(temporal, sessionId, {
     from: fromOffset,
     withDeltas: !external,
     fromDeltaId: position.fromDeltaId,
     clientClosed,
     wakeAtEndOf: wakeAtRunEnd ? runId : undefined,
+    history,
   });
-  const ordered = withLostEntriesSummarised(temporal, reader, runId, fromOffset);
+  const ordered = withLostRunEnd(temporal, reader, runId);
   const stop = () => reader.stop();
   const source: MergeSource = external
     ? {
         items: eventsOnly(ordered),
-        readDeltas: (signal) => external.read(sessionId, position.fromDeltaId, signal),
+        readDeltas: (signal) => external.read(sessionId, fromModelOutput, signal),
         stop,
       }
     : { ordered, stop };
-  return yield* mergeExternalDeltas(source, runId, position.fromDeltaId !== undefined);
+  return yield* mergeExternalDeltas(source, runId, fromModelOutput !== undefined);
 }
 
 async function* eventsOnly(inputs: AsyncIterable<MergeInput>): AsyncGenerator<SessionStreamItem> {

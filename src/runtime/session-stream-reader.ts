@@ -4,10 +4,13 @@ import { Channel } from "../kernel/channel.js";
 import type { DeltaCursor } from "../workflows/live-deltas.js";
 import { readStreamQuery, type ReadStreamResult } from "../workflows/stream-messages.js";
 import type { ToolEventCursor } from "../common/tool-event-batch.js";
+import type { LoggedEntry } from "../workflows/event-log.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
-import { placeToolEvents } from "./place-tool-events.js";
+import { parseToolEventId, placeToolEvents } from "./place-tool-events.js";
 import { RunEndWake } from "./run-end-wake.js";
+import { StreamHistoryError } from "./stream-history-error.js";
+import type { StreamHistoryOptions } from "./stream-history.js";
 
 /**
  * The pause after a read that brought live output (more is likely within a batch), after one that brought only
@@ -39,14 +42,19 @@ export interface SessionStreamReaderOptions {
   clientClosed?: AbortSignal | undefined;
   /** The run whose end the reader reads at once, woken by the session ({@link RunEndWake}) instead of its next poll. */
   wakeAtEndOf?: string | undefined;
+  /** How to read entries the session no longer keeps from its history (its payloads' converter, middleware modules). */
+  history?: StreamHistoryOptions | undefined;
 }
 
 /**
  * Reads a session's events and live output with the `readStream` query, so a reader adds nothing to the session's
  * history (docs/decisions/0005). Polls fast while entries come and slows down while nothing happens; follows the
  * session across continue-as-new (the query always reaches the newest execution; offsets go on). While the session
- * says its stream is quiet, it waits on the session's history instead of asking again ({@link HistoryWait}). The events end
- * when the session is closed and read to its end, or when `stop` is called.
+ * says its stream is quiet, it waits on the session's history instead of asking again ({@link HistoryWait}). Entries
+ * the session no longer keeps (a reader that fell behind what it carries across continue-as-new) are read from its
+ * workflow histories (`readEntriesFromHistory`), so every entry comes once, in order; only a range whose
+ * history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
+ * or when `stop` is called.
  */
 export class SessionStreamReader {
   /** Each read's live deltas, then its events: a call's text always comes before the call's end. */
@@ -62,6 +70,9 @@ export class SessionStreamReader {
 
   private from: number;
   private readonly withDeltas: boolean;
+  private readonly historyOptions: StreamHistoryOptions;
+  /** The session's next offset, as its last read said. */
+  logEnd = 0;
 
   constructor(
     private readonly temporal: Client,
@@ -70,6 +81,7 @@ export class SessionStreamReader {
   ) {
     this.from = options.from;
     this.withDeltas = options.withDeltas;
+    this.historyOptions = options.history ?? {};
     this.history = new HistoryWait(temporal, sessionId);
     if (options.wakeAtEndOf)
       this.wake = new RunEndWake(temporal, sessionId, options.wakeAtEndOf, this.controller.signal);
@@ -97,6 +109,7 @@ export class SessionStreamReader {
     let unreadableSince: number | undefined;
     while (!this.controller.signal.aborted) {
       let page: ReadStreamResult;
+      let missed: LoggedEntry[] = [];
       try {
         // A query that meets a continue-as-new (or a dying worker) may never be answered: ask again instead.
         page = await this.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
@@ -106,15 +119,20 @@ export class SessionStreamReader {
             ...(this.withDeltas ? { deltas: this.cursor } : {}),
           }),
         );
+        if (page.base > this.from) missed = await this.readMissed(page.base);
         unreadableSince = undefined;
       } catch (error) {
-        if (error instanceof WorkflowNotFoundError || this.controller.signal.aborted) throw error;
+        const fatal = error instanceof WorkflowNotFoundError || error instanceof StreamHistoryError;
+        if (fatal || this.controller.signal.aborted) throw error;
         unreadableSince ??= Date.now();
         if (Date.now() - unreadableSince > UNREADABLE_GIVE_UP_MS) throw error;
         await sleep(SLOW_POLL_MS, this.controller.signal);
         continue;
       }
-      const fresh = this.accept(page);
+      this.logEnd = page.end;
+      for (const item of missed) this.items.push({ kind: "event", item: { topic: EVENTS_TOPIC, ...item } });
+      this.from = Math.max(this.from, page.base);
+      const fresh = missed.length > 0 ? maxFresh(this.accept(page), "events") : this.accept(page);
       if (page.closed && this.from >= page.end && page.deltas.every((delta) => delta.end)) return;
       pause = nextPause(fresh, pause, brought);
       brought = fresh;
@@ -126,6 +144,27 @@ export class SessionStreamReader {
       }
       await (this.wake ? this.wake.sleep(pause) : sleep(pause, this.controller.signal));
     }
+  }
+
+  /**
+   * The entries from the reader's offset up to `base` (where what the session keeps begins), read from its
+   * histories, with each range whose history is gone as one `events_lost` entry (at the range's last offset).
+   */
+  private async readMissed(base: number): Promise<LoggedEntry[]> {
+    const range = { from: this.from, to: base };
+    // Loaded when first needed, as the fork's reader: a client that never falls behind never loads the replayer.
+    const { readEntriesFromHistory } = await import("./stream-history.js");
+    const { items, lost } = await readEntriesFromHistory(
+      this.temporal,
+      this.sessionId,
+      range,
+      this.historyOptions,
+    );
+    const gaps = lost.map(({ from, to }) => ({
+      offset: to - 1,
+      entry: { runId: "", event: { type: "events_lost" as const, from, to } },
+    }));
+    return [...items, ...gaps].sort((a, b) => a.offset - b.offset);
   }
 
   /** Queues what the page brought; returns what was new in it. */
@@ -145,9 +184,10 @@ export class SessionStreamReader {
     this.forgetOldKeys();
     const entries = placeToolEvents(page.items, page.toolEvents ?? [], this.from, this.toolCursor);
     for (const item of entries) {
+      const deltaId = item.deltaId === undefined ? {} : { deltaId: item.deltaId };
       this.items.push({
         kind: "event",
-        item: { topic: EVENTS_TOPIC, offset: item.offset, entry: item.entry },
+        item: { topic: EVENTS_TOPIC, offset: item.offset, entry: item.entry, ...deltaId },
       });
       this.from = Math.max(this.from, item.offset + 1);
       if (fresh === "nothing") fresh = "events";
@@ -172,7 +212,13 @@ export class SessionStreamReader {
 
   private detachFromClient: () => void = () => undefined;
 
+  /** Where a resumed reader goes on: after the last live output or tool event it saw (its `deltaId`). */
   private restoreCursor(id: string): void {
+    const toolEvent = parseToolEventId(id);
+    if (toolEvent) {
+      this.toolCursor[toolEvent.key] = toolEvent.seen;
+      return;
+    }
     const [key, kind, end] = id.split("|");
     if (key && (kind === "text" || kind === "reasoning") && Number.isFinite(Number(end))) {
       this.cursor[key] = { [kind]: Number(end) };
@@ -199,6 +245,14 @@ export class SessionStreamReader {
 
 /** What a read brought: live output (and perhaps events), events only, or nothing new. */
 export type Fresh = "output" | "events" | "nothing";
+
+function maxFresh(a: Fresh, b: Fresh): Fresh {
+  return a === "output" || b === "output"
+    ? "output"
+    : a === "events" || b === "events"
+      ? "events"
+      : "nothing";
+}
 
 /**
  * The pause before the next read: short while output comes; after events, longer, and longer again while every read

@@ -34,6 +34,8 @@ export class ActiveRun {
 
   constructor(
     readonly runId: string,
+    /** The stream offset at which the run was queued: its events come at or after it. */
+    readonly offset: number,
     public turn: number,
     /** Tokens used so far by the run in progress. */
     public usage: Usage,

@@ -166,7 +166,8 @@ export interface SessionStatus {
    * later run ends otherwise, or for good when the session's agent is unknown (the session then closed).
    */
   status: "idle" | "running" | "awaiting_approval" | "awaiting_input" | "failed" | "closed";
-  currentRun?: { runId: string; turn: number };
+  /** The run in progress: its turn, and the stream offset its events begin at (absent from older workers). */
+  currentRun?: { runId: string; turn: number; offset?: number };
   /** Why the last run failed, while the status is `failed`. */
   failure?: { runId: string; message: string };
   /** Subagent sessions running (their approvals are answered in those sessions, or through this one). */

@@ -69,7 +69,7 @@ export async function executeRun(
   startsExecution = false,
 ): Promise<RunOutcome> {
   const usage = resumed?.snapshot.usage ?? ZERO_USAGE;
-  const active = new ActiveRun(run.runId, resumed?.snapshot.turn ?? 0, usage);
+  const active = new ActiveRun(run.runId, run.offset, resumed?.snapshot.turn ?? 0, usage);
   session.current = active;
   // With a recorded clock, the run's start is upserted once its plan says when that was (so its first turns are
   // spaced from then); before, at once.

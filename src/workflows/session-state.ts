@@ -272,7 +272,10 @@ export class SessionState {
       recentDecisions: this.board.recentDecisions(),
       rejectedDecisions: this.board.rejectedDecisions(),
     };
-    if (this.current) status.currentRun = { runId: this.current.runId, turn: this.current.turn };
+    if (this.current) {
+      const { runId, offset, turn } = this.current;
+      status.currentRun = { runId, turn, offset };
+    }
     if (this.input.forkedFrom) status.forkedFrom = this.input.forkedFrom;
     if (this.input.model) status.model = this.input.model;
     if (this.subagents.size > 0) status.subagents = [...this.subagents.values()];

@@ -6,6 +6,7 @@ import type { DeltaReceipt, StreamDelta } from "../stream/stream-delta.js";
 import { EventLog, type EventLogState } from "./event-log.js";
 import { LiveDeltas } from "./live-deltas.js";
 import { LiveToolEvents } from "./live-tool-events.js";
+import { streamCapture } from "./stream-capture.js";
 import { isToolEventBatch } from "./tool-event-check.js";
 import {
   DELTAS_STORED,
@@ -68,6 +69,8 @@ export class SessionStream {
   private storesSinceRead = 0;
   /** Activities in flight that may add to the stream without a history event. Memory only, read by the query. */
   private liveCalls = 0;
+  /** Set only on the stream reader's replayer, which reads a lagging reader's entries from history. */
+  private readonly capture = streamCapture();
 
   constructor(
     carried: Partial<CarriedStream> | undefined,
@@ -112,8 +115,9 @@ export class SessionStream {
     const entry: StreamEntry = { runId, event: toWireEvent(event) };
     if (modelCall !== undefined) entry.modelCall = modelCall;
     if (modelCall !== undefined && liveOutput !== true) entry.liveOutput = liveOutput;
-    this.log.append(entry);
-    this.noteToolBound(runId, event, this.log.end - 1);
+    const offset = this.log.append(entry);
+    this.capture?.(offset, entry);
+    this.noteToolBound(runId, event, offset);
     this.log.trimTo(MAX_KEPT_BYTES);
   }
 
@@ -127,8 +131,8 @@ export class SessionStream {
 
   /**
    * Notes that a run's events begin at `runOffset`, and drops the events of runs older than the last
-   * `KEPT_RUNS_IN_STREAM`, so memory and the continue-as-new input stay bounded. Readers of a dropped run get the
-   * next entries (the library restarts them at the base).
+   * `KEPT_RUNS_IN_STREAM`, so memory and the continue-as-new input stay bounded. A reader behind what is kept reads
+   * the entries it missed from the session's histories (`readEntriesFromHistory`, through `streamCapture`).
    */
   retainRun(runOffset: number): void {
     this.keptRunOffsets.push(runOffset);
@@ -139,7 +143,7 @@ export class SessionStream {
 
   /**
    * The stream for the next execution: from the start of the run in progress (`runOffset`), else of the last run,
-   * as much as fits (a reader that lags further gets the run's outcome from the runSummary query).
+   * as much as fits (a reader that lags further reads the rest from this execution's history).
    */
   carry(runOffset: number | undefined): CarriedStream {
     const keepFrom = runOffset ?? this.keptRunOffsets.at(-1) ?? this.log.end;

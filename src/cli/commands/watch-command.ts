@@ -13,12 +13,24 @@ interface WatchOptions extends ResponderFlags {
   json?: boolean;
 }
 
-/** The run to watch: the one named, else the one in progress, else the next queued. */
-async function runToWatch(scope: CliScope, sessionId: string, named: string | undefined): Promise<string> {
-  if (named) return named;
+/**
+ * The run to watch (the one named, else the one in progress, else the next queued) and where its events begin, when
+ * the session says: a reader from an earlier offset reads the session's earlier events first (from its history, when
+ * it no longer keeps them) only to pass over them.
+ */
+async function runToWatch(
+  scope: CliScope,
+  sessionId: string,
+  named: string | undefined,
+): Promise<{ runId: string; from?: number }> {
+  if (named) return { runId: named };
   const status = await (await scope.client()).describe(sessionId);
-  const runId = status.currentRun?.runId ?? status.queuedRuns[0];
-  if (runId) return runId;
+  const current = status.currentRun;
+  if (current)
+    return { runId: current.runId, ...(current.offset === undefined ? {} : { from: current.offset }) };
+  // A queued run's events all come after what the session has published so far.
+  const queued = status.queuedRuns[0];
+  if (queued) return { runId: queued, from: status.offset };
   throw new CliError(
     `session '${sessionId}' has no run in progress or queued; pass --run <id> to see a finished run's events`,
   );
@@ -26,7 +38,7 @@ async function runToWatch(scope: CliScope, sessionId: string, named: string | un
 
 async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptions): Promise<number> {
   const actor = resolveActor(options.actor, scope.io.env);
-  const runId = await runToWatch(scope, sessionId, options.run);
+  const { runId, from } = await runToWatch(scope, sessionId, options.run);
   scope.note(
     scope.style.dim(`watching run ${runId} of session ${sessionId} (Ctrl-C stops watching; the run goes on)`),
   );
@@ -34,7 +46,7 @@ async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptio
     ...options,
     sessionId,
     runId,
-    fromOffset: options.from ?? 0,
+    fromOffset: options.from ?? from ?? 0,
     actor,
   });
 }

@@ -52,7 +52,7 @@ describe("EventRenderer", () => {
     );
   });
 
-  it("shows denials, questions, answers, steers and errors", () => {
+  it("shows denials, questions, answers, steers, errors and events lost", () => {
     const out = render([
       { type: "permission_decision", call, decision: "deny", by: "policy", reason: "no deletes" },
       { type: "approval_resolved", id: "c2", decision: "deny", by: "auto", reason: "approval timed out" },
@@ -64,6 +64,7 @@ describe("EventRenderer", () => {
       { type: "input_resolved", id: "q1", answer: { selected: ["a", "b"] } },
       { type: "steer", messages: [{ role: "user", content: "be brief" }] },
       { type: "error", error: new ToolError("boom"), fatal: false },
+      { type: "events_lost", from: 12, to: 40 },
     ]);
     expect(out.split("\n")).toEqual([
       "  ✗ delete_file denied by policy: no deletes",
@@ -72,6 +73,7 @@ describe("EventRenderer", () => {
       "  ✓ q1 answered: a, b",
       "  ↪ steered: be brief",
       "  ! error: boom",
+      "  ! events 12–39 can no longer be read (their history was deleted)",
       "",
     ]);
   });

@@ -73,3 +73,37 @@ describe("a reader far behind the session (the workflow keeps only the newest ca
     expect(seen).toEqual(["turn_start", "model_call_start", "model_call_end", "done"]);
   });
 });
+
+describe("what the merge passes on besides the run's own events", () => {
+  it("an events_lost range reaches the reader whatever run it held; a tool's event keeps its id", async () => {
+    offset = 0;
+    const lost: MergeInput = {
+      kind: "event",
+      item: {
+        topic: "events",
+        offset: 9,
+        entry: { runId: "", event: { type: "events_lost", from: 3, to: 10 } },
+      },
+    };
+    const note: WireEvent = { type: "diagnostic", level: "info", code: "step", message: "a" };
+    const toolEvent: MergeInput = {
+      kind: "event",
+      item: { topic: "events", offset: 10, entry: { runId: "r", event: note }, deltaId: "k|tool|1" },
+    };
+    const other: MergeInput = {
+      kind: "event",
+      item: { topic: "events", offset: 10, entry: { runId: "other", event: note } },
+    };
+    offset = 11;
+    const merged = mergeExternalDeltas(
+      { ordered: inOrder([lost, other, toolEvent, ...oldRun(1)]), stop: async () => undefined },
+      "r",
+      false,
+    );
+    const seen = [];
+    for await (const item of merged) seen.push(item);
+    expect(seen[0]).toMatchObject({ type: "events_lost", from: 3, to: 10, offset: 9, runId: "r" });
+    expect(seen[1]).toMatchObject({ type: "diagnostic", offset: 10, deltaId: "k|tool|1" });
+    expect(seen.slice(2).map((item) => item.deltaId)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolEventBatch, ToolEventCursor } from "../../../src/common/tool-event-batch.js";
 import type { WireEvent } from "../../../src/common/wire-event.js";
-import { placeToolEvents } from "../../../src/runtime/place-tool-events.js";
+import { parseToolEventId, placeToolEvents, toolEventId } from "../../../src/runtime/place-tool-events.js";
 import type { LoggedEntry } from "../../../src/workflows/event-log.js";
 
 const note = (message: string): WireEvent => ({ type: "diagnostic", level: "info", code: "t", message });
@@ -43,5 +43,21 @@ describe("placeToolEvents", () => {
     const past = batch({ key: "past", startOffset: 1, endOffset: 2 }, "y");
     expect(messages(placeToolEvents([entry(5, "e")], [ahead, past], 5, cursor))).toEqual(["e"]);
     expect(cursor).toEqual({ past: 1 });
+  });
+
+  it("marks each placed event with its id (the call and how many of its events it completes); entries keep none", () => {
+    const cursor: ToolEventCursor = { k: 1 };
+    const placed = placeToolEvents([entry(8, "end")], [batch({ startOffset: 5 }, "a", "b", "c")], 8, cursor);
+    expect(placed.map((item) => item.deltaId)).toEqual([toolEventId("k", 2), toolEventId("k", 3), undefined]);
+  });
+
+  it("a resumed reader's cursor from the last id it saw: the call's later events only", () => {
+    const key = JSON.stringify(["run|1", 2, "call|x"]);
+    const seen = parseToolEventId(toolEventId(key, 1));
+    expect(seen).toEqual({ key, seen: 1 });
+    expect(parseToolEventId("r:1|text|12")).toBeUndefined();
+    const cursor: ToolEventCursor = { [seen!.key]: seen!.seen };
+    const placed = placeToolEvents([], [batch({ key, startOffset: 5 }, "a", "b")], 6, cursor);
+    expect(messages(placed)).toEqual(["b"]);
   });
 });

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentClient, DurableEvent } from "../../src/client.js";
+import { defineAgent } from "../../src/define-agent.js";
+import type { RunResult } from "../../src/kernel/events.js";
+import { connectTestClient, startTestWorker, uniqueTaskQueue } from "../support/temporal.js";
+import { pageReader, pageTool } from "../support/tool-loop-model.js";
+
+const TURNS = 160;
+/** 4 KB a tool result: the 256 KB the session carries across continue-as-new are about 55 turns of this run. */
+const page = pageTool(4_096);
+const fastReader = defineAgent({
+  name: "fast-reader",
+  model: "scripted",
+  tools: [page],
+  maxTurns: TURNS + 10,
+  // Continues as new every ~100 history events: every 8 turns or so, in the middle of the run.
+  durable: { continueAsNew: { maxHistoryEvents: 100 } },
+});
+
+/** A follower's events up to the run's end, and the run's result. */
+interface Followed {
+  events: DurableEvent[];
+  result: RunResult;
+}
+
+async function follow(events: AsyncGenerator<DurableEvent, RunResult>): Promise<Followed> {
+  const seen: DurableEvent[] = [];
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return { events: seen, result: next.value };
+    seen.push(next.value);
+  }
+}
+
+/** The stream offsets a reader got, one per durable event (live text carries the offset of the event before it). */
+function durableOffsets(events: DurableEvent[]): number[] {
+  return events.filter((event) => event.deltaId === undefined).map((event) => event.offset);
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, index) => from + index);
+}
+
+describe("a follower of a fast run that continues as new every ~100 history events", () => {
+  const taskQueue = uniqueTaskQueue("every-event");
+  const sessionId = `every-event-${Math.random().toString(36).slice(2, 10)}`;
+  let client: AgentClient;
+  let stopWorker: () => Promise<void>;
+  let start: number;
+  let whole: Followed;
+  let resumed: Followed;
+  let pausedAt: number;
+  let runStartInStatus: number | undefined;
+
+  beforeAll(async () => {
+    const worker = await startTestWorker({
+      agents: [fastReader],
+      providers: { scripted: pageReader(TURNS) },
+      taskQueue,
+    });
+    stopWorker = worker.stop;
+    client = await connectTestClient(taskQueue);
+    const run = await client.start("fast-reader", "read every page", { sessionId });
+    start = run.offset;
+    // One follower reads the run as it goes; another reads its first events, lets go (a client that disconnects),
+    // and comes back only once the run is far past what the session carries across continue-as-new.
+    const following = follow(client.events(sessionId, run.runId, { fromOffset: start }));
+    const first: DurableEvent[] = [];
+    for await (const event of client.events(sessionId, run.runId, { fromOffset: start })) {
+      first.push(event);
+      if (event.offset >= start + 30) break;
+    }
+    pausedAt = first.at(-1)!.offset;
+    for (;;) {
+      const status = await client.describe(sessionId);
+      runStartInStatus = status.currentRun?.offset;
+      if (status.offset >= pausedAt + 1_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const rest = await follow(client.events(sessionId, run.runId, { fromOffset: pausedAt + 1 }));
+    resumed = { events: [...first, ...rest.events], result: rest.result };
+    whole = await following;
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+    await stopWorker?.();
+  });
+
+  it("the session's status names where the run's events begin (where `lite-agent watch` starts)", () => {
+    expect(runStartInStatus).toBe(start);
+  });
+
+  it("the follower that read along gets every offset exactly once, in order", () => {
+    expect(whole.result.text).toBe(`read ${TURNS - 1} pages`);
+    const done = whole.events.at(-1)!;
+    expect(done.type).toBe("done");
+    expect(durableOffsets(whole.events)).toEqual(range(start, done.offset + 1));
+  });
+
+  it("the follower that let go and came back far behind gets every offset exactly once, in order", async () => {
+    const executions = [];
+    for await (const info of client.temporal.workflow.list({ query: `WorkflowId = "${sessionId}"` }))
+      executions.push(info.runId);
+    expect(executions.length).toBeGreaterThan(10);
+
+    expect(resumed.result.text).toBe(`read ${TURNS - 1} pages`);
+    const done = whole.events.at(-1)!;
+    expect(durableOffsets(resumed.events)).toEqual(range(start, done.offset + 1));
+    // The same events as the follower that read along, turn by turn.
+    const durable = (events: DurableEvent[]) => events.filter((event) => event.deltaId === undefined);
+    expect(durable(resumed.events).map((event) => event.type)).toEqual(
+      durable(whole.events).map((event) => event.type),
+    );
+    const turns = resumed.events.filter((event) => event.type === "turn_start").map((event) => event.turn);
+    expect(turns).toEqual(range(1, TURNS + 1));
+  });
+
+  it("where an earlier execution's history is gone, the follower gets one events_lost for it, then every other offset once", async () => {
+    const executions: string[] = [];
+    for await (const info of client.temporal.workflow.list({ query: `WorkflowId = "${sessionId}"` }))
+      executions.push(info.runId);
+    const oldest = await firstExecution(client, sessionId);
+    expect(executions).toContain(oldest);
+    // What retention does to an old execution.
+    await client.temporal.workflowService.deleteWorkflowExecution({
+      namespace: client.temporal.options.namespace,
+      workflowExecution: { workflowId: sessionId, runId: oldest },
+    });
+    while (await historyExists(client, sessionId, oldest))
+      await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const run = whole.events[0]!.runId;
+    const { events, result } = await follow(client.events(sessionId, run, { fromOffset: start }));
+    expect(result.text).toBe(`read ${TURNS - 1} pages`);
+    const lost = events.filter((event) => event.type === "events_lost");
+    expect(lost).toHaveLength(1);
+    const [gap] = lost as Extract<DurableEvent, { type: "events_lost" }>[];
+    expect(gap).toMatchObject({ from: start, offset: gap!.to - 1 });
+    expect(gap!.to).toBeGreaterThan(start);
+    expect(events[0]).toBe(gap);
+    const done = whole.events.at(-1)!;
+    expect(durableOffsets(events.slice(1))).toEqual(range(gap!.to, done.offset + 1));
+  });
+});
+
+/** The session's first execution: the one that continued as new from no other. */
+async function firstExecution(client: AgentClient, sessionId: string): Promise<string> {
+  let runId = (await client.temporal.workflow.getHandle(sessionId).describe()).runId;
+  for (;;) {
+    const history = await client.temporal.workflow.getHandle(sessionId, runId).fetchHistory();
+    const from: string | null | undefined =
+      history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
+    if (!from) return runId;
+    runId = from;
+  }
+}
+
+async function historyExists(client: AgentClient, sessionId: string, runId: string): Promise<boolean> {
+  return client.temporal.workflow
+    .getHandle(sessionId, runId)
+    .fetchHistory()
+    .then(
+      () => true,
+      () => false,
+    );
+}
