@@ -163,7 +163,8 @@ describe("tracing a durable run", () => {
     expect(activitySpans).toHaveLength(2);
     for (const span of activitySpans) expect(scheduled.some((parent) => isChild(span, parent))).toBe(true);
     expect(scheduled.every((span) => span.spanContext().traceId === start.spanContext().traceId)).toBe(true);
-    expect(named(spans, "StartWorkflowUpdate:decideToolCall")).toHaveLength(1);
+    // One client span per attempt: the session may refuse the decision as busy once, and the client sends it again.
+    expect(named(spans, "StartWorkflowUpdate:decideToolCall").length).toBeGreaterThanOrEqual(1);
     // Each call span is linked to its activity's span (our trace is the run's; Temporal's is the client's call).
     const chat = named(spans, "chat traced-model")[0]!;
     const linked = chat.links.map((link) => link.context.spanId);
