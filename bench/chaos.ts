@@ -1,7 +1,8 @@
 // `npm run bench -- chaos`: the chaos benchmark (a script that reports figures, not a timed test). It starts its
 // own dev server (file DB, fixed port), keeps two worker processes (bench/chaos/worker.ts) alive while it SIGKILLs
-// one every 3-5 s and starts a replacement, restarts the dev server twice (down 10 s each, same DB and port), and
-// drives CHAOS_SESSIONS sessions of 8-turn runs (a tool call per turn that appends to a ledger file) through it all.
+// one every 3-5 s and starts a replacement, restarts the dev server twice (down 15 s, longer than the heartbeat
+// timeouts, then 10 s; same DB and port), and drives CHAOS_SESSIONS sessions of 8-turn runs (a tool call per turn that
+// appends to a ledger file) through it all, each run followed by a client whose offsets are checked one by one.
 // Afterwards it counts runs lost (not ended with stopReason "stop" by the deadline), completed tool calls repeated
 // (a call id with two `tool-end` ledger lines; at-most-once tools must not even start twice), and the recovery time
 // of each kill: from the kill to the next ledger line of each session that was in a model or tool call (or between
@@ -11,7 +12,8 @@
 // Env: CHAOS_SESSIONS (50), CHAOS_SECONDS (180: new runs start until then; the two restarts are at 1/3 and 2/3),
 // CHAOS_DRAIN_SECONDS (150: how long runs may take to finish after that), CHAOS_HEARTBEAT_MS (the agent's model and
 // tool heartbeat timeouts; default the durable defaults, 10 s), CHAOS_MAX_HISTORY_EVENTS (the agent's continue-as-new
-// budget: small, sessions continue as new often, in the middle of runs too). `runChaos` runs it with options of its
+// budget: small, sessions continue as new often, in the middle of runs too), CHAOS_SPEED (slow, the default, or fast:
+// see ChaosSpeed). `runChaos` runs it with options of its
 // own (the smaller chaos test in test/e2e/chaos.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -27,7 +29,14 @@ import { findFreePort } from "../src/dev-server/free-port.js";
 import type { RunResult } from "../src/kernel/events.js";
 import type { DurableEvent } from "../src/runtime/run-event-stream.js";
 import { loadWorkflowBundle } from "../src/runtime/workflow-bundle.js";
-import { CHAOS_AGENT, TURNS_PER_RUN, chaosPrompt, parseLedgerLine, type LedgerLine } from "./chaos/agent.js";
+import {
+  CHAOS_AGENT,
+  TURNS_PER_RUN,
+  chaosPrompt,
+  parseLedgerLine,
+  type ChaosSpeed,
+  type LedgerLine,
+} from "./chaos/agent.js";
 
 /** How a chaos run goes. */
 export interface ChaosOptions {
@@ -42,6 +51,8 @@ export interface ChaosOptions {
   heartbeatMs?: number;
   /** The agent's continue-as-new budget in history events (default the durable default, 10,000). */
   maxHistoryEvents?: number;
+  /** How fast the model and tool work (default slow: see ChaosSpeed). */
+  speed?: ChaosSpeed;
 }
 
 /** The benchmark's options, from the environment (see the head of this file). */
@@ -53,12 +64,14 @@ function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
     restarts: 2,
     ...(env.CHAOS_HEARTBEAT_MS ? { heartbeatMs: Number(env.CHAOS_HEARTBEAT_MS) } : {}),
     ...(env.CHAOS_MAX_HISTORY_EVENTS ? { maxHistoryEvents: Number(env.CHAOS_MAX_HISTORY_EVENTS) } : {}),
+    ...(env.CHAOS_SPEED === "fast" ? { speed: "fast" as const } : {}),
   };
 }
 
 const WORKERS = 2;
 const KILL_EVERY_MS: [number, number] = [3_000, 5_000];
-const OUTAGE_MS = 10_000;
+/** The server restarts' outages, in turn: the first longer than the heartbeat timeouts (10 s by default). */
+const OUTAGES_MS = [15_000, 10_000];
 /** No kills this long before a planned restart and after the server is back, so recoveries are not confounded. */
 const KILL_QUIET_BEFORE_RESTART_MS = 10_000;
 const KILL_QUIET_AFTER_RESTART_MS = 5_000;
@@ -95,6 +108,10 @@ interface RunRecord {
   /** tool_result events with isError (an at-most-once call interrupted by a kill). */
   toolErrors: number;
   errorEvents: number;
+  /** The offset of every event the follower got (live output aside), in order, across its reconnects. */
+  offsets: number[];
+  /** `events_lost` events the follower got. */
+  eventsLost: number;
 }
 
 /** What the chaos benchmark measured. */
@@ -136,7 +153,22 @@ export interface ChaosResult {
   longestStall: { seconds: number; sessionId: string; from: string } | undefined;
   /** Sessions whose history, replayed from scratch after the run, did not replay: why (goal none). */
   historiesNotReplaying: { sessionId: string; error: string }[];
+  /** What the runs' followers got wrong, checked offset by offset over each completed run (goal 0 each). */
+  followers: FollowerFigures;
   loadAverage: { start: number[]; end: number[]; meanOneMinute: number };
+}
+
+interface FollowerFigures {
+  /** Offsets between a completed run's first and last event that its follower never got. */
+  gaps: number;
+  /** Offsets its follower got more than once. */
+  duplicates: number;
+  /** Offsets out of order (lower than one got before). */
+  outOfOrder: number;
+  /** `events_lost` events (the session's history no longer held what the follower missed). */
+  eventsLost: number;
+  /** The runs with any of these, with what went wrong. */
+  runs: { runId: string; gaps: number; duplicates: number; outOfOrder: number }[];
 }
 
 interface LostRun {
@@ -220,6 +252,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
     delete env.REDIS_URL;
     if (options.heartbeatMs !== undefined) env.HEARTBEAT_TIMEOUT_MS = String(options.heartbeatMs);
     if (options.maxHistoryEvents !== undefined) env.MAX_HISTORY_EVENTS = String(options.maxHistoryEvents);
+    if (options.speed !== undefined) env.CHAOS_SPEED = options.speed;
     const script = fileURLToPath(new URL("./chaos/worker.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", script], {
       env,
@@ -270,7 +303,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
     server = undefined;
     const downAt = Date.now();
     console.error(`chaos: server down at +${round1((downAt - benchStart) / 1000)} s`);
-    await sleep(OUTAGE_MS);
+    await sleep(OUTAGES_MS[outages.length % OUTAGES_MS.length]!);
     server = await startDevServer({ dbFile, port, headless: true });
     const upAt = Date.now();
     outages.push({ downAt, upAt, seconds: round1((upAt - downAt) / 1000) });
@@ -335,6 +368,8 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
           }
           const event: DurableEvent = next.value;
           if (event.deltaId !== undefined) continue;
+          run.offsets.push(event.offset);
+          if (event.type === "events_lost") run.eventsLost++;
           offset = event.offset + 1;
           if (event.type === "tool_result" && event.result.isError) run.toolErrors++;
           if (event.type === "error") run.errorEvents++;
@@ -358,6 +393,8 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
         clientErrors: 0,
         toolErrors: 0,
         errorEvents: 0,
+        offsets: [],
+        eventsLost: 0,
       };
       runs.push(run);
       await driveRun(run);
@@ -658,8 +695,29 @@ function analyse(input: AnalysisInput): ChaosResult {
     },
     longestStall,
     historiesNotReplaying: input.historiesNotReplaying,
+    followers: followerFigures(completed),
     loadAverage: { start: input.loadStart, end: loadavg().map(round2), meanOneMinute: round2(meanLoad) },
   };
+}
+
+/** Checks each completed run's follower offset by offset: every offset from its first to its last, once, in order. */
+function followerFigures(runs: RunRecord[]): FollowerFigures {
+  const figures: FollowerFigures = { gaps: 0, duplicates: 0, outOfOrder: 0, eventsLost: 0, runs: [] };
+  for (const run of runs) {
+    const { offsets } = run;
+    const distinct = new Set(offsets);
+    const span = offsets.length === 0 ? 0 : Math.max(...offsets) - Math.min(...offsets) + 1;
+    const gaps = span - distinct.size;
+    const duplicates = offsets.length - distinct.size;
+    const outOfOrder = offsets.filter((offset, index) => index > 0 && offset < offsets[index - 1]!).length;
+    figures.gaps += gaps;
+    figures.duplicates += duplicates;
+    figures.outOfOrder += outOfOrder;
+    figures.eventsLost += run.eventsLost;
+    if (gaps + duplicates + outOfOrder > 0)
+      figures.runs.push({ runId: run.runId, gaps, duplicates, outOfOrder });
+  }
+  return figures;
 }
 
 function print(result: ChaosResult): void {
@@ -672,6 +730,8 @@ function print(result: ChaosResult): void {
       "repeated tool calls": result.completedToolCallsRepeated,
       "started twice": result.toolCallsStartedTwice,
       "histories not replaying": result.historiesNotReplaying.length,
+      "follower gaps": result.followers.gaps,
+      "follower duplicates": result.followers.duplicates,
       kills: result.kills,
       "server restarts": result.serverRestarts,
       "recovery p50 s": result.recovery.p50,
@@ -703,4 +763,5 @@ function print(result: ChaosResult): void {
   );
   for (const lost of result.lostRuns) console.log(`LOST ${JSON.stringify(lost)}`);
   for (const failed of result.historiesNotReplaying) console.log(`NOT REPLAYING ${JSON.stringify(failed)}`);
+  for (const run of result.followers.runs) console.log(`FOLLOWER ${JSON.stringify(run)}`);
 }

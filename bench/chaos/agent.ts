@@ -11,8 +11,15 @@ import { defineTool, type ToolContext } from "../../src/kernel/tools.js";
 export const CHAOS_AGENT = "chaos";
 /** Model calls per run: a `ledger` tool call on each but the last, then a short answer. */
 export const TURNS_PER_RUN = 8;
-/** Pause between the model's streamed chunks (three chunks per call). */
+/** Pause between the model's streamed chunks (three chunks per call); none at the fast speed. */
 const MODEL_CHUNK_DELAY_MS = 100;
+
+/**
+ * How fast the scripted model and tool work: `slow`, a model call of ~300 ms and tool calls of 400-1,200 ms, so kills
+ * land in the middle of calls; `fast`, no pause in a model call and tool calls of 20-100 ms, so runs race through
+ * continue-as-new and followers fall behind.
+ */
+export type ChaosSpeed = "slow" | "fast";
 const MODEL_CHUNKS = 3;
 
 /** One ledger line: `<ms> <kind> <sessionId> <key> <worker>`; the key is the call id (tools) or `<run>/<turn>`. */
@@ -68,7 +75,7 @@ function position(request: ModelRequest): { sessionId: string; runTag: string; t
 }
 
 /** The scripted model: three chunks 100 ms apart (each heartbeats), then a tool call or, on the last turn, an answer. */
-export function chaosModel(context: ChaosContext): ModelProvider {
+export function chaosModel(context: ChaosContext, speed: ChaosSpeed = "slow"): ModelProvider {
   return {
     id: "chaos-model",
     async *stream(request, signal): AsyncIterable<ModelChunk> {
@@ -76,7 +83,7 @@ export function chaosModel(context: ChaosContext): ModelProvider {
       const key = `${runTag}/${turn}`;
       note(context, "model-start", sessionId, key);
       for (let chunk = 0; chunk < MODEL_CHUNKS; chunk++) {
-        await sleep(MODEL_CHUNK_DELAY_MS);
+        if (speed === "slow") await sleep(MODEL_CHUNK_DELAY_MS);
         if (signal?.aborted) throw new AbortError();
         yield { type: "text_delta", text: `t${turn}.${chunk} ` };
       }
@@ -88,8 +95,8 @@ export function chaosModel(context: ChaosContext): ModelProvider {
               type: "tool_call" as const,
               id: `${runTag}-c${turn}`,
               name: "ledger",
-              // 400-1,200 ms: long enough for kills to land in the middle of tool calls.
-              input: { ms: 400 + ((turn * 173) % 800) },
+              // Slow, 400-1,200 ms: long enough for kills to land in the middle of tool calls.
+              input: { ms: speed === "slow" ? 400 + ((turn * 173) % 800) : 20 + ((turn * 37) % 80) },
             },
           ];
       note(context, "model-end", sessionId, key);

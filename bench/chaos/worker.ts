@@ -2,7 +2,7 @@
 // Env: TEMPORAL_ADDRESS, TASK_QUEUE (the base queue), LEDGER (the file the tool and the model append to),
 // WORKER_NAME, MAX_HISTORY_EVENTS (optional: the agent's continue-as-new budget), HEARTBEAT_TIMEOUT_MS (optional: the
 // agent's model and tool heartbeat timeouts; default the durable
-// defaults). Prints "worker ready" once polling.
+// defaults), CHAOS_SPEED (slow or fast: see ChaosSpeed). Prints "worker ready" once polling.
 import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { createWorker } from "../../src/worker.js";
 import { chaosAgent, chaosModel } from "./agent.js";
@@ -15,7 +15,7 @@ const env = (name: string): string => {
 const context = { ledger: env("LEDGER"), worker: env("WORKER_NAME") };
 const heartbeat = process.env.HEARTBEAT_TIMEOUT_MS ? Number(process.env.HEARTBEAT_TIMEOUT_MS) : undefined;
 const maxHistoryEvents = process.env.MAX_HISTORY_EVENTS ? Number(process.env.MAX_HISTORY_EVENTS) : undefined;
-const model = chaosModel(context);
+const model = chaosModel(context, process.env.CHAOS_SPEED === "fast" ? "fast" : "slow");
 
 Runtime.install({ logger: new DefaultLogger("ERROR") });
 const connection = await connectWithRetry(env("TEMPORAL_ADDRESS"));
