@@ -15,12 +15,21 @@ const RUN_ALONE = [
   "test/replay/fresh-recordings.test.ts",
 ];
 
+/**
+ * Runs after every other test: it replays every history the run's tests wrote on the suite's dev server, cut at every
+ * workflow task boundary (test/support/replay-at-every-cut.ts).
+ */
+const RUN_LAST = ["test/e2e/every-history-replays.test.ts"];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // One Temporal dev server for the run, shared by both projects (global-setup.ts counts its users).
+    // Forced replay (LITE_AGENT_TEST_REPLAY_MODE): every worker a test process or its children start takes the mode's
+    // options; without the variable it changes nothing.
+    setupFiles: ["test/support/forced-replay.mjs"],
+    // One Temporal dev server for the run, shared by every project (global-setup.ts counts its users).
     globalSetup: ["test/support/global-setup.ts"],
     projects: [
       {
@@ -28,7 +37,7 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...RUN_ALONE],
+          exclude: [...configDefaults.exclude, ...RUN_ALONE, ...RUN_LAST],
           // Most of a test's time is spent waiting on the server, timers and child processes: three files at a
           // time on two cores keep both busy (vitest's default here would be one).
           maxWorkers: 3,
@@ -38,6 +47,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "alone", include: RUN_ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: "last", include: RUN_LAST, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
     ],
   },
