@@ -14,21 +14,29 @@ import { replayMode } from "../support/forced-replay.mjs";
 import {
   describeReplayFailure,
   replayAtEveryCut,
+  workflowTaskCuts,
   type RecordedExecution,
 } from "../support/replay-at-every-cut.js";
 import { temporalAddress } from "../support/temporal.js";
 
 // Runs last (its own group, vitest.config.ts): every execution of a session the run's tests wrote on the suite's dev
 // server is replayed from its start, cut at every workflow task boundary (what a cold worker taking the session over
-// at that task sees) and whole, with the workflow code and the environment's payload storage. A history a live worker
-// wrote that a replay does not reproduce is a session another worker, a fork or an upgrade cannot take over. The chaos
-// test replays its own server's histories the same way (bench/chaos.ts).
+// at that task sees; at most MAX_CUTS of them, below) and whole, with the workflow code and the environment's payload
+// storage. A history a live worker wrote that a replay does not reproduce is a session another worker, a fork or an
+// upgrade cannot take over. The chaos test replays its own server's histories the same way (bench/chaos.ts).
 //
 // What it does not replay, and says so in its output: workflows of other types (the hand-written loop the promise
 // count compares with, bench/minimal-loop: not the product's code), and executions whose payloads only their test
 // could read (encrypted with its keys, or stored in its own folder or bucket, gone with it): their tests own them.
 
 const { TaskQueueKind } = temporal.api.enums.v1;
+/**
+ * The most cuts replayed of one execution, spread evenly over its workflow tasks: each cut replays the history up to
+ * it, so cutting a long execution (the 2,000-turn run's, about 2,000 events each) at every one of its hundreds of
+ * tasks would take most of an hour on two cores; 20 cuts cost about ten whole replays. Executions with more tasks
+ * than this are named in the output.
+ */
+const MAX_CUTS = 20;
 /** The one workflow type the project's bundle registers (src/workflows/index.ts). */
 const SESSION_WORKFLOW_TYPE = "agentSession";
 
@@ -51,6 +59,8 @@ afterAll(async () => {
 interface Listing {
   replayed: RecordedExecution[];
   leftOut: string[];
+  /** Executions with more workflow tasks than {@link MAX_CUTS}: cut at some of them. */
+  thinned: string[];
 }
 
 /**
@@ -77,6 +87,9 @@ async function* sessionExecutions(listing: Listing): AsyncGenerator<RecordedExec
         continue;
       }
       listing.replayed.push({ workflowId, runId, history });
+      const tasks = workflowTaskCuts(history).length - 1;
+      if (tasks > MAX_CUTS)
+        listing.thinned.push(`${workflowId} (run ${runId}): ${MAX_CUTS} cuts of ${tasks}`);
       yield { workflowId, runId, history };
     }
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
@@ -110,11 +123,16 @@ function hasEncryptedPayload(value: unknown): boolean {
 it("every session execution the tests wrote replays from its start, cut at every workflow task and whole", async () => {
   const workflowBundle = await loadWorkflowBundle({ modules: middlewareModules });
   const dataConverter = withPayloadStorage(withPayloadEncryption(undefined, undefined), undefined);
-  const listing: Listing = { replayed: [], leftOut: [] };
-  const failures = await replayAtEveryCut(sessionExecutions(listing), { workflowBundle, dataConverter });
+  const listing: Listing = { replayed: [], leftOut: [], thinned: [] };
+  const executions = sessionExecutions(listing);
+  const failures = await replayAtEveryCut(executions, { workflowBundle, dataConverter }, MAX_CUTS);
   console.log(
-    `replayed ${listing.replayed.length} executions at every cut; left out ${listing.leftOut.length}:\n  ` +
-      listing.leftOut.join("\n  "),
+    [
+      `replayed ${listing.replayed.length} executions, each whole and cut at every workflow task but these:`,
+      ...listing.thinned,
+      `left out ${listing.leftOut.length}:`,
+      ...listing.leftOut,
+    ].join("\n  "),
   );
   expect(
     listing.replayed.length,

@@ -29,9 +29,11 @@ interface Cut {
  * The cuts of a history at every workflow task boundary, in history order, then the whole history. A cut ends with
  * a `WorkflowTaskStarted` event: the history a worker without the workflow cached is given for that task, which it
  * replays up to the task and then runs. (The SDK's replayer takes a history cut there; it also takes one cut just
- * after a `WorkflowTaskCompleted`, but not one cut between a task's command events.)
+ * after a `WorkflowTaskCompleted`, but not one cut between a task's command events.) With more boundaries than
+ * `maxCuts`, only `maxCuts` of them, spread evenly from the first to the last: each cut replays the history up to it,
+ * so the cost of every cut grows with the square of the history's length.
  */
-export function workflowTaskCuts(history: History): Cut[] {
+export function workflowTaskCuts(history: History, maxCuts = Infinity): Cut[] {
   const events = history.events ?? [];
   const cuts: Cut[] = [];
   events.forEach((event, index) => {
@@ -41,17 +43,27 @@ export function workflowTaskCuts(history: History): Cut[] {
       events: events.slice(0, index + 1),
     });
   });
-  return [...cuts, { label: "the whole history", events }];
+  return [...spreadEvenly(cuts, maxCuts), { label: "the whole history", events }];
+}
+
+/** `count` items of `items` spread evenly over it, the first and the last among them (all when there are fewer). */
+function spreadEvenly<T>(items: T[], count: number): T[] {
+  if (items.length <= count) return items;
+  if (count < 2) return items.slice(-count);
+  const picked = Array.from({ length: count }, (_, n) => Math.round((n * (items.length - 1)) / (count - 1)));
+  return [...new Set(picked)].map((index) => items[index]!);
 }
 
 /**
- * Replays every execution from its start, cut at every workflow task boundary ({@link workflowTaskCuts}), with one
- * replay worker; an execution's cuts stop at its first failure. Resolves with the executions that do not replay
- * (none: every cut of every execution replays). Sink calls of a cut's last, live task go nowhere.
+ * Replays every execution from its start, cut at every workflow task boundary ({@link workflowTaskCuts}; at most
+ * `maxCutsPerExecution` of them), with one replay worker; an execution's cuts stop at its first failure. Resolves with
+ * the executions that do not replay (none: every cut of every execution replays). Sink calls of a cut's last, live
+ * task go nowhere.
  */
 export async function replayAtEveryCut(
   executions: Iterable<RecordedExecution> | AsyncIterable<RecordedExecution>,
   options: ReplayWorkerOptions,
+  maxCutsPerExecution = Infinity,
 ): Promise<ReplayFailure[]> {
   const failures: ReplayFailure[] = [];
   let failed = false;
@@ -59,7 +71,7 @@ export async function replayAtEveryCut(
   async function* cuts() {
     for await (const execution of executions) {
       failed = false;
-      for (const cut of workflowTaskCuts(execution.history)) {
+      for (const cut of workflowTaskCuts(execution.history, maxCutsPerExecution)) {
         if (failed) break;
         current = { execution, cut };
         yield { workflowId: execution.workflowId, history: { events: cut.events } };
