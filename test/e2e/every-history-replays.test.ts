@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
@@ -6,6 +6,7 @@ import { temporal } from "@temporalio/proto";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { ENCRYPTED_ENCODING } from "../../src/encryption/aes-gcm-codec.js";
 import { withPayloadEncryption } from "../../src/encryption/payload-encryption.js";
+import { historyToJSONObject } from "../../src/runtime/history-json.js";
 import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
 import { withPayloadStorage } from "../../src/storage/payload-storage.js";
 import { storageConfigFromEnv } from "../../src/storage/storage-config.js";
@@ -37,6 +38,8 @@ const { TaskQueueKind } = temporal.api.enums.v1;
  * than this are named in the output.
  */
 const MAX_CUTS = 20;
+/** Where the histories that do not replay are written (git-ignored). */
+const FAILED_HISTORIES_DIR = fileURLToPath(new URL("../../.cache/histories-not-replaying/", import.meta.url));
 /** The one workflow type the project's bundle registers (src/workflows/index.ts). */
 const SESSION_WORKFLOW_TYPE = "agentSession";
 
@@ -138,6 +141,14 @@ it("every session execution the tests wrote replays from its start, cut at every
     listing.replayed.length,
     "no session on the server: run this file after the suites (npx vitest run test/e2e)",
   ).toBeGreaterThan(0);
+  // Each history that does not replay is kept, to replay it again (`lite-agent replay <file>`) or file it.
+  mkdirSync(FAILED_HISTORIES_DIR, { recursive: true });
+  for (const failure of failures) {
+    const { history } = listing.replayed.find((execution) => execution.runId === failure.runId)!;
+    const file = join(FAILED_HISTORIES_DIR, `${failure.workflowId}.${failure.runId}.json`);
+    writeFileSync(file, JSON.stringify(historyToJSONObject(history), null, 2));
+    failure.error += ` (history in ${file})`;
+  }
   expect(failures.map(describeReplayFailure)).toEqual([]);
   if (replayMode() === "no-cache") {
     // The mode reached every worker, in the test processes and the worker processes alike: none had a sticky queue.
