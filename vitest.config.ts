@@ -32,7 +32,7 @@ const RUN_LAST = ["test/e2e/every-history-replays.test.ts"];
  *   with the cache off in the chaos test and test/e2e/cancel-and-continue.test.ts;
  * - live model output and tools' own events that reach the session are kept only in the memory of the worker that
  *   caches it (never in the history, docs/decisions/0005 and 0007): without a cache there are none to read, by
- *   design, and these files wait for them or count them, the streaming ones each with a session transport half
+ *   design, and these files wait for them or count their readers, the streaming ones each with a session transport half
  *   (their Redis halves do not depend on the cache, but the streaming followers' Redis test made 5 session reads
  *   where it allows 2 in no-cache runs: left for the followers' work).
  */
@@ -44,6 +44,7 @@ const LEFT_OUT_OF_FORCED_REPLAY: Record<string, string[]> = {
     "test/e2e/streaming.test.ts",
     "test/e2e/interrupt-leak.test.ts",
     "test/e2e/tool-events.test.ts",
+    "test/e2e/live-output-readers.test.ts",
   ],
   "short-sticky": ["test/workflow/promises-per-turn.test.ts"],
 };
