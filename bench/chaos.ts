@@ -7,8 +7,9 @@
 // (a call id with two `tool-end` ledger lines; at-most-once tools must not even start twice), and the recovery time
 // of each kill: from the kill to the next ledger line of each session that was in a model or tool call (or between
 // two) on the killed worker. Prints a table and writes bench/results/chaos.json.
-// Last, while the server is up, it replays every session's history from scratch with the workflow code: a history
-// the live workers wrote that a replay does not reproduce is a session a later takeover would find stuck.
+// Last, while the server is up, it replays every session's history from scratch, cut at every workflow task and whole
+// (test/support/replay-at-every-cut.ts), with the workflow code: a history the live workers wrote that a replay does
+// not reproduce is a session a later takeover would find stuck.
 // Env: CHAOS_SESSIONS (50), CHAOS_SECONDS (180: new runs start until then; the two restarts are at 1/3 and 2/3),
 // CHAOS_DRAIN_SECONDS (150: how long runs may take to finish after that), CHAOS_HEARTBEAT_MS (the agent's model and
 // tool heartbeat timeouts; default the durable defaults, 10 s), CHAOS_MAX_HISTORY_EVENTS (the agent's continue-as-new
@@ -21,7 +22,6 @@ import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync 
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Worker } from "@temporalio/worker";
 import { AgentClient } from "../src/client.js";
 import { DURABLE_DEFAULTS } from "../src/define-agent.js";
 import { startDevServer, type DevServer } from "../src/dev-server/index.js";
@@ -37,6 +37,7 @@ import {
   type ChaosSpeed,
   type LedgerLine,
 } from "./chaos/agent.js";
+import { replayAtEveryCut, type RecordedExecution } from "../test/support/replay-at-every-cut.js";
 
 /** How a chaos run goes. */
 export interface ChaosOptions {
@@ -488,29 +489,40 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
 
 /**
  * Replays each execution of each session (every link of its continue-as-new chain) from its start with the workflow
- * code the workers ran: what a worker taking the session over would do. Returns the sessions with an execution whose
- * history it does not reproduce (or could not read).
+ * code the workers ran, cut at every workflow task boundary and whole: what a worker taking the session over at any
+ * task would do. Returns the sessions with an execution whose history it does not reproduce (or could not read).
  */
 async function replayHistories(
   client: AgentClient,
   sessionIds: string[],
 ): Promise<ChaosResult["historiesNotReplaying"]> {
   const workflowBundle = await loadWorkflowBundle();
-  const failures: ChaosResult["historiesNotReplaying"] = [];
-  for (const sessionId of sessionIds) {
-    let runId = "";
-    try {
-      for await (const execution of client.temporal.workflow.list({ query: `WorkflowId = '${sessionId}'` })) {
-        runId = execution.runId;
-        const history = await client.temporal.workflow.getHandle(sessionId, runId).fetchHistory();
-        await Worker.runReplayHistory({ workflowBundle }, history, sessionId);
+  const unread: ChaosResult["historiesNotReplaying"] = [];
+  async function* executions(): AsyncGenerator<RecordedExecution> {
+    for (const sessionId of sessionIds) {
+      let runId = "";
+      try {
+        for await (const execution of client.temporal.workflow.list({
+          query: `WorkflowId = '${sessionId}'`,
+        })) {
+          runId = execution.runId;
+          const history = await client.temporal.workflow.getHandle(sessionId, runId).fetchHistory();
+          yield { workflowId: sessionId, runId, history };
+        }
+      } catch (error) {
+        const why = String(error instanceof Error ? error.message : error).slice(0, 300);
+        unread.push({ sessionId, error: `run ${runId}: ${why}` });
       }
-    } catch (error) {
-      const why = String(error instanceof Error ? error.message : error).slice(0, 300);
-      failures.push({ sessionId, error: `run ${runId}: ${why}` });
     }
   }
-  return failures;
+  const failures = await replayAtEveryCut(executions(), { workflowBundle });
+  return [
+    ...unread,
+    ...failures.map((failure) => ({
+      sessionId: failure.workflowId,
+      error: `run ${failure.runId} fails at ${failure.cut}: ${failure.error}`,
+    })),
+  ];
 }
 
 function pick([low, high]: [number, number]): number {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { findFreePort } from "../../src/dev-server/free-port.js";
 import agentsModule, { pauseWaiting, resumePause } from "./fixtures/cli-agents.js";
 import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { forcedReplayEnv } from "../support/forced-replay.mjs";
 
 const projectDir = path.resolve(import.meta.dirname, "..", "..");
 const bin = path.join(projectDir, "bin", "lite-agent.js");
@@ -35,6 +36,7 @@ function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessE
     TEMPORAL_NAMESPACE: inject("temporalNamespace"),
     LITE_AGENT_TASK_QUEUE: taskQueue,
     LITE_AGENT_ACTOR: "tester",
+    ...forcedReplayEnv(),
     ...extra,
   };
   return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { startOpenAIServer, type OpenAIServer } from "../../src/testing/openai-server.js";
+import { forcedReplayEnv } from "../support/forced-replay.mjs";
 
 const projectDir = path.resolve(import.meta.dirname, "..", "..");
 const seedCsv = path.join(projectDir, "src", "demo", "sandbox-seed", "sales.csv");
@@ -44,7 +45,7 @@ function demoEnv(cacheDir: string, extra: Record<string, string>): NodeJS.Proces
     )
       env[key] = value;
   }
-  return { ...env, NO_COLOR: "1", DEMO_CACHE_DIR: cacheDir, ...extra };
+  return { ...env, NO_COLOR: "1", DEMO_CACHE_DIR: cacheDir, ...forcedReplayEnv(), ...extra };
 }
 
 /** A demo child process: its output so far, a way to wait for a line, and its exit. */

@@ -168,13 +168,11 @@ describe("no input from outside fails a workflow task", () => {
     }
   });
 
-  it("an oversized run input is refused at once with its size and the limit; no session is created", async () => {
+  it("an oversized run input is refused by the client with its size and the limit; no session is created", async () => {
     const sessionId = `oversized-${randomUUID()}`;
-    const startedAt = Date.now();
     const error = await client
       .start("chat", "x".repeat(3 * 1024 * 1024), { sessionId })
       .catch((e: Error) => e);
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
     expect(error).toBeInstanceOf(RunInputTooLargeError);
     expect((error as Error).message).toMatch(
       /^run input is 3\.0 MB; the limit is 1\.0 MB \(payloads travel inline: turn on external payload storage/,

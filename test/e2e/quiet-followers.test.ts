@@ -7,8 +7,6 @@ import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
-import type { ModelProvider } from "../../src/kernel/model.js";
-import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import { readStreamQuery } from "../../src/workflows/stream-messages.js";
 import {
   startTestWorker,
@@ -179,112 +177,5 @@ describe("followers of a quiet session", () => {
     } finally {
       process.off("warning", onWarning);
     }
-  });
-});
-
-/** Streams `STREAM_PIECES` pieces of text `STREAM_GAP_MS` apart; `streaming` is set while it does. */
-const STREAM_PIECES = 12;
-const STREAM_GAP_MS = 200;
-const streaming = { now: false };
-const slowStreamer: ModelProvider = {
-  id: "slow-streamer",
-  async *stream() {
-    streaming.now = true;
-    let text = "";
-    for (let piece = 0; piece < STREAM_PIECES; piece++) {
-      text += `p${piece} `;
-      yield { type: "text_delta", text: `p${piece} ` };
-      await sleep(STREAM_GAP_MS);
-    }
-    streaming.now = false;
-    yield {
-      type: "message_done",
-      message: { role: "assistant", content: text },
-      usage: { inputTokens: 1, outputTokens: 1 },
-    };
-  },
-};
-const STREAMED_TEXT = Array.from({ length: STREAM_PIECES }, (_, piece) => `p${piece} `).join("");
-
-describe("followers of a model call that streams", () => {
-  const reads = { count: 0 };
-  const streamer = defineAgent({ name: "streamer", model: "slow-streamer" });
-  const workers: RunningWorker[] = [];
-  let temporal: Client;
-  const queues = { temporal: uniqueTaskQueue("stream-temporal"), redis: uniqueTaskQueue("stream-redis") };
-
-  beforeAll(async () => {
-    const redisUrl = inject("redisUrl");
-    if (!redisUrl) throw new Error("no Redis for the test (see the global setup's log)");
-    workers.push(
-      await startTestWorker({
-        taskQueue: queues.temporal,
-        agents: [streamer],
-        providers: { "slow-streamer": slowStreamer },
-        deltas: temporalDeltaTransport(),
-      }),
-      await startTestWorker({
-        taskQueue: queues.redis,
-        agents: [streamer],
-        providers: { "slow-streamer": slowStreamer },
-        deltas: redisDeltaTransport(redisUrl),
-      }),
-    );
-    const counter: WorkflowClientInterceptor = {
-      query: (input, next) => {
-        if (input.queryType === readStreamQuery.name) reads.count++;
-        return next(input);
-      },
-    };
-    const connection = await Connection.connect({ address: temporalAddress() });
-    temporal = new Client({
-      connection,
-      namespace: inject("temporalNamespace"),
-      interceptors: { workflow: [counter] },
-    });
-  });
-  afterAll(async () => {
-    await Promise.all(workers.map((worker) => worker.stop()));
-  });
-
-  /** Follows a streamed run; returns the reads made while the model streamed, whether the stream said quiet, the text. */
-  async function followStream(client: AgentClient) {
-    const started = await client.start("streamer", "stream slowly");
-    const events: DurableEvent[] = [];
-    const done = (async () => {
-      for await (const event of client.events(started.sessionId, started.runId, {
-        fromOffset: started.offset,
-      }))
-        events.push(event);
-    })();
-    while (!streaming.now) await sleep(10);
-    const quiet = (await client.handle(started.sessionId).query(readStreamQuery, { from: 0 })).quiet;
-    const before = reads.count;
-    await sleep(1_000);
-    const readsWhileStreaming = reads.count - before;
-    await done;
-    const text = events.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("");
-    return { quiet, readsWhileStreaming, text };
-  }
-
-  it("through the session, the stream is not quiet: the follower keeps asking and gets the text live", async () => {
-    const client = new AgentClient(temporal, { taskQueue: queues.temporal, deltas: "temporal" });
-    const { quiet, readsWhileStreaming, text } = await followStream(client);
-    expect(quiet).toBe(false);
-    // Each of the five batches in that second is read (a follower that waited on the history would read none).
-    expect(readsWhileStreaming).toBeGreaterThanOrEqual(5);
-    expect(text).toBe(STREAMED_TEXT);
-  });
-
-  it("through Redis, the session's stream stays quiet: the follower reads Redis and not the session", async () => {
-    const client = new AgentClient(temporal, {
-      taskQueue: queues.redis,
-      deltas: { redisUrl: inject("redisUrl") },
-    });
-    const { quiet, readsWhileStreaming, text } = await followStream(client);
-    expect(quiet).toBe(true);
-    // At the usual pace (200 ms at most between reads) that second would be five reads or more.
-    expect(readsWhileStreaming).toBeLessThanOrEqual(2);
-    expect(text).toBe(STREAMED_TEXT);
   });
 });

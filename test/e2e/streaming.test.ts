@@ -75,7 +75,9 @@ describe.each(transports)("live streaming through the real openai client ($name 
     await server?.close();
   });
 
-  it("yields text and reasoning deltas live, in order between the model call's start and end", async () => {
+  // That they arrive live (each before the model streams the next) is shown by test/e2e/quiet-followers.test.ts, with a
+  // model that waits for the follower: how many batches the text comes in here depends on the machine's load.
+  it("yields text and reasoning deltas, complete and in order between the model call's start and end", async () => {
     const answer = "Hello means hello. Streaming works across the durable boundary.";
     server.script(
       { toolCalls: [{ id: "call_1", name: "lookup", arguments: { word: "hello" } }] },
@@ -83,7 +85,6 @@ describe.each(transports)("live streaming through the real openai client ($name 
         text: answer,
         reasoning: "Think first.",
         chunkSize: 4,
-        // About 0.6 s of output: many 50 ms delta batches even when a loaded machine merges some of them.
         delayMs: 40,
         usage: { prompt: 50, completion: 12, cached: 32 },
       },
@@ -92,7 +93,6 @@ describe.each(transports)("live streaming through the real openai client ($name 
     expect(result.text).toBe(answer);
     expect(text(events)).toBe(answer);
     expect(text(events, "reasoning_delta")).toBe("Think first.");
-    expect(events.filter((e) => e.type === "text_delta").length).toBeGreaterThan(3);
     const types = events.map((e) => e.type);
     const secondStart = types.lastIndexOf("model_call_start");
     const secondEnd = types.lastIndexOf("model_call_end");

@@ -1,0 +1,164 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client, Connection } from "@temporalio/client";
+import { temporal } from "@temporalio/proto";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { ENCRYPTED_ENCODING } from "../../src/encryption/aes-gcm-codec.js";
+import { withPayloadEncryption } from "../../src/encryption/payload-encryption.js";
+import { historyToJSONObject } from "../../src/runtime/history-json.js";
+import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { withPayloadStorage } from "../../src/storage/payload-storage.js";
+import { storageConfigFromEnv } from "../../src/storage/storage-config.js";
+import { storedPayloadReferences } from "../replay/history-events.js";
+import { replayMode } from "../support/forced-replay.mjs";
+import {
+  describeReplayFailure,
+  replayAtEveryCut,
+  workflowTaskCuts,
+  type RecordedExecution,
+} from "../support/replay-at-every-cut.js";
+import { temporalAddress } from "../support/temporal.js";
+
+// Runs last (its own group, vitest.config.ts): every execution of a session the run's tests wrote on the suite's dev
+// server is replayed from its start, cut at every workflow task boundary (what a cold worker taking the session over
+// at that task sees; at most MAX_CUTS of them, below) and whole, with the workflow code and the environment's payload
+// storage. A history a live worker wrote that a replay does not reproduce is a session another worker, a fork or an
+// upgrade cannot take over. The chaos test replays its own server's histories the same way (bench/chaos.ts).
+//
+// What it does not replay, and says so in its output: workflows of other types (the hand-written loop the promise
+// count compares with, bench/minimal-loop: not the product's code), and executions whose payloads only their test
+// could read (encrypted with its keys, or stored in its own folder or bucket, gone with it): their tests own them.
+
+const { TaskQueueKind } = temporal.api.enums.v1;
+/**
+ * The most cuts replayed of one execution, spread evenly over its workflow tasks: each cut replays the history up to
+ * it, so cutting a long execution (the 2,000-turn run's, about 2,000 events each) at every one of its hundreds of
+ * tasks would take most of an hour on two cores; 20 cuts cost about ten whole replays. Executions with more tasks
+ * than this are named in the output.
+ */
+const MAX_CUTS = 20;
+/** Where the histories that do not replay are written (git-ignored). */
+const FAILED_HISTORIES_DIR = fileURLToPath(new URL("../../.cache/histories-not-replaying/", import.meta.url));
+/** The one workflow type the project's bundle registers (src/workflows/index.ts). */
+const SESSION_WORKFLOW_TYPE = "agentSession";
+
+/** The tests' own middleware modules: the sessions of their agents replay with them bundled, as their workers ran. */
+const MIDDLEWARE_DIR = new URL("./fixtures/middleware/", import.meta.url);
+const middlewareModules = readdirSync(MIDDLEWARE_DIR)
+  .filter((file) => file.endsWith(".ts"))
+  .map((file) => fileURLToPath(new URL(file, MIDDLEWARE_DIR)));
+
+let client: Client;
+beforeAll(async () => {
+  const connection = await Connection.connect({ address: temporalAddress() });
+  client = new Client({ connection, namespace: inject("temporalNamespace") });
+});
+afterAll(async () => {
+  await client?.connection.close();
+});
+
+/** What the run wrote: executions to replay, and those left out with why. */
+interface Listing {
+  replayed: RecordedExecution[];
+  leftOut: string[];
+  /** Executions with more workflow tasks than {@link MAX_CUTS}: cut at some of them. */
+  thinned: string[];
+}
+
+/**
+ * Every execution of the server's sessions (closed or open, each run of a continue-as-new chain) whose payloads this
+ * process can read, with its history. Listed raw: the SDK's list decodes memos, which some tests encrypt.
+ */
+async function* sessionExecutions(listing: Listing): AsyncGenerator<RecordedExecution> {
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await client.workflowService.listWorkflowExecutions({
+      namespace: client.options.namespace,
+      nextPageToken,
+    });
+    for (const { execution, type } of page.executions ?? []) {
+      const [workflowId, runId] = [execution!.workflowId!, execution!.runId!];
+      if (type?.name !== SESSION_WORKFLOW_TYPE) {
+        listing.leftOut.push(`${workflowId} (run ${runId}): workflow type ${type?.name}`);
+        continue;
+      }
+      const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+      const unreadable = unreadablePayloads(history);
+      if (unreadable) {
+        listing.leftOut.push(`${workflowId} (run ${runId}): ${unreadable}`);
+        continue;
+      }
+      listing.replayed.push({ workflowId, runId, history });
+      const tasks = workflowTaskCuts(history).length - 1;
+      if (tasks > MAX_CUTS)
+        listing.thinned.push(`${workflowId} (run ${runId}): ${MAX_CUTS} cuts of ${tasks}`);
+      yield { workflowId, runId, history };
+    }
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+}
+
+/**
+ * Why this process cannot read some payload of a history, or undefined: an encrypted one (its test's keys), or a stored
+ * one not in the environment's folder. (A replay that meets such a payload does not fail, it stops the replay worker.)
+ */
+function unreadablePayloads(history: temporal.api.history.v1.IHistory): string | undefined {
+  if (hasEncryptedPayload(history.events ?? [])) return "payloads encrypted with its test's keys";
+  const storage = storageConfigFromEnv();
+  const missing = storedPayloadReferences(history).find(
+    (reference) =>
+      storage.kind !== "fs" ||
+      reference.driverName !== "lite-agent-fs" ||
+      !existsSync(join(storage.dir, reference.key)),
+  );
+  return missing && `stored payload ${missing.driverName}:${missing.key} is in its test's own storage`;
+}
+
+const ENCRYPTED = Buffer.from(ENCRYPTED_ENCODING);
+function hasEncryptedPayload(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || value instanceof Uint8Array) return false;
+  const encoding = (value as { metadata?: Record<string, unknown> }).metadata?.encoding;
+  if (encoding instanceof Uint8Array && ENCRYPTED.equals(encoding)) return true;
+  return Object.values(value).some(hasEncryptedPayload);
+}
+
+it("every session execution the tests wrote replays from its start, cut at every workflow task and whole", async () => {
+  const workflowBundle = await loadWorkflowBundle({ modules: middlewareModules });
+  const dataConverter = withPayloadStorage(withPayloadEncryption(undefined, undefined), undefined);
+  const listing: Listing = { replayed: [], leftOut: [], thinned: [] };
+  const executions = sessionExecutions(listing);
+  const failures = await replayAtEveryCut(executions, { workflowBundle, dataConverter }, MAX_CUTS);
+  console.log(
+    [
+      `replayed ${listing.replayed.length} executions, each whole and cut at every workflow task but these:`,
+      ...listing.thinned,
+      `left out ${listing.leftOut.length}:`,
+      ...listing.leftOut,
+    ].join("\n  "),
+  );
+  expect(
+    listing.replayed.length,
+    "no session on the server: run this file after the suites (npx vitest run test/e2e)",
+  ).toBeGreaterThan(0);
+  // Each history that does not replay is kept, to replay it again (`lite-agent replay <file>`) or file it.
+  mkdirSync(FAILED_HISTORIES_DIR, { recursive: true });
+  for (const failure of failures) {
+    const { history } = listing.replayed.find((execution) => execution.runId === failure.runId)!;
+    const file = join(FAILED_HISTORIES_DIR, `${failure.workflowId}.${failure.runId}.json`);
+    writeFileSync(file, JSON.stringify(historyToJSONObject(history), null, 2));
+    failure.error += ` (history in ${file})`;
+  }
+  expect(failures.map(describeReplayFailure)).toEqual([]);
+  if (replayMode() === "no-cache") {
+    // The mode reached every worker, in the test processes and the worker processes alike: none had a sticky queue.
+    const sticky = listing.replayed.filter((execution) =>
+      execution.history.events?.some(
+        (event) =>
+          event.workflowTaskScheduledEventAttributes?.taskQueue?.kind ===
+          TaskQueueKind.TASK_QUEUE_KIND_STICKY,
+      ),
+    );
+    expect(sticky.map((execution) => `${execution.workflowId} (run ${execution.runId})`)).toEqual([]);
+  }
+}, 1_800_000);

@@ -1,0 +1,100 @@
+import type { temporal } from "@temporalio/proto";
+import { Worker, type ReplayWorkerOptions } from "@temporalio/worker";
+
+type History = temporal.api.history.v1.IHistory;
+
+/** One execution's history to replay (one run of a workflow: each link of a continue-as-new chain is its own). */
+export interface RecordedExecution {
+  workflowId: string;
+  runId: string;
+  history: History;
+}
+
+/** An execution that does not replay: where its replay first fails, and why. */
+export interface ReplayFailure {
+  workflowId: string;
+  runId: string;
+  /** The first cut that fails: `event <id> (workflow task <n> started)`, or `the whole history`. */
+  cut: string;
+  error: string;
+}
+
+/** A prefix of a history a replay is tried on: what a cold worker sees when it takes workflow task `task`. */
+interface Cut {
+  label: string;
+  events: NonNullable<History["events"]>;
+}
+
+/**
+ * The cuts of a history at every workflow task boundary, in history order, then the whole history. A cut ends with
+ * a `WorkflowTaskStarted` event: the history a worker without the workflow cached is given for that task, which it
+ * replays up to the task and then runs. (The SDK's replayer takes a history cut there; it also takes one cut just
+ * after a `WorkflowTaskCompleted`, but not one cut between a task's command events.) With more boundaries than
+ * `maxCuts`, only `maxCuts` of them, spread evenly from the first to the last: each cut replays the history up to it,
+ * so the cost of every cut grows with the square of the history's length.
+ */
+export function workflowTaskCuts(history: History, maxCuts = Infinity): Cut[] {
+  const events = history.events ?? [];
+  const cuts: Cut[] = [];
+  events.forEach((event, index) => {
+    if (!event.workflowTaskStartedEventAttributes) return;
+    cuts.push({
+      label: `event ${String(event.eventId)} (workflow task ${cuts.length + 1} started)`,
+      events: events.slice(0, index + 1),
+    });
+  });
+  return [...spreadEvenly(cuts, maxCuts), { label: "the whole history", events }];
+}
+
+/** `count` items of `items` spread evenly over it, the first and the last among them (all when there are fewer). */
+function spreadEvenly<T>(items: T[], count: number): T[] {
+  if (items.length <= count) return items;
+  if (count < 2) return items.slice(-count);
+  const picked = Array.from({ length: count }, (_, n) => Math.round((n * (items.length - 1)) / (count - 1)));
+  return [...new Set(picked)].map((index) => items[index]!);
+}
+
+/**
+ * Replays every execution from its start, cut at every workflow task boundary ({@link workflowTaskCuts}; at most
+ * `maxCutsPerExecution` of them), with one replay worker; an execution's cuts stop at its first failure. Resolves with
+ * the executions that do not replay (none: every cut of every execution replays). Sink calls of a cut's last, live
+ * task go nowhere.
+ */
+export async function replayAtEveryCut(
+  executions: Iterable<RecordedExecution> | AsyncIterable<RecordedExecution>,
+  options: ReplayWorkerOptions,
+  maxCutsPerExecution = Infinity,
+): Promise<ReplayFailure[]> {
+  const failures: ReplayFailure[] = [];
+  let failed = false;
+  let current: { execution: RecordedExecution; cut: Cut } | undefined;
+  async function* cuts() {
+    for await (const execution of executions) {
+      failed = false;
+      for (const cut of workflowTaskCuts(execution.history, maxCutsPerExecution)) {
+        if (failed) break;
+        current = { execution, cut };
+        yield { workflowId: execution.workflowId, history: { events: cut.events } };
+      }
+    }
+  }
+  for await (const result of Worker.runReplayHistories({ ...options, sinks: quietSinks(options) }, cuts())) {
+    if (!result.error || !current) continue;
+    failed = true;
+    const { execution, cut } = current;
+    const error = result.error.message.replace(/\s+/g, " ").slice(0, 600);
+    failures.push({ workflowId: execution.workflowId, runId: execution.runId, cut: cut.label, error });
+  }
+  return failures;
+}
+
+/** The options' sinks, and the session's telemetry sink as a no-op (a cut's last task calls it as a live one). */
+function quietSinks(options: ReplayWorkerOptions): ReplayWorkerOptions["sinks"] {
+  const noop = { fn: () => undefined, callDuringReplay: false };
+  return { liteAgentTelemetry: { event: noop }, ...options.sinks };
+}
+
+/** A failure as one line: the workflow id, the run id, the first cut that fails, and the error. */
+export function describeReplayFailure(failure: ReplayFailure): string {
+  return `${failure.workflowId} (run ${failure.runId}) fails at ${failure.cut}: ${failure.error}`;
+}
