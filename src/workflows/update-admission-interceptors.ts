@@ -13,7 +13,8 @@ export const interceptors = (): WorkflowInterceptors => {
       {
         activate(input, next) {
           const jobs = input.activation.jobs ?? [];
-          admission.observe(jobs.map((job) => (job as { variant?: string }).variant ?? "unknown"));
+          const kinds = jobs.map((job) => (job as { variant?: string }).variant ?? "unknown");
+          admission.observe(kinds, input.activation.isReplaying === true);
           return next(input);
         },
       },

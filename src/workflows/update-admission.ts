@@ -22,8 +22,9 @@ export type JobKinds = readonly string[];
  * killed or stalled workers), and then records the update's acceptance after the commands of the first; a replay
  * takes the task in one activation, accepts the update first and fails with a nondeterminism error. No activation
  * tells which workflow task it belongs to, so an update is admitted only while nothing else happened since a task
- * boundary the session can prove: the session's start, or the activation that refused this same update before (the
- * client sees a refusal only once its task has completed, so what came before it is in finished tasks). A refused
+ * boundary the session can prove: the session's start, the end of a replay (what a replay took is in finished tasks),
+ * or the activation that refused this same update before (the client sees a refusal only once its task has completed,
+ * so what came before it is in finished tasks). A refused
  * update fails with {@link SESSION_BUSY}; the client sends it again with the same id, and then it is admitted unless
  * work came in the meantime. Replays never ask (validators run only live), so histories replay whatever a live
  * worker saw. docs/architecture.md, "Updates".
@@ -37,10 +38,15 @@ export class UpdateAdmission {
   private startedAt = 0;
   private readonly refusedAt = new Map<string, number>();
 
-  /** Called with each activation's jobs before they run. */
-  observe(jobs: JobKinds): void {
+  /**
+   * Called with each activation's jobs before they run. `replaying`: the activation replays a task the history
+   * holds as completed, so what it does is in a finished task and counts as no work (a worker that takes the session
+   * over, or runs without a cache, admits an update its first live activation holds alone).
+   */
+  observe(jobs: JobKinds, replaying: boolean): void {
     if (jobs.length > 0 && jobs.every((job) => job === "queryWorkflow")) return;
     this.activation++;
+    if (replaying) return;
     if (jobs.includes("initializeWorkflow")) this.startedAt = this.activation;
     if (jobs.some((job) => !INERT_JOBS.has(job) && job !== "initializeWorkflow"))
       this.lastWork = this.activation;
