@@ -52,7 +52,9 @@ const leftOut = LEFT_OUT_OF_FORCED_REPLAY[replayMode() ?? ""] ?? [];
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
+    // With the cache off the SDK may drop a run's plan (a local activity) in flight at each eviction, and the run
+    // waits for its retry: a forced replay pass gives tests more time, not other checks.
+    testTimeout: replayMode() ? 120_000 : 30_000,
     hookTimeout: 120_000,
     pool: "forks",
     exclude: [...configDefaults.exclude, ...leftOut],
