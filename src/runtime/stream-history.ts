@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError, type Client } from "@temporalio/client";
-import type { DataConverter } from "@temporalio/common";
 import type { temporal } from "@temporalio/proto";
 import { Worker, type InjectedSinks } from "@temporalio/worker";
 import { STREAM_CAPTURE_REPLAY, type StreamCaptureSinks } from "../common/stream-capture.js";
 import type { StreamEntry } from "../common/wire-event.js";
 import type { LoggedEntry } from "../workflows/event-log.js";
 import { unknownMiddlewareIn } from "../kernel/durable-middleware.js";
+import type { ConversationAtTurnOptions } from "./conversation-at-turn.js";
 import { StreamHistoryError } from "./stream-history-error.js";
 import { loadWorkflowBundle } from "./workflow-bundle.js";
 
@@ -23,13 +23,8 @@ export interface HistoryEntries {
   lost: OffsetRange[];
 }
 
-/** Options of {@link readEntriesFromHistory}. */
-export interface StreamHistoryOptions {
-  /** The data converter of the session's payloads (payload storage, encryption): the workers'. */
-  dataConverter?: DataConverter;
-  /** The workflow-safe modules of the agent's own middleware (`defineMiddleware`): the replay runs them. */
-  workflowModules?: readonly string[];
-}
+/** Options of {@link readEntriesFromHistory}: what any replay of a session's histories needs, as for a fork. */
+export type StreamHistoryOptions = ConversationAtTurnOptions;
 
 /**
  * The entries of a session's stream in `range`, read from its workflow histories, for a reader that fell behind what
