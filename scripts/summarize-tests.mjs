@@ -25,6 +25,7 @@ function countReport(reportPath, status) {
     (file) => file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed"),
   ).length;
   let failed = (report.numFailedTests ?? 0) + brokenFiles;
+  printFailures(reportPath, report);
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   if (skipped > 0) {
     console.log(`${reportPath}: ${skipped} test(s) skipped or todo: CI allows none`);
@@ -32,4 +33,13 @@ function countReport(reportPath, status) {
   }
   if (status !== 0 && failed === 0) failed = 1;
   return { passed: report.numPassedTests ?? 0, failed };
+}
+
+/** Names every failed test and broken file of one pass, so the run's tail says what failed and where. */
+function printFailures(reportPath, report) {
+  for (const file of report.testResults ?? []) {
+    const failedTests = file.assertionResults.filter((test) => test.status === "failed");
+    if (file.status === "failed" && failedTests.length === 0) console.log(`FAILED ${reportPath}: ${file.name} (did not load)`);
+    for (const test of failedTests) console.log(`FAILED ${reportPath}: ${file.name} > ${test.fullName ?? test.title}`);
+  }
 }
