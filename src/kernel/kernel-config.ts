@@ -53,11 +53,6 @@ export interface KernelConfig {
   /** Where a tool's `ctx.fork` runs; default: a sub-loop in this process, its events inline in the run's stream. */
   forkRunner?: ForkRunner;
   /**
-   * Whether `backgroundLimits.maxTotal` counts the run's tasks and `detachedTasks`' running ones together, as one
-   * registry counts all of its own; default true. (Durable sessions begun before this counted each apart.)
-   */
-  maxTotalSpansDetached?: boolean;
-  /**
    * What a run that ends (or is cancelled) with joinable background tasks still running waits for, after cancelling
    * them, before its `done`: given the promise that they have all stopped, the promise to wait for (undefined: none).
    * Asked only then. Default: no wait (in-process tasks that ignore their signal would hold the run). The durable

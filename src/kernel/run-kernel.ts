@@ -369,8 +369,7 @@ function openBackground(
     limits: config.backgroundLimits,
   });
   if (!config.detachedTasks) return { tasks, owned: true };
-  const maxTotal = config.maxTotalSpansDetached === false ? undefined : config.backgroundLimits?.maxTotal;
-  return { tasks: withDetached(tasks, config.detachedTasks, maxTotal), owned: true };
+  return { tasks: withDetached(tasks, config.detachedTasks, config.backgroundLimits?.maxTotal), owned: true };
 }
 
 /**

@@ -14,18 +14,12 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
   const session = new SessionState(input);
   session.refreshVisibility();
   let resumed = input.carried?.activeRun;
-  // A continued execution goes on at once with the run it carried, or the first one queued across it.
-  let startsExecution = input.carried !== undefined;
   for (;;) {
-    if (!resumed) {
-      if (session.queue.length === 0) startsExecution = false;
-      await condition(() => session.queue.length > 0 || session.closed);
-    }
+    if (!resumed) await condition(() => session.queue.length > 0 || session.closed);
     const run = resumed?.run ?? session.queue.shift();
     if (!run) break;
-    const outcome = await executeRun(session, run, resumed, startsExecution);
+    const outcome = await executeRun(session, run, resumed);
     resumed = undefined;
-    startsExecution = false;
     // A subagent's session ends with its task.
     if (input.task && !outcome.suspended) session.closed = true;
     if (outcome.suspended) await continueAsNewNow(session, outcome.suspended);

@@ -45,14 +45,8 @@ export class ApprovalBoard {
   private readonly recent: DecisionRecord[] = [];
   private readonly rejected: RejectedDecision[] = [];
 
-  /**
-   * @param enforceApprovers whether a pending approval's `approvers` are kept and enforced (decided once per
-   * execution with `patched()`, so executions begun before approvers existed replay unchanged).
-   */
-  constructor(
-    private readonly enforceApprovers = true,
-    carried?: CarriedDecisions,
-  ) {
+  /** @param carried the decisions the previous execution listed (its input: checked, never trusted). */
+  constructor(carried?: CarriedDecisions) {
     // From the previous execution's input, which is never trusted: only well-formed entries are kept.
     this.recent.push(...wellFormed<DecisionRecord>(carried?.recent));
     this.rejected.push(...wellFormed<RejectedDecision>(carried?.rejected));
@@ -74,10 +68,6 @@ export class ApprovalBoard {
   }
 
   addApproval(pending: PendingApproval): void {
-    if (!this.enforceApprovers && pending.approvers) {
-      const { approvers: _ignored, ...plain } = pending;
-      pending = plain;
-    }
     this.approvals.set(pending.callId, pending);
   }
 

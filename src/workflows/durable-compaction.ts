@@ -35,10 +35,9 @@ export interface CompactionRun {
  * The middleware a durable run adds after the permission gate (both only act where they act: the gate on tool
  * calls, these before model calls): the kernel's `compaction` middleware over the plan's compactor, archiving
  * what each compaction removes first, when the plan asks for compaction; and a tracker that lets the transcript
- * query see the run's conversation. Empty on executions that started before the `durable-compaction` patch.
+ * query see the run's conversation.
  */
 export function durableCompaction(run: CompactionRun): Middleware[] {
-  if (!run.session.durableCompaction) return [];
   const tracker: Middleware = {
     name: "conversation-tracker",
     beforeModel: (ctx) => {

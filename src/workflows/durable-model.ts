@@ -11,7 +11,7 @@ import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js
 import type { AbortSignalLike } from "../kernel/ports.js";
 import { modelActivityOptions } from "./activity-options.js";
 import { modelFailureToError } from "./failure-cause.js";
-import { wakeUpInCallScope, wakeUpWhileStreaming, type RunWakeUps } from "./wake-up-timer.js";
+import type { RunWakeUps } from "./wake-up-timer.js";
 import { wholeModelStream } from "../kernel/whole-model-stream.js";
 
 /** Where the workflow keeps the requests of in-flight model calls, served to the activity by query. */
@@ -29,12 +29,8 @@ export interface DurableModelContext {
   inlineRequests?: boolean;
   /** The activity publishes text live (passthrough codecs); the workflow then does not publish text deltas. */
   streamLive: boolean;
-  /** Keep a wake-up timer running while a streaming call is in flight (see wake-up-timer.ts). */
-  wakeUps?: boolean;
-  /** The run's one wake-up timer, or undefined for a timer per call (asked at the first call that keeps one). */
+  /** The run's wake-up timer, kept running while a streaming call is in flight (undefined: none; wake-up-timer.ts). */
   runWakeUps?: () => RunWakeUps | undefined;
-  /** Whether a call's wake-up timer runs in the call's own scope (asked at the first call that keeps one). */
-  wakeUpsInCallScope?: () => boolean;
   /** The session's stream, told while a call that sends live output is in flight (readers then keep asking). */
   liveCalls?: { openLiveCall(): () => void };
   /** What the calls are for, at the head of each activity's summary in the UI (e.g. `compaction summary`). */
@@ -72,23 +68,16 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     const scope = scopes.next();
     const cancel = () => scope.cancel();
     signal?.addEventListener("abort", cancel, { once: true });
-    const wakeUps = context.streamLive && context.wakeUps === true;
-    const perRun = wakeUps ? context.runWakeUps?.() : undefined;
-    const inCallScope = wakeUps && !perRun && context.wakeUpsInCallScope?.() === true;
-    const stopWakeUps =
-      perRun?.callStarted() ?? (wakeUps && !inCallScope ? wakeUpWhileStreaming() : undefined);
+    const callEnded = context.streamLive ? context.runWakeUps?.()?.callStarted() : undefined;
     const closeLiveCall = context.streamLive ? context.liveCalls?.openLiveCall() : undefined;
     const end = () => {
       closeLiveCall?.();
-      // The activity has settled: cancelling its scope now cancels only the wake-up timer.
-      if (inCallScope) scope.cancel();
-      stopWakeUps?.();
+      callEnded?.();
       signal?.removeEventListener("abort", cancel);
       context.requests.delete(requestKey);
     };
-    const output = scopes.run(() => {
-      if (inCallScope) wakeUpInCallScope();
-      return callModel({
+    const output = scopes.run(() =>
+      callModel({
         agent: context.plan.name,
         model: context.plan.model,
         runId: context.runId,
@@ -96,8 +85,8 @@ export function durableModel(context: DurableModelContext): ModelProvider {
         requestKey,
         stream: context.streamLive,
         ...travel,
-      });
-    });
+      }),
+    );
     return { output, end };
   };
   return {
@@ -106,7 +95,7 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     // (docs/decisions/0014).
     stream: (request: ModelRequest, signal?: AbortSignalLike) => {
       let end = () => undefined as void;
-      const whole = wholeModelStream(
+      return wholeModelStream(
         () => {
           const started = start(request, signal);
           end = started.end;
@@ -123,19 +112,8 @@ export function durableModel(context: DurableModelContext): ModelProvider {
           return failure;
         },
       );
-      // A call that cancels its own wake-up timer as it ends (executions begun before `wake-up-per-run`) hands its
-      // chunks over as a stream: the kernel's next commands then come after the timer's cancel, as those
-      // executions' histories recorded them.
-      return cancelsTimerPerCall(context)
-        ? { [Symbol.asyncIterator]: () => whole[Symbol.asyncIterator]() }
-        : whole;
     },
   };
-}
-
-/** Whether each streaming call keeps a wake-up timer of its own, which it cancels as it ends. */
-function cancelsTimerPerCall(context: DurableModelContext): boolean {
-  return context.streamLive && context.wakeUps === true && context.runWakeUps?.() === undefined;
 }
 
 /** A `callModel` activity in flight, and what undoes the call's set-up once it settled. */
@@ -152,7 +130,7 @@ function recordedChunks({ message, usage, stopReason }: CallModelOutput): ModelC
 
 /**
  * The cancellation scope of a run's model calls: one is kept from call to call until it is cancelled (an interrupt,
- * the call's wake-up timer, the run's end) or a call runs in another scope, since a new scope costs the SDK three
+ * the run's end) or a call runs in another scope, since a new scope costs the SDK three
  * promises, each with a stack trace (docs/decisions/0014), and stays tied to its parent (a handler on the run's scope)
  * until the run ends: thousands a long run. Between calls it holds nothing, so cancelling it then cancels nothing, as
  * a fresh scope would not have existed; reusing one issues the same commands.

@@ -1,5 +1,5 @@
 import type { ActivityOptions } from "@temporalio/common";
-import { proxyActivities, proxyLocalActivities } from "@temporalio/workflow";
+import { proxyActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
 import { RunWakeUps } from "./wake-up-timer.js";
 import { awaitBackgroundStop } from "./background-stop.js";
@@ -39,14 +39,13 @@ const planOptions: Pick<ActivityOptions, "startToCloseTimeout" | "retry"> = {
   startToCloseTimeout: "30 seconds",
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["LiteAgent.UnknownAgent"] },
 };
-const { resolveAgent } = proxyLocalActivities<AgentActivities>(planOptions);
 /**
- * The same, as an activity: for a run that starts in the first workflow task of a continued execution. There a live
- * worker can take a local activity's result a workflow task later than a replay does, and an update accepted in that
- * task (a follower's `awaitRunEnd`, sent again to the new execution at once) then comes before the run's next commands
- * in the history and after them on replay (docs/decisions/0014, phase 15). An activity's result is a history event.
+ * Resolves a run's plan on the worker. An activity, never a local activity: a live worker can take a local
+ * activity's result a workflow task later than a replay does (its marker is written by the task that completes it),
+ * and whatever that task also took (an update, a timer) then comes in another order on replay. An activity's result
+ * is a history event of its own, read at the same point live and on replay.
  */
-const { resolveAgent: resolveAgentActivity } = proxyActivities<AgentActivities>({
+const { resolveAgent } = proxyActivities<AgentActivities>({
   ...planOptions,
   summary: "resolve the agent's plan",
 });
@@ -66,21 +65,16 @@ export async function executeRun(
   session: SessionState,
   run: QueuedRun,
   resumed?: SuspendedRun,
-  startsExecution = false,
 ): Promise<RunOutcome> {
   const usage = resumed?.snapshot.usage ?? ZERO_USAGE;
   const active = new ActiveRun(run.runId, run.offset, resumed?.snapshot.turn ?? 0, usage);
   session.current = active;
-  // With a recorded clock, the run's start is upserted once its plan says when that was (so its first turns are
-  // spaced from then); before, at once.
-  const recordedClock = session.patches.takes("recorded-clock");
   try {
-    if (!recordedClock) session.refreshVisibility();
-    const byActivity = startsExecution && session.patches.takes("continued-plan-activity");
-    const plan = await resolvePlan(session, run, byActivity);
+    const plan = await resolvePlan(session, run);
     if (!plan) return {};
+    // The run's start is upserted once its plan says when that was, so its first turns are spaced from then.
     session.visibility.noteRecordedTime(plan.resolvedAt);
-    if (recordedClock) session.refreshVisibility();
+    session.refreshVisibility();
     session.visibility.describeAgent(plan.name, plan.model);
     const driven = await active.scope.run(async () =>
       driveKernel(session, run, await runTools(session, run.runId, plan, resumed), resumed),
@@ -96,17 +90,10 @@ export async function executeRun(
   }
 }
 
-/**
- * The agent's plan, from the worker (by a local activity, or an activity: see `resolveAgentActivity`); on the
- * session's own model when it has one (a fork onto another model).
- */
-async function resolvePlan(
-  session: SessionState,
-  run: QueuedRun,
-  byActivity: boolean,
-): Promise<AgentPlan | undefined> {
+/** The agent's plan, from the worker; on the session's own model when it has one (a fork onto another model). */
+async function resolvePlan(session: SessionState, run: QueuedRun): Promise<AgentPlan | undefined> {
   try {
-    const plan = await (byActivity ? resolveAgentActivity : resolveAgent)(session.agent);
+    const plan = await resolveAgent(session.agent);
     return session.input.model ? { ...plan, model: session.input.model } : plan;
   } catch (error) {
     const cause = applicationCause(error);
@@ -121,7 +108,7 @@ async function resolvePlan(
 
 /**
  * The plan with the run's MCP tools: listed now (recorded in the history), or for a run that continued as new, the
- * list it started with. Sessions begun before MCP tools existed list none (`patched("mcp-tools")`).
+ * list it started with.
  */
 async function runTools(
   session: SessionState,
@@ -145,7 +132,7 @@ async function driveKernel(
   const active = session.current!;
   // The kernel drops system messages from a run's history; the session does too, so positions in the
   // conversation (where the run's messages begin, how much is archived) mean the same on both sides.
-  if (!resumed && session.durableCompaction)
+  if (!resumed)
     session.messages = session.transcript.withoutSystemMessages(session.messages);
   const historyLength = resumed?.historyLength ?? session.messages.length;
   active.addedFrom = historyLength;
@@ -267,20 +254,13 @@ function budgetOf(plan: AgentPlan, session: SessionState): Pick<KernelConfig, "b
 }
 
 /**
- * Whether a streaming model call keeps a wake-up timer (wake-up-timer.ts): it guards against a stall after the
- * speculative workflow tasks of live output sent as updates, so only when the worker sends it that way (the plan's
- * `liveOutput`, recorded; unknown counts as `temporal`). Executions begun before `fewer-turn-commands` keep it for
- * every streaming call.
+ * The run's shared wake-up timer (wake-up-timer.ts), made at its first streaming call: it guards against a stall
+ * after the speculative workflow tasks of live output sent as updates, so only when the worker sends it that way
+ * (the plan's `liveOutput`, recorded; unknown counts as `temporal`).
  */
-function wakesUpWhileStreaming(session: SessionState, plan: AgentPlan): boolean {
-  if (!session.wakeUpWhileStreaming) return false;
-  return !session.fewerTurnCommands || (plan.liveOutput ?? "temporal") === "temporal";
-}
-
-/** The run's shared wake-up timer (made at its first streaming call), when the execution keeps one per run. */
-function runWakeUps(session: SessionState): RunWakeUps | undefined {
+function runWakeUps(session: SessionState, plan: AgentPlan): RunWakeUps | undefined {
   const active = session.current;
-  if (!active || !session.wakeUpsPerRun()) return undefined;
+  if (!active || (plan.liveOutput ?? "temporal") !== "temporal") return undefined;
   return (active.wakeUps ??= new RunWakeUps(active.scope));
 }
 
@@ -315,9 +295,7 @@ function kernelConfig(
       requests: session.requests,
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
-      wakeUps: wakesUpWhileStreaming(session, plan),
-      runWakeUps: () => runWakeUps(session),
-      wakeUpsInCallScope: () => session.wakeUpsInCallScope(),
+      runWakeUps: () => runWakeUps(session, plan),
       recorded: (at) => session.visibility.noteRecordedTime(at),
       // Only live output sent through the session reaches its stream without a history event; Redis output does not.
       ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),
@@ -336,8 +314,7 @@ function kernelConfig(
     // activities get no registry. Detached groups go to the session's registry and outlive the run.
     background: true,
     detachedTasks: session.detachedTasksFor(plan),
-    maxTotalSpansDetached: session.backgroundTotalSpansDetached,
-    awaitBackgroundStop: (stopped) => awaitBackgroundStop(stopped, session.patches),
+    awaitBackgroundStop,
     // A tool's `ctx.fork` starts a child session; a child (a fork or a subagent) starts none (one level).
     ...(session.input.task ? {} : { forkRunner: durableForkRunner(session, plan) }),
     ...budgetOf(plan, session),

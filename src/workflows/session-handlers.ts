@@ -102,8 +102,7 @@ function registerHumanHandlers(session: SessionState): void {
     if (typeof request === "object" && request !== null && !undecodableReason(request))
       session.board.rejectDecision(full, problem, workflowPorts.now());
     session.reject(`${name} signal ignored: ${problem}`, "rejected_decision");
-    // The details list it (a refresh can upsert search attributes: a command, so not in older executions).
-    if (session.authorisedApprovers) session.refreshVisibility();
+    session.refreshVisibility();
   };
   setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
   setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });

@@ -39,7 +39,6 @@ import { SteerQueue } from "./steer-queue.js";
 import { SessionStream, type LiveOutputMark } from "./session-stream.js";
 import { ApprovalBoard } from "./approval-board.js";
 import { SessionVisibility } from "./session-visibility.js";
-import { ExecutionPatches } from "./execution-patches.js";
 import { MAX_FAILURE_CHARS, MAX_LISTED_QUEUED_RUNS, MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 
 const KEPT_SUMMARIES = 50;
@@ -60,49 +59,7 @@ export class SessionState {
   readonly steers: SteerQueue;
   readonly requests = new Map<string, ModelRequest>();
   readonly stream: SessionStream;
-  /** Which patches this execution takes: decided first, so its marker comes before any other it records. */
-  readonly patches = new ExecutionPatches();
-  /**
-   * Approvers are enforced, and ignored decision signals listed in the current details, in executions begun since
-   * they exist (decided once, at the execution's start).
-   */
-  readonly authorisedApprovers = this.patches.has("authorised-approvers");
   readonly board: ApprovalBoard;
-  /** Decided once per execution, at its start, so histories from before the change replay unchanged. */
-  readonly wakeUpWhileStreaming = this.patches.has("wake-up-while-streaming");
-  /**
-   * Compaction of the carried conversation, its transcript archive and the transcript query's live view. Decided
-   * once per execution, at its start (a later first call could land at a different point of an old history).
-   */
-  readonly durableCompaction = this.patches.has("durable-compaction");
-  /**
-   * Runs list the agent's MCP servers' tools (a `listMcpTools` activity per server) and call them (`callMcpTool`).
-   * Decided once per execution, at its start: asked later (after the run's plan is resolved) the marker did not
-   * replay where a run continued as new mid-run.
-   */
-  private readonly mcpPatch = this.patches.has("mcp-tools");
-  /**
-   * `backgroundLimits.maxTotal` counts the run's joinable groups and the session's detached ones together (before,
-   * each registry alone, so a run could start one of each past the limit). Decided once per execution, at its start.
-   */
-  readonly backgroundTotalSpansDetached = this.patches.has("background-total-spans-detached");
-  /**
-   * Fewer commands per turn (docs/decisions/0014, phase 3): a run's progress (turns, tokens, cost) is upserted at
-   * most every `PROGRESS_UPSERT_INTERVAL_MS` while the run goes on, not at every change, and a streaming model call
-   * keeps a wake-up timer only when live output reaches the session as updates. One patch for both: the SDK records
-   * a marker and upserts `TemporalChangeVersion` for each patch in every execution. Decided once per execution, at
-   * its start.
-   */
-  readonly fewerTurnCommands = this.patches.has("fewer-turn-commands");
-  /**
-   * A run's streaming model calls share one wake-up timer (`wakeUpsPerRun`). Decided once per execution, at its
-   * start: executions begun before asked `patched("wake-up-per-run")` at their first streaming call, which follows
-   * the run's plan (a local activity); where that was the execution's first workflow task (a run continued as new),
-   * a replay resolved the plan a task earlier than the live run had, asked there, and did not find the marker.
-   */
-  private readonly wakeUpsPerRunFromStart = this.patches.has("wake-up-per-run-from-start");
-  private wakeUpsInCallScopePatch: boolean | undefined;
-  private wakeUpsPerRunPatch: boolean | undefined;
   /** The session's archived transcript segments and how much of the conversation they (or compaction) cover. */
   readonly transcript: TranscriptLedger;
   readonly visibility: SessionVisibility;
@@ -149,13 +106,9 @@ export class SessionState {
     this.summaries = carried?.summaries ?? [];
     this.failure = carried?.failure;
     this.transcript = new TranscriptLedger(carried?.transcript);
-    this.board = new ApprovalBoard(this.authorisedApprovers, carried?.decisions);
+    this.board = new ApprovalBoard(carried?.decisions);
     this.stream = new SessionStream(carried, () => this.closed);
-    this.visibility = new SessionVisibility(
-      input.searchAttributes !== false,
-      this.fewerTurnCommands,
-      this.patches,
-    );
+    this.visibility = new SessionVisibility(input.searchAttributes !== false);
     if (input.task && !carried)
       this.queue.push({ runId: SUBAGENT_RUN_ID, input: input.task.input, offset: 0 });
     registerSessionHandlers(this);
@@ -225,7 +178,7 @@ export class SessionState {
     }
     const noted = this.lastError?.runId === runId ? this.lastError : undefined;
     this.failure = noted ?? { runId, message: "the run ended with an error" };
-    if (this.failure.terminal && this.patches.has("session-ends-on-unknown-agent")) this.closed = true;
+    if (this.failure.terminal) this.closed = true;
     else delete this.failure.terminal;
   }
 
@@ -298,27 +251,7 @@ export class SessionState {
 
   /** Whether the runs of this execution list and call the MCP tools of an agent that has servers. */
   usesMcpTools(plan: AgentPlan): boolean {
-    return this.mcpPatch && (plan.mcpServers?.length ?? 0) > 0;
-  }
-
-  /**
-   * Whether a streaming model call keeps its wake-up timer in the call's own scope (wake-up-timer.ts). Asked at the
-   * execution's first call that keeps wake-ups, not at its start: sessions that never stream through the session pay
-   * no marker, and nothing before that call differs. Remembered, since `patched()` would say yes to a later question
-   * once a replay has caught up.
-   */
-  wakeUpsInCallScope(): boolean {
-    return (this.wakeUpsInCallScopePatch ??= this.patches.has("wake-up-in-call-scope"));
-  }
-
-  /**
-   * Whether a run's streaming model calls share one wake-up timer (`RunWakeUps`, wake-up-timer.ts) instead of one
-   * each. Decided at the execution's start (`wakeUpsPerRunFromStart`); executions begun before that ask, and
-   * remember, `patched("wake-up-per-run")` at their first streaming call, as they did, before `wakeUpsInCallScope`:
-   * executions that say yes never ask that.
-   */
-  wakeUpsPerRun(): boolean {
-    return this.wakeUpsPerRunFromStart || (this.wakeUpsPerRunPatch ??= this.patches.has("wake-up-per-run"));
+    return (plan.mcpServers?.length ?? 0) > 0;
   }
 
   /** Whether the run is queued or running in this execution (or carried into it by a mid-run continue-as-new). */
@@ -432,7 +365,7 @@ export class SessionState {
   /** Closes the session: queued runs still finish; the status says `closed` at once when nothing runs. */
   close(): void {
     this.closed = true;
-    if (this.patches.has("agent-status-closed")) this.refreshVisibility();
+    this.refreshVisibility();
   }
 
   rejectIfClosed(): void {

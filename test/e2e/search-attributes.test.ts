@@ -106,7 +106,7 @@ const dawdleModel = conversationScript([
 
 const providers = { quick: quickModel, patient: patientModel, slow: slowModel, dawdle: dawdleModel };
 
-/** The session's own upserts (those of `patched()` carry only `TemporalChangeVersion`). */
+/** The session's own upserts (a `patched()` in a user's workflow code upserts only `TemporalChangeVersion`). */
 function sessionUpserts(upserts: SearchAttributeUpsert[]): SearchAttributeUpsert[] {
   return upserts.filter((upsert) => "AgentStatus" in upsert.values);
 }

@@ -13,9 +13,8 @@ import { SCENARIOS } from "./scenario-catalog.js";
 
 /**
  * The scenarios whose later executions start a run in their first workflow task, and the one whose calls stream
- * live: where a live worker and a replay can take a local activity's result in different workflow tasks, so a
- * `patched()` asked after it is answered differently (docs/versioning.md). The committed histories cannot show that
- * for code written after them; a recording made now, replayed now, does.
+ * live: where a live worker and a replay are most apt to take one workflow task's events at different points. The
+ * committed histories cannot show that for code written after them; a recording made now, replayed now, does.
  */
 const RECORDED_NOW = ["continue-as-new", "mid-run-continue-as-new", "compaction", "interrupt"];
 

@@ -22,13 +22,7 @@ import {
   loadHistoryFile,
   PAYLOADS_DIR,
 } from "./history-files.js";
-import {
-  SCENARIOS,
-  interruptAsksWakeUpPerRunAtFirstCall,
-  interruptShowsWakeUpsInCallScope,
-  patchMarkerIds,
-} from "./scenario-catalog.js";
-import { PATCH_SET, PREVIOUS_PATCH_SET } from "../../src/workflows/execution-patches.js";
+import { SCENARIOS, markerNames } from "./scenario-catalog.js";
 import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 
 // The replays that fail on purpose make the worker log the nondeterminism; the assertions are what matter here.
@@ -93,7 +87,7 @@ describe("replay of the recorded histories", () => {
 
   // A worker that takes over a session after a crash can run its first workflow task with the time of the task
   // before (docs/decisions/0014): what executions record now must not depend on the time a task saw.
-  it.each(historyFiles.filter((file) => !file.includes(".before-")))(
+  it.each(historyFiles)(
     "%s replays alike when every workflow task saw a later time than the live run did",
     async (file) => {
       const { history, workflowId } = loadHistoryFile(file);
@@ -106,20 +100,6 @@ describe("replay of the recorded histories", () => {
       ).resolves.toBeUndefined();
     },
   );
-
-  it("a history from before patch-set-2 spaced its progress upserts by workflow time: with later times, its replay upserts where the live run did not", async () => {
-    const { history, workflowId } = loadHistoryFile("fewer-turn-commands.before-patch-set-2.json");
-    const error = await Worker.runReplayHistory(
-      { workflowBundle, dataConverter },
-      spreadWorkflowTaskTimes(history, 30_000),
-      workflowId,
-    ).then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
-    expect(error).toBeInstanceOf(DeterminismViolationError);
-    expect((error as Error).message).toMatch(/UpsertWorkflowSearchAttributes/);
-  });
 
   it.each(SCENARIOS.filter((spec) => spec.storesPayloads).map((spec) => spec.name))(
     "%s needs its stored payloads: without the storage its replay fails",
@@ -159,55 +139,8 @@ describe("the histories folder", () => {
     }
   });
 
-  it("shows one patch marker in every execution recorded now, the patch set's, before any other command", () => {
-    const current = historyFiles.filter((file) => !file.includes(".before-"));
-    expect(current.length).toBeGreaterThan(0);
-    for (const file of current) {
-      const { history } = loadHistoryFile(file);
-      const events = history.events ?? [];
-      expect(patchMarkerIds(history), file).toEqual([PATCH_SET]);
-      // The first workflow task's first command: nothing the execution records comes before it.
-      const completed = events.findIndex((event) => event.workflowTaskCompletedEventAttributes != null);
-      expect(events[completed + 1]?.markerRecordedEventAttributes?.markerName, file).toBe("core_patch");
-    }
-  });
-
-  it("keeps every scenario's history from before patch-set-1: a marker for each patch, where it was asked", () => {
-    // Scenarios of workflow code the patch set does not touch, recorded only with it.
-    const recordedSince = ["stored-payload", "run-end-wait"];
-    for (const spec of SCENARIOS.filter((candidate) => !recordedSince.includes(candidate.name))) {
-      const file = historyFileName(spec.name, 0, spec.executions).replace(
-        /(\.\d)?\.json$/,
-        ".before-patch-set-1$&",
-      );
-      const ids = patchMarkerIds(loadHistoryFile(file).history);
-      expect(ids.length, file).toBeGreaterThan(0);
-      expect(ids, file).not.toContain(PATCH_SET);
-      expect(ids, file).not.toContain(PREVIOUS_PATCH_SET);
-    }
-  });
-
-  it("keeps every scenario's history from before patch-set-2: patch-set-1's one marker, and progress spaced by workflow time", () => {
-    // Its stored payloads' blobs are the current recording's only; the scenario's workflow code is the same.
-    for (const spec of SCENARIOS.filter((candidate) => candidate.name !== "stored-payload")) {
-      for (let index = 0; index < spec.executions; index++) {
-        const file = historyFileName(spec.name, index, spec.executions).replace(
-          /(\.\d)?\.json$/,
-          ".before-patch-set-2$&",
-        );
-        expect(patchMarkerIds(loadHistoryFile(file).history), file).toEqual([PREVIOUS_PATCH_SET]);
-      }
-    }
-  });
-
-  it("keeps the interrupt scenario's history from before wake-up-per-run: a wake-up timer per call, in its scope", () => {
-    const { history } = loadHistoryFile("interrupt.before-wake-up-per-run.json");
-    expect(interruptShowsWakeUpsInCallScope(history)).toBe(true);
-  });
-
-  it("keeps the interrupt scenario's history from before wake-up-per-run-from-start: the patch asked at the first streaming call", () => {
-    const { history } = loadHistoryFile("interrupt.before-wake-up-per-run-from-start.json");
-    expect(interruptAsksWakeUpPerRunAtFirstCall(history)).toBe(true);
+  it("records no marker: no patch and no local activity, whose result a live worker can take a task late", () => {
+    for (const file of historyFiles) expect(markerNames(loadHistoryFile(file).history), file).toEqual([]);
   });
 
   it("holds a blob for every stored payload, and only those, and only where the scenario stores payloads", () => {

@@ -14,7 +14,6 @@ import {
 import type { History } from "./history-files.js";
 import { EXTERNALIZED_RESULT_PREFIX } from "../../src/kernel/context/externalize-seen-results.js";
 import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session-visibility.js";
-import { PATCH_SET, PREVIOUS_PATCH_SET, type EarlierPatch } from "../../src/workflows/execution-patches.js";
 
 /** A recorded scenario: which workflow branch it exercises, and how to see it in its histories. */
 export interface ScenarioSpec {
@@ -57,38 +56,9 @@ function payloadText(data: unknown): string {
   return data instanceof Uint8Array ? Buffer.from(data).toString("utf8") : "";
 }
 
-/** The patch id of a `patched()` marker event, or undefined for any other event. */
-function patchIdOf(event: HistoryEvent): string | undefined {
-  const marker = event.markerRecordedEventAttributes;
-  if (marker?.markerName !== "core_patch") return undefined;
-  return (JSON.parse(payloadText(marker.details?.["patch-data"]?.payloads?.[0]?.data)) as { id: string }).id;
-}
-
-/** Where the history records the `patched()` marker of `patchId` (its index among the events), or -1. */
-function patchMarkerIndex(history: History, patchId: string): number {
-  return eventsOf(history).findIndex((event) => patchIdOf(event) === patchId);
-}
-
-/** Whether the history records the `patched()` marker of `patchId`. */
-function hasPatchMarker(history: History, patchId: string): boolean {
-  return patchMarkerIndex(history, patchId) >= 0;
-}
-
-/**
- * Whether the execution took `patchId`'s new branch: the history records that patch's marker, or a patch set's,
- * which implies every earlier patch (src/workflows/execution-patches.ts).
- */
-function takesPatch(history: History, patchId: EarlierPatch): boolean {
-  return (
-    hasPatchMarker(history, PATCH_SET) ||
-    hasPatchMarker(history, PREVIOUS_PATCH_SET) ||
-    hasPatchMarker(history, patchId)
-  );
-}
-
-/** The ids of the `patched()` markers a history records, in order. */
-export function patchMarkerIds(history: History): string[] {
-  return eventsOf(history).flatMap((event) => patchIdOf(event) ?? []);
+/** The names of the marker events a history records (patches, local activities, side effects), in order. */
+export function markerNames(history: History): string[] {
+  return eventsOf(history).flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
 }
 
 /** The session workflow's start input, decoded from the history's first event. */
@@ -105,95 +75,35 @@ function cancelRequested(history: History, type: string): HistoryEvent[] {
   );
 }
 
-/**
- * The wake-up-per-run branch, decided at the execution's start: that patch marker (not the one executions begun
- * before asked at their first streaming call), and one 15 s wake-up timer for the run's calls (the interrupted one
- * and the one after it), cancelled at the run's end.
- */
-function wakeUpPerRun(history: History): boolean {
-  return (
-    takesPatch(history, "wake-up-per-run-from-start") &&
-    !hasPatchMarker(history, "wake-up-per-run") &&
-    !hasPatchMarker(history, "wake-up-in-call-scope") &&
-    oneWakeUpTimerCancelled(history)
-  );
-}
-
-/**
- * The wake-up-per-run branch as executions begun before `wake-up-per-run-from-start` took it (kept as
- * `interrupt.before-wake-up-per-run-from-start.json`): the `wake-up-per-run` marker, asked at the first streaming
- * call, after the run's plan (its local activity marker), and one wake-up timer for the run, cancelled at its end.
- */
-export function interruptAsksWakeUpPerRunAtFirstCall(history: History): boolean {
-  const marker = patchMarkerIndex(history, "wake-up-per-run");
-  const plan = eventsOf(history).findIndex(
-    (event) => event.markerRecordedEventAttributes?.markerName === "core_local_activity",
-  );
-  return (
-    !hasPatchMarker(history, "wake-up-per-run-from-start") &&
-    plan >= 0 &&
-    marker > plan &&
-    oneWakeUpTimerCancelled(history)
-  );
-}
-
+/** One 15 s wake-up timer for the run's streaming calls, cancelled at the run's end. */
 function oneWakeUpTimerCancelled(history: History): boolean {
   const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
   return wakeUps.length === 1 && timerEnd(history, wakeUps[0]!.timerId) === "canceled";
 }
 
 /**
- * The wake-up-in-call-scope branch of the interrupt scenario (kept as `interrupt.before-wake-up-per-run.json`): the
- * patch marker, every 15 s wake-up timer cancelled, and the interrupted call's timer cancelled in the same workflow
- * task as its activity, just before it (one scope for both).
- */
-export function interruptShowsWakeUpsInCallScope(history: History): boolean {
-  const activityCancelId = eventId(cancelRequested(history, "callModel")[0]!);
-  const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
-  const timerCancels = eventsOf(history).filter((event) => event.timerCanceledEventAttributes);
-  return (
-    hasPatchMarker(history, "wake-up-in-call-scope") &&
-    wakeUps.length === 2 &&
-    wakeUps.every((timer) => timerEnd(history, timer.timerId) === "canceled") &&
-    timerCancels.some((event) => eventId(event) === activityCancelId - 1)
-  );
-}
-
-/**
- * The fewer-turn-commands branch: a four-turn run on a worker without live output upserts its progress once in
- * the middle (at least the interval after the run's start: with workflow time, at the end of the resting tool's
- * turn; with the recorded clock of the current patch set, at the end of the next model call, the first time a
- * worker recorded after the rest), exact totals at its end, and starts no wake-up timer.
+ * A four-turn run on a worker without live output upserts its progress once in the middle (at least the interval
+ * after the run's start by the times workers recorded: at the end of the model call after the resting tool's turn),
+ * exact totals at its end, and starts no wake-up timer.
  */
 function fewerTurnCommands(history: History): boolean {
   const upserts = searchAttributeUpserts(history).filter((upsert) => "AgentStatus" in upsert.values);
   const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
   const last = upserts.at(-1)?.values;
-  const turnsInTheMiddle = hasPatchMarker(history, PATCH_SET) ? 3 : 2;
   return (
-    takesPatch(history, "fewer-turn-commands") &&
     scheduledActivities(history, "callModel").length === 4 &&
     startedTimers(history).length === 0 &&
     running.length === 2 &&
     running[1]!.workflowTimeMs - running[0]!.workflowTimeMs >= PROGRESS_UPSERT_INTERVAL_MS &&
-    running[1]!.values.AgentTurns === turnsInTheMiddle &&
+    running[1]!.values.AgentTurns === 3 &&
     last?.AgentStatus === "idle" &&
     last.AgentTurns === 4
   );
 }
 
-/**
- * A continued execution that goes on at once with its run resolves the run's plan as its patch set says: with the
- * current set by a `resolveAgent` activity (no local activity at all), before it by a local activity.
- */
-function resolvesContinuedPlanAsItsSetSays(history: History): boolean {
-  const byActivity = scheduledActivities(history, "resolveAgent").length;
-  const localActivities = eventsOf(history).filter(
-    (event) => event.markerRecordedEventAttributes?.markerName === "core_local_activity",
-  ).length;
-  return hasPatchMarker(history, PATCH_SET)
-    ? byActivity === 1 && localActivities === 0
-    : byActivity === 0 && localActivities === 1;
+/** The run's plan is resolved by one `resolveAgent` activity, and the history records no marker at all. */
+function resolvesPlanByActivity(history: History): boolean {
+  return scheduledActivities(history, "resolveAgent").length === 1 && markerNames(history).length === 0;
 }
 
 /** Two `executeTool` activities scheduled by the same workflow task: parallel tool calls. */
@@ -279,11 +189,10 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "mid-run-continue-as-new",
     executions: 2,
     shows:
-      "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan (with the current patch set, by an activity) and makes its first streaming model call (one wake-up timer a run, decided at the execution's start)",
+      "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan by an activity and makes its first streaming model call (one wake-up timer a run)",
     exercised: (histories) =>
       histories.length === 2 &&
-      histories.every((history) => takesPatch(history, "wake-up-per-run-from-start")) &&
-      resolvesContinuedPlanAsItsSetSays(histories[1]!) &&
+      resolvesPlanByActivity(histories[1]!) &&
       startedTimers(histories[1]!).some((timer) => timer.seconds === 15) &&
       lastEvent(histories[0]!)?.workflowExecutionContinuedAsNewEventAttributes != null &&
       count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
@@ -371,7 +280,6 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       );
       const tools = scheduledActivities(history, "executeTool");
       return (
-        takesPatch(history, "authorised-approvers") &&
         timer?.end === "canceled" &&
         signals.length === 2 &&
         eventId(signals[0]!) > timer.eventId &&
@@ -405,7 +313,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "interrupt",
     executions: 1,
     shows:
-      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; one wake-up timer for the run's calls (patched 'wake-up-per-run-from-start'), cancelled at its end",
+      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; one wake-up timer for the run's calls, cancelled at its end",
     exercised: ([history]) => {
       if (!history) return false;
       const interrupted = acceptedUpdateEventId(history, "interruptRun");
@@ -417,7 +325,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
         eventId(cancels[0]!) > interrupted &&
         calls.length === 2 &&
         eventId(calls[1]!) > eventId(cancels[0]!) &&
-        wakeUpPerRun(history)
+        oneWakeUpTimerCancelled(history)
       );
     },
   },
@@ -492,7 +400,6 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       "backgroundLimits.maxTotal counting the session's detached group: a joinable group refused (no child started), the detached group's note in the next run",
     exercised: ([history]) =>
       !!history &&
-      takesPatch(history, "background-total-spans-detached") &&
       eventsOf(history).filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes != null)
         .length === 1 &&
       hasEvent(history, "childWorkflowExecutionCompletedEventAttributes") &&
@@ -506,7 +413,6 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       "a run cancelled while it joins a background group: the child is cancelled and the run's end waits for it (a timer bounds the wait)",
     exercised: ([history]) =>
       !!history &&
-      takesPatch(history, "await-background-stop") &&
       hasEvent(history, "childWorkflowExecutionCanceledEventAttributes") &&
       hasEvent(history, "timerCanceledEventAttributes"),
   },
@@ -524,10 +430,9 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "budget",
     executions: 1,
     shows:
-      "a priced model: the session's cost upserted as the AgentCost search attribute (patch agent-cost-attribute)",
+      "a priced model: the session's cost upserted as the AgentCost search attribute",
     exercised: ([history]) =>
       !!history &&
-      takesPatch(history, "agent-cost-attribute") &&
       eventsOf(history).some(
         (event) =>
           event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AgentCost !==
@@ -538,10 +443,9 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "mcp",
     executions: 1,
     shows:
-      "MCP tools (patched 'mcp-tools'): the run lists the server's tools (listMcpTools activity, recorded) and calls one (callMcpTool)",
+      "MCP tools: the run lists the server's tools (listMcpTools activity, recorded) and calls one (callMcpTool)",
     exercised: ([history]) =>
       !!history &&
-      takesPatch(history, "mcp-tools") &&
       scheduledActivities(history, "listMcpTools").length === 1 &&
       scheduledActivities(history, "callMcpTool").length === 1,
   },
@@ -577,7 +481,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "fewer-turn-commands",
     executions: 1,
     shows:
-      "patched 'fewer-turn-commands': a run's progress upserted at most every PROGRESS_UPSERT_INTERVAL_MS, and no wake-up timer on a worker without live output",
+      "a run's progress upserted at most every PROGRESS_UPSERT_INTERVAL_MS, and no wake-up timer on a worker without live output",
     exercised: ([history]) => !!history && fewerTurnCommands(history),
   },
 ];

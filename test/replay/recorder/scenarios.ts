@@ -331,7 +331,7 @@ const backgroundLimits: Scenario = async ({ client, sessionId }) => {
 
 /**
  * A run joins a background group whose child waits for approval, and is cancelled: its `done` comes after the child
- * session stopped (`patched("await-background-stop")`), so no approval is left behind.
+ * session stopped, so no approval is left behind.
  */
 const cancelBackgroundJoin: Scenario = async ({ client, sessionId }) => {
   const started = await client.start(agentOf("cancel-background-join"), "Ask the child, then wait.", {

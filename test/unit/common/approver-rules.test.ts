@@ -105,7 +105,7 @@ describe("the approval board's approver check", () => {
   };
 
   it("refuses anyone else by name, and a decision without an actor", () => {
-    const board = new ApprovalBoard(true);
+    const board = new ApprovalBoard();
     board.addApproval(pending);
     expect(board.checkDecision({ callId: "c1", decision: "allow", actor: "alice" })).toBeUndefined();
     expect(board.checkDecision({ callId: "c1", decision: "allow", actor: "eve" })).toBe(
@@ -116,15 +116,8 @@ describe("the approval board's approver check", () => {
     );
   });
 
-  it("without the patch (an execution begun before approvers) the approvers are dropped: anyone decides", () => {
-    const board = new ApprovalBoard(false);
-    board.addApproval(pending);
-    expect(board.pendingApprovals()[0]?.approvers).toBeUndefined();
-    expect(board.checkDecision({ callId: "c1", decision: "allow", actor: "eve" })).toBeUndefined();
-  });
-
   it("records decisions with time and channel, and lists ignored ones (at most 10 each)", () => {
-    const board = new ApprovalBoard(true);
+    const board = new ApprovalBoard();
     board.addApproval(pending);
     board.decide({ callId: "c1", decision: "allow", actor: "alice", reason: "ok" }, 1_000, "signal");
     expect(board.decisionFor("c1")).toEqual({ decision: "allow", actor: "alice", reason: "ok", at: 1_000 });
@@ -152,18 +145,18 @@ describe("the approval board's approver check", () => {
   });
 
   it("carries its listed decisions into the next execution (and ignores a carried value that is not a list)", () => {
-    const board = new ApprovalBoard(true);
+    const board = new ApprovalBoard();
     expect(board.carry()).toBeUndefined();
     board.addApproval(pending);
     board.decide({ callId: "c1", decision: "deny", actor: "alice" }, 5, "update");
     board.rejectDecision({ callId: "c9", decision: "allow", actor: "eve" }, "unknown call", 6);
-    const next = new ApprovalBoard(true, board.carry());
+    const next = new ApprovalBoard(board.carry());
     expect(next.recentDecisions()).toEqual(board.recentDecisions());
     expect(next.rejectedDecisions()).toEqual(board.rejectedDecisions());
-    const garbage = new ApprovalBoard(true, { recent: "x", rejected: null } as never);
+    const garbage = new ApprovalBoard({ recent: "x", rejected: null } as never);
     expect(garbage.recentDecisions()).toEqual([]);
     expect(garbage.rejectedDecisions()).toEqual([]);
-    const mixed = new ApprovalBoard(true, {
+    const mixed = new ApprovalBoard({
       recent: [
         null,
         { callId: "c1" },
