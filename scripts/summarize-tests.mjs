@@ -39,7 +39,9 @@ function countReport(reportPath, status) {
 function printFailures(reportPath, report) {
   for (const file of report.testResults ?? []) {
     const failedTests = file.assertionResults.filter((test) => test.status === "failed");
-    if (file.status === "failed" && failedTests.length === 0) console.log(`FAILED ${reportPath}: ${file.name} (did not load)`);
-    for (const test of failedTests) console.log(`FAILED ${reportPath}: ${file.name} > ${test.fullName ?? test.title}`);
+    if (file.status === "failed" && failedTests.length === 0)
+      console.log(`FAILED ${reportPath}: ${file.name} (did not load)`);
+    for (const test of failedTests)
+      console.log(`FAILED ${reportPath}: ${file.name} > ${test.fullName ?? test.title}`);
   }
 }

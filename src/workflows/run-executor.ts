@@ -132,8 +132,7 @@ async function driveKernel(
   const active = session.current!;
   // The kernel drops system messages from a run's history; the session does too, so positions in the
   // conversation (where the run's messages begin, how much is archived) mean the same on both sides.
-  if (!resumed)
-    session.messages = session.transcript.withoutSystemMessages(session.messages);
+  if (!resumed) session.messages = session.transcript.withoutSystemMessages(session.messages);
   const historyLength = resumed?.historyLength ?? session.messages.length;
   active.addedFrom = historyLength;
   active.live = resumed?.snapshot.messages ?? session.messages;

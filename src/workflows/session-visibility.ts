@@ -69,7 +69,9 @@ export class SessionVisibility {
 
   /** Whether a changed progress waits for a later refresh: during a run, until the interval has passed. */
   private progressWaits(status: SessionStatus): boolean {
-    return status.currentRun !== undefined && this.recordedTime - this.lastUpsertAt < PROGRESS_UPSERT_INTERVAL_MS;
+    return (
+      status.currentRun !== undefined && this.recordedTime - this.lastUpsertAt < PROGRESS_UPSERT_INTERVAL_MS
+    );
   }
 
   /** Records the agent and model in the memo when they change. */

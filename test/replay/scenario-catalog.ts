@@ -429,8 +429,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   {
     name: "budget",
     executions: 1,
-    shows:
-      "a priced model: the session's cost upserted as the AgentCost search attribute",
+    shows: "a priced model: the session's cost upserted as the AgentCost search attribute",
     exercised: ([history]) =>
       !!history &&
       eventsOf(history).some(
