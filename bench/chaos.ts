@@ -38,6 +38,7 @@ import {
   type LedgerLine,
 } from "./chaos/agent.js";
 import { replayAtEveryCut, type RecordedExecution } from "../test/support/replay-at-every-cut.js";
+import { failedWorkflowTasks } from "../test/support/history-tasks.js";
 
 /** How a chaos run goes. */
 export interface ChaosOptions {
@@ -154,6 +155,17 @@ export interface ChaosResult {
   longestStall: { seconds: number; sessionId: string; from: string } | undefined;
   /** Sessions whose history, replayed from scratch after the run, did not replay: why (goal none). */
   historiesNotReplaying: { sessionId: string; error: string }[];
+  /**
+   * Workflow tasks the histories record as failed, other than by Temporal's bookkeeping (new events during the task,
+   * a sticky queue reset): nondeterminism on a live worker, a worker's error (goal none).
+   */
+  failedWorkflowTasks: {
+    sessionId: string;
+    runId: string;
+    eventId: number;
+    cause: string;
+    message: string;
+  }[];
   /** What the runs' followers got wrong, checked offset by offset over each completed run (goal 0 each). */
   followers: FollowerFigures;
   loadAverage: { start: number[]; end: number[]; meanOneMinute: number };
@@ -454,7 +466,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
   stopping = true;
   await supervising;
   killAllOnExit();
-  const historiesNotReplaying = await replayHistories(
+  const replayed = await replayHistories(
     client,
     Array.from({ length: options.sessions }, (_, index) => `chaos-${runTag}-s${index}`),
   );
@@ -468,7 +480,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
 
   const result = analyse({
     options,
-    historiesNotReplaying,
+    ...replayed,
     runs,
     lines,
     kills,
@@ -490,14 +502,16 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
 /**
  * Replays each execution of each session (every link of its continue-as-new chain) from its start with the workflow
  * code the workers ran, cut at every workflow task boundary and whole: what a worker taking the session over at any
- * task would do. Returns the sessions with an execution whose history it does not reproduce (or could not read).
+ * task would do. Returns the sessions with an execution whose history it does not reproduce (or could not read), and
+ * the workflow tasks the histories record as failed.
  */
 async function replayHistories(
   client: AgentClient,
   sessionIds: string[],
-): Promise<ChaosResult["historiesNotReplaying"]> {
+): Promise<Pick<ChaosResult, "historiesNotReplaying" | "failedWorkflowTasks">> {
   const workflowBundle = await loadWorkflowBundle();
   const unread: ChaosResult["historiesNotReplaying"] = [];
+  const failedTasks: ChaosResult["failedWorkflowTasks"] = [];
   async function* executions(): AsyncGenerator<RecordedExecution> {
     for (const sessionId of sessionIds) {
       let runId = "";
@@ -507,6 +521,8 @@ async function replayHistories(
         })) {
           runId = execution.runId;
           const history = await client.temporal.workflow.getHandle(sessionId, runId).fetchHistory();
+          for (const failed of failedWorkflowTasks(history))
+            failedTasks.push({ sessionId, runId, ...failed });
           yield { workflowId: sessionId, runId, history };
         }
       } catch (error) {
@@ -516,13 +532,14 @@ async function replayHistories(
     }
   }
   const failures = await replayAtEveryCut(executions(), { workflowBundle });
-  return [
+  const historiesNotReplaying = [
     ...unread,
     ...failures.map((failure) => ({
       sessionId: failure.workflowId,
       error: `run ${failure.runId} fails at ${failure.cut}: ${failure.error}`,
     })),
   ];
+  return { historiesNotReplaying, failedWorkflowTasks: failedTasks };
 }
 
 function pick([low, high]: [number, number]): number {
@@ -562,6 +579,7 @@ function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
 interface AnalysisInput {
   options: ChaosOptions;
   historiesNotReplaying: ChaosResult["historiesNotReplaying"];
+  failedWorkflowTasks: ChaosResult["failedWorkflowTasks"];
   runs: RunRecord[];
   lines: LedgerLine[];
   kills: Kill[];
@@ -707,6 +725,7 @@ function analyse(input: AnalysisInput): ChaosResult {
     },
     longestStall,
     historiesNotReplaying: input.historiesNotReplaying,
+    failedWorkflowTasks: input.failedWorkflowTasks,
     followers: followerFigures(completed),
     loadAverage: { start: input.loadStart, end: loadavg().map(round2), meanOneMinute: round2(meanLoad) },
   };
@@ -742,6 +761,7 @@ function print(result: ChaosResult): void {
       "repeated tool calls": result.completedToolCallsRepeated,
       "started twice": result.toolCallsStartedTwice,
       "histories not replaying": result.historiesNotReplaying.length,
+      "failed workflow tasks": result.failedWorkflowTasks.length,
       "follower gaps": result.followers.gaps,
       "follower duplicates": result.followers.duplicates,
       kills: result.kills,
@@ -775,5 +795,6 @@ function print(result: ChaosResult): void {
   );
   for (const lost of result.lostRuns) console.log(`LOST ${JSON.stringify(lost)}`);
   for (const failed of result.historiesNotReplaying) console.log(`NOT REPLAYING ${JSON.stringify(failed)}`);
+  for (const failed of result.failedWorkflowTasks) console.log(`FAILED TASK ${JSON.stringify(failed)}`);
   for (const run of result.followers.runs) console.log(`FOLLOWER ${JSON.stringify(run)}`);
 }

@@ -74,3 +74,40 @@ function inputsBetween(
     .filter((event) => INPUTS.has(event.eventType ?? 0))
     .map((event) => EventType[event.eventType ?? 0] ?? String(event.eventType));
 }
+
+const FailedCause = temporal.api.enums.v1.WorkflowTaskFailedCause;
+/**
+ * Causes of a failed workflow task that are Temporal's ordinary bookkeeping, not a fault of the workflow or the SDK:
+ * new events arrived while the task ran (its commands are dropped, and the next task takes both), or the sticky queue
+ * was reset (a worker stopped or was killed while it held the execution).
+ */
+const ORDINARY_CAUSES = new Set<number>([
+  FailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND,
+  FailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_STICKY_TASK_QUEUE,
+]);
+
+/** A workflow task that failed for another reason than Temporal's bookkeeping (nondeterminism, a worker's error). */
+export interface FailedTask {
+  /** The WorkflowTaskFailed event id. */
+  eventId: number;
+  /** The cause, without its `WORKFLOW_TASK_FAILED_CAUSE_` prefix. */
+  cause: string;
+  /** The failure's message, as the worker reported it. */
+  message: string;
+}
+
+/**
+ * The workflow tasks of an execution's history that failed other than by {@link ORDINARY_CAUSES}. Only a task's first
+ * failure is recorded (the server keeps later attempts transient), so one such event can stand for many attempts.
+ */
+export function failedWorkflowTasks(history: History): FailedTask[] {
+  return (history.events ?? []).flatMap((event) => {
+    const failed = event.workflowTaskFailedEventAttributes;
+    if (!failed || ORDINARY_CAUSES.has(failed.cause ?? 0)) return [];
+    const cause = (FailedCause[failed.cause ?? 0] ?? String(failed.cause)).replace(
+      "WORKFLOW_TASK_FAILED_CAUSE_",
+      "",
+    );
+    return [{ eventId: Number(event.eventId), cause, message: failed.failure?.message ?? "" }];
+  });
+}
