@@ -74,18 +74,20 @@ describe("skills in a durable session", () => {
     });
 
     // Durable: each load is an executeTool activity, retried as idempotent work; the skill list is in the
-    // resolveAgent activity's recorded result (a local activity marker), so a replay builds the same prompt.
+    // resolveAgent activity's recorded result, so a replay builds the same prompt.
     const history = await client.temporal.workflow.getHandle(sessionId).fetchHistory();
     const loads = scheduledActivities(history, "executeTool").map(
       (event) => event.activityTaskScheduledEventAttributes!,
     );
     expect(loads).toHaveLength(2);
     for (const load of loads) expect(load.retryPolicy?.maximumAttempts).toBe(5);
-    const markers = eventsOf(history).flatMap((event) => {
-      const payload = event.markerRecordedEventAttributes?.details?.result?.payloads?.[0];
-      return payload ? [defaultPayloadConverter.fromPayload<{ skills?: unknown }>(payload)] : [];
+    const plans = eventsOf(history).flatMap((event) => {
+      const payload = event.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+      if (!payload) return [];
+      const result = defaultPayloadConverter.fromPayload<{ skills?: unknown }>(payload);
+      return result && typeof result === "object" && "skills" in result ? [result] : [];
     });
-    expect(markers.map((plan) => plan.skills)).toContainEqual([
+    expect(plans.map((plan) => plan.skills)).toContainEqual([
       { name: "csv-report", description: "Summarise a CSV file (the project's own version)" },
       { name: "greeting", description: "Greet the user by name" },
     ]);
