@@ -29,7 +29,7 @@ const RUN_LAST = ["test/e2e/every-history-replays.test.ts"];
  * - without the cache, each of the 2,000-turn run's thousands of workflow tasks replays its execution from the start
  *   (up to 2,000 events): far more replay than CI's time on two cores allows. Its histories are still replayed
  *   (test/e2e/every-history-replays.test.ts, in the normal pass), and continue-as-new in the middle of runs still runs
- *   with the cache off in the chaos test and test/e2e/cancel-and-continue.test.ts;
+ *   with the cache off in test/e2e/cancel-and-continue.test.ts;
  * - live model output and tools' own events that reach the session are kept only in the memory of the worker that
  *   caches it (never in the history, docs/decisions/0005 and 0007): without a cache there are none to read, by
  *   design, and these files wait for them or count their readers, the streaming ones each with a session transport half

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
@@ -19,6 +20,7 @@ import {
   type RecordedExecution,
 } from "../support/replay-at-every-cut.js";
 import { temporalAddress } from "../support/temporal.js";
+import { failedWorkflowTasks } from "../support/history-tasks.js";
 
 // Runs last (its own group, vitest.config.ts): every execution of a session the run's tests wrote on the suite's dev
 // server is replayed from its start, cut at every workflow task boundary (what a cold worker taking the session over
@@ -73,13 +75,16 @@ interface Listing {
   leftOut: string[];
   /** Executions with more workflow tasks than {@link MAX_CUTS}: cut at some of them. */
   thinned: string[];
+  /** Workflow tasks the session histories record as failed, other than by Temporal's bookkeeping. */
+  failedTasks: string[];
 }
 
 /**
  * Every execution of the server's sessions (closed or open, each run of a continue-as-new chain) whose payloads this
- * process can read, with its history. Listed raw: the SDK's list decodes memos, which some tests encrypt.
+ * process can read, with its history, into `listing`. Listed raw: the SDK's list decodes memos, which some tests
+ * encrypt.
  */
-async function* sessionExecutions(listing: Listing): AsyncGenerator<RecordedExecution> {
+async function listSessionExecutions(listing: Listing): Promise<void> {
   let nextPageToken: Uint8Array | undefined;
   do {
     const page = await client.workflowService.listWorkflowExecutions({
@@ -93,6 +98,10 @@ async function* sessionExecutions(listing: Listing): AsyncGenerator<RecordedExec
         continue;
       }
       const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+      for (const failed of failedWorkflowTasks(history))
+        listing.failedTasks.push(
+          `${workflowId} (run ${runId}) event ${failed.eventId}: ${failed.cause}: ${failed.message}`,
+        );
       const queue = history.events?.[0]?.workflowExecutionStartedEventAttributes?.taskQueue?.name ?? "";
       if (queue.startsWith(DEFAULT_QUEUE_PREFIX)) {
         listing.leftOut.push(`${workflowId} (run ${runId}): ${SCRATCH_PROJECT_SESSIONS} (${queue})`);
@@ -107,10 +116,24 @@ async function* sessionExecutions(listing: Listing): AsyncGenerator<RecordedExec
       const tasks = workflowTaskCuts(history).length - 1;
       if (tasks > MAX_CUTS)
         listing.thinned.push(`${workflowId} (run ${runId}): ${MAX_CUTS} cuts of ${tasks}`);
-      yield { workflowId, runId, history };
     }
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
   } while (nextPageToken);
+}
+
+/**
+ * The executions in `count` shares of about the same number of events, to replay side by side (one replay worker
+ * each: the machine's cores then all work).
+ */
+function shares(executions: RecordedExecution[], count: number): RecordedExecution[][] {
+  const size = (execution: RecordedExecution) => execution.history.events?.length ?? 0;
+  const result = Array.from({ length: count }, () => ({ events: 0, executions: [] as RecordedExecution[] }));
+  for (const execution of [...executions].sort((a, b) => size(b) - size(a))) {
+    const lightest = result.reduce((least, share) => (share.events < least.events ? share : least));
+    lightest.executions.push(execution);
+    lightest.events += size(execution);
+  }
+  return result.map((share) => share.executions);
 }
 
 /**
@@ -140,15 +163,20 @@ function hasEncryptedPayload(value: unknown): boolean {
 it("every session execution the tests wrote replays from its start, cut at every workflow task and whole", async () => {
   const workflowBundle = await loadWorkflowBundle({ modules: middlewareModules });
   const dataConverter = withPayloadStorage(withPayloadEncryption(undefined, undefined), undefined);
-  const listing: Listing = { replayed: [], leftOut: [], thinned: [] };
-  const executions = sessionExecutions(listing);
-  const failures = await replayAtEveryCut(executions, { workflowBundle, dataConverter }, MAX_CUTS);
+  const listing: Listing = { replayed: [], leftOut: [], thinned: [], failedTasks: [] };
+  await listSessionExecutions(listing);
+  const replays = shares(listing.replayed, Math.max(1, Math.min(availableParallelism(), 4))).map((share) =>
+    replayAtEveryCut(share, { workflowBundle, dataConverter }, MAX_CUTS),
+  );
+  const failures = (await Promise.all(replays)).flat();
   console.log(
     [
       `replayed ${listing.replayed.length} executions, each whole and cut at every workflow task but these:`,
       ...listing.thinned,
       `left out ${listing.leftOut.length}:`,
       ...listing.leftOut,
+      `failed workflow tasks ${listing.failedTasks.length}:`,
+      ...listing.failedTasks,
     ].join("\n  "),
   );
   expect(
