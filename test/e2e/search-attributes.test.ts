@@ -140,6 +140,20 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
 
   const history = (sessionId: string) => client.handle(sessionId).fetchHistory();
   type History = Awaited<ReturnType<typeof history>>;
+  /**
+   * The session's history once the workflow task that ended its run is recorded (its `done` can be read before):
+   * when its last upsert says `idle`.
+   */
+  const historyAfterRun = async (sessionId: string, agentClient = client): Promise<History> => {
+    const read = () => agentClient.handle(sessionId).fetchHistory();
+    await expect
+      .poll(async () => sessionUpserts(searchAttributeUpserts(await read())).at(-1)?.values.AgentStatus, {
+        timeout: 15_000,
+        interval: 250,
+      })
+      .toBe("idle");
+    return read();
+  };
   /** The session's 15 s wake-up timers, in the order they started. */
   const wakeUpTimers = (events: History) => startedTimers(events).filter((timer) => timer.seconds === 15);
   /** Runs the agent to its end on the live worker: the session's history, and how each wake-up timer ended. */
@@ -147,7 +161,7 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     const sessionId = `${agentName}-wake-ups-${randomUUID()}`;
     const { result } = await collect(client.run(agentName, "Take your time.", { sessionId }));
     expect(result.stopReason).toBe("stop");
-    const events = await history(sessionId);
+    const events = await historyAfterRun(sessionId);
     const wakeUps = wakeUpTimers(events);
     return { events, wakeUps, ends: wakeUps.map((timer) => timerEnd(events, timer.timerId)) };
   };
@@ -166,19 +180,24 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     expect(status.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
     expect(status.cost).toBeGreaterThan(0);
 
-    const upserts = sessionUpserts(searchAttributeUpserts(await history(sessionId)));
-    expect(upserts.at(-1)?.values).toEqual({
-      AgentName: "quick",
-      AgentStatus: "idle",
-      AgentTurns: 5,
-      AgentTokens: 75,
-      AgentCost: status.cost,
-    });
-    // While the run went on, each upsert of its progress came at least the interval after the one before.
+    // The run's `done` can be read before the workflow task that ends it is recorded: wait for its last upsert.
+    const upsertsOf = async () => sessionUpserts(searchAttributeUpserts(await history(sessionId)));
+    await expect
+      .poll(async () => (await upsertsOf()).at(-1)?.values, { timeout: 15_000, interval: 250 })
+      .toEqual({
+        AgentName: "quick",
+        AgentStatus: "idle",
+        AgentTurns: 5,
+        AgentTokens: 75,
+        AgentCost: status.cost,
+      });
+    const upserts = await upsertsOf();
+    // While the run went on, each upsert of its progress came at least the interval after the one before, by the
+    // times workers recorded (a workflow task that timed out can put workflow time further apart than those).
     const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
     expect(running[0]?.values.AgentTurns).toBe(0);
     for (let index = 1; index < running.length; index++) {
-      expect(running[index]!.workflowTimeMs - running[index - 1]!.workflowTimeMs).toBeGreaterThanOrEqual(
+      expect(running[index]!.recordedTimeMs - running[index - 1]!.recordedTimeMs).toBeGreaterThanOrEqual(
         PROGRESS_UPSERT_INTERVAL_MS,
       );
     }
@@ -203,20 +222,23 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     const { result } = await collect(client.events(sessionId, run.runId, { fromOffset: run.offset }));
     expect(result.stopReason).toBe("stop");
 
-    const upserts = sessionUpserts(searchAttributeUpserts(await history(sessionId)));
-    const running = upserts.filter((upsert) => upsert.values.AgentStatus === "running");
+    // The run's `done` can be read before the workflow task that ends it is recorded: wait for its last upsert.
+    const upsertsOf = async () => sessionUpserts(searchAttributeUpserts(await history(sessionId)));
+    await expect
+      .poll(async () => (await upsertsOf()).at(-1)?.values, { timeout: 15_000, interval: 250 })
+      .toMatchObject({ AgentStatus: "idle", AgentTurns: 4, AgentTokens: 60 });
+    const running = (await upsertsOf()).filter((upsert) => upsert.values.AgentStatus === "running");
     expect(running.length).toBeGreaterThanOrEqual(2);
-    expect(running[1]!.workflowTimeMs - running[0]!.workflowTimeMs).toBeGreaterThanOrEqual(
+    expect(running[1]!.recordedTimeMs - running[0]!.recordedTimeMs).toBeGreaterThanOrEqual(
       PROGRESS_UPSERT_INTERVAL_MS,
     );
-    expect(upserts.at(-1)?.values).toMatchObject({ AgentStatus: "idle", AgentTurns: 4, AgentTokens: 60 });
   });
 
   it("a run's streaming model calls share one wake-up timer, only when live output reaches the session as updates", async () => {
     const wakeUps = async (agentClient: AgentClient) => {
       const sessionId = `wake-ups-${randomUUID()}`;
       await collect(agentClient.run("quick", "Add four times.", { sessionId }));
-      const events = await agentClient.handle(sessionId).fetchHistory();
+      const events = await historyAfterRun(sessionId, agentClient);
       return {
         modelCalls: scheduledActivities(events, "callModel").length,
         timers: wakeUpTimers(events).map((timer) => timerEnd(events, timer.timerId)),

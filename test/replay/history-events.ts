@@ -124,14 +124,22 @@ export interface SearchAttributeUpsert {
   values: Record<string, unknown>;
   /** When the workflow task that made it started (ms): the workflow's `Date.now()` in that task. */
   workflowTimeMs: number;
+  /**
+   * The latest time a worker recorded before it (ms): a plan's `resolvedAt` or a model call's `completedAt` in an
+   * activity's result, the clock the session spaces its progress upserts by; -Infinity before the first.
+   */
+  recordedTimeMs: number;
 }
 
 /** The search attribute upserts of a history, in history order. */
 export function searchAttributeUpserts(history: History): SearchAttributeUpsert[] {
   let taskStartedMs = 0;
+  let recordedTimeMs = Number.NEGATIVE_INFINITY;
   const upserts: SearchAttributeUpsert[] = [];
   for (const event of eventsOf(history)) {
     if (event.workflowTaskStartedEventAttributes) taskStartedMs = timestampMs(event.eventTime);
+    const recorded = recordedTimeOf(event);
+    if (recorded !== undefined) recordedTimeMs = Math.max(recordedTimeMs, recorded);
     const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
     if (!fields) continue;
     const values = Object.fromEntries(
@@ -140,9 +148,27 @@ export function searchAttributeUpserts(history: History): SearchAttributeUpsert[
         JSON.parse(payloadUtf8(payload.data)) as unknown,
       ]),
     );
-    upserts.push({ eventId: Number(String(event.eventId)), values, workflowTimeMs: taskStartedMs });
+    upserts.push({
+      eventId: Number(String(event.eventId)),
+      values,
+      workflowTimeMs: taskStartedMs,
+      recordedTimeMs,
+    });
   }
   return upserts;
+}
+
+/** The time a worker recorded in an activity's result (`resolvedAt`, `completedAt`), if it holds one. */
+function recordedTimeOf(event: HistoryEvent): number | undefined {
+  const data = event.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data;
+  if (!data) return undefined;
+  try {
+    const result = JSON.parse(payloadUtf8(data)) as { resolvedAt?: unknown; completedAt?: unknown };
+    const at = result?.resolvedAt ?? result?.completedAt;
+    return typeof at === "number" ? at : undefined;
+  } catch {
+    return undefined; // not JSON (an encrypted or stored payload)
+  }
 }
 
 /** An event time in ms (its seconds are a Long in fetched histories, a number or string in loaded ones). */
