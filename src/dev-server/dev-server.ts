@@ -118,7 +118,7 @@ async function launchUntilReady(binary: TemporalCliLocation, settings: Settings)
     } catch (error) {
       await launch.server.stop(settings.stopGraceMs);
       const pickedPorts = settings.port === undefined && settings.uiPort === undefined;
-      const portTaken = /address already in use/i.test(launch.server.outputTail());
+      const portTaken = /address already in use/i.test(launch.server.outputExcerpt());
       if (!pickedPorts || !portTaken || attempt >= MAX_PORT_ATTEMPTS) throw error;
     }
   }

@@ -17,8 +17,11 @@ export interface ServerProcess {
   readonly exited: Promise<ServerExit>;
   /** The exit, once it happened. */
   exitInfo(): ServerExit | undefined;
-  /** The last lines the server wrote to stdout/stderr, for error messages. */
-  outputTail(): string;
+  /**
+   * The first and the last lines the server wrote to stdout/stderr, for error messages: a failed start says why
+   * early (a port in use) and then may print a long stack trace.
+   */
+  outputExcerpt(): string;
   /** SIGTERM, then SIGKILL to the whole group after `graceMs`; resolves when the process has exited. */
   stop(graceMs: number): Promise<void>;
 }
@@ -33,6 +36,7 @@ export interface SpawnServerOptions {
   readonly onLine?: (line: string) => void;
 }
 
+const HEAD_LINES = 20;
 const TAIL_LINES = 40;
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -61,20 +65,26 @@ function serverEnv(): NodeJS.ProcessEnv {
 }
 
 function collectLines(child: ChildProcess, onLine: ((line: string) => void) | undefined): () => string {
-  const lines: string[] = [];
+  const head: string[] = [];
+  const tail: string[] = [];
+  let dropped = 0;
   const pending = { stdout: "", stderr: "" };
   for (const stream of ["stdout", "stderr"] as const) {
     child[stream]?.on("data", (chunk: Buffer) => {
       const parts = (pending[stream] + chunk.toString("utf8")).split("\n");
       pending[stream] = parts.pop() ?? "";
       for (const line of parts) {
-        lines.push(line);
-        if (lines.length > TAIL_LINES) lines.shift();
+        if (head.length < HEAD_LINES) head.push(line);
+        else tail.push(line);
+        if (tail.length > TAIL_LINES && tail.shift() !== undefined) dropped++;
         onLine?.(line);
       }
     });
   }
-  return () => [...lines, pending.stdout, pending.stderr].filter((l) => l.trim() !== "").join("\n");
+  return () =>
+    [...head, ...(dropped > 0 ? [`… (${dropped} lines)`] : []), ...tail, pending.stdout, pending.stderr]
+      .filter((line) => line.trim() !== "")
+      .join("\n");
 }
 
 /** Starts `file args` under a watchdog in its own process group (see {@link WATCHDOG_SCRIPT}). */
@@ -92,7 +102,7 @@ export function spawnServerProcess(options: SpawnServerOptions): ServerProcess {
   const exited = new Promise<ServerExit>((resolve) => {
     child.once("error", (error) => resolve((exit ??= { code: null, signal: null, error })));
     // "close" rather than "exit": it waits for the output pipes, which the server shares, so the last lines
-    // are in the tail and the server itself is gone too.
+    // are in the excerpt and the server itself is gone too.
     child.once("close", (code, signal) => resolve((exit ??= { code, signal })));
   }).finally(() => live.delete(child));
   if (!exitHookInstalled) process.on("exit", stopAllOnExit);
@@ -101,7 +111,7 @@ export function spawnServerProcess(options: SpawnServerOptions): ServerProcess {
   let stopping = false;
   // Shutdown logs a burst of "context canceled" errors that are expected; keep them out of the caller's log.
   const onLine = options.onLine && ((line: string) => stopping || options.onLine?.(line));
-  const outputTail = collectLines(child, onLine);
+  const outputExcerpt = collectLines(child, onLine);
   const pid = child.pid ?? -1;
   const stop = async (graceMs: number): Promise<void> => {
     if (exit !== undefined || pid === -1) return;
@@ -112,5 +122,5 @@ export function spawnServerProcess(options: SpawnServerOptions): ServerProcess {
     await exited;
     clearTimeout(timer);
   };
-  return { pid, exited, exitInfo: () => exit, outputTail, stop };
+  return { pid, exited, exitInfo: () => exit, outputExcerpt, stop };
 }

@@ -51,7 +51,7 @@ function exitedEarly(server: ServerProcess): DevServerError {
     ? exit.error.message
     : `code ${exit?.code ?? "none"}, signal ${exit?.signal ?? "none"}`;
   return new DevServerError(
-    `The Temporal server exited before it was ready (${how}). Its output:\n${server.outputTail()}`,
+    `The Temporal server exited before it was ready (${how}). Its output:\n${server.outputExcerpt()}`,
   );
 }
 
@@ -74,6 +74,6 @@ export async function waitForServer(options: WaitForServerOptions): Promise<void
   }
   throw new DevServerError(
     `The Temporal server at ${address} was not ready within ${options.timeoutMs} ms. Its output:\n` +
-      options.server.outputTail(),
+      options.server.outputExcerpt(),
   );
 }
