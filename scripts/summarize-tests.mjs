@@ -18,7 +18,12 @@ process.exit(failed > 0 ? 1 : 0);
 
 /** The tests one pass passed and failed; a missing report, or a failed run with no failed test, counts one failure. */
 function countReport(reportPath, status) {
-  if (!reportPath || !existsSync(reportPath)) return { passed: 0, failed: 1 };
+  if (!reportPath || !existsSync(reportPath)) {
+    console.log(
+      `FAILED ${reportPath || "a pass"}: no report (the pass did not run its tests; its output says why)`,
+    );
+    return { passed: 0, failed: 1 };
+  }
   const report = JSON.parse(readFileSync(reportPath, "utf8"));
   // A file that failed to load or whose hooks failed has no failed test of its own: count it once.
   const brokenFiles = (report.testResults ?? []).filter(
