@@ -1,7 +1,7 @@
-import { temporal } from "@temporalio/proto";
+import proto, { type temporal } from "@temporalio/proto";
 
 type History = temporal.api.history.v1.IHistory;
-const EventType = temporal.api.enums.v1.EventType;
+const EventType = proto.temporal.api.enums.v1.EventType;
 
 /** Events that hand a workflow task something to take (a job of its activation): results, timers, signals, ... */
 const INPUTS = new Set<number>([
@@ -75,7 +75,7 @@ function inputsBetween(
     .map((event) => EventType[event.eventType ?? 0] ?? String(event.eventType));
 }
 
-const FailedCause = temporal.api.enums.v1.WorkflowTaskFailedCause;
+const FailedCause = proto.temporal.api.enums.v1.WorkflowTaskFailedCause;
 /**
  * Causes of a failed workflow task that are Temporal's ordinary bookkeeping, not a fault of the workflow or the SDK:
  * new events arrived while the task ran (its commands are dropped, and the next task takes both), or the sticky queue
