@@ -6,7 +6,7 @@
 // Afterwards it counts runs lost (not ended with stopReason "stop" by the deadline), completed tool calls repeated
 // (a call id with two `tool-end` ledger lines; at-most-once tools must not even start twice), and the recovery time
 // of each kill: from the kill to the next ledger line of each session that was in a model or tool call (or between
-// two) on the killed worker. Prints a table and writes bench/results/chaos.json.
+// two) on the killed worker. Prints a table and writes bench/results/chaos-<speed>.json.
 // Last, while the server is up, it replays every session's history from scratch, cut at every workflow task and whole
 // (test/support/replay-at-every-cut.ts), with the workflow code: a history the live workers wrote that a replay does
 // not reproduce is a session a later takeover would find stuck.
@@ -212,14 +212,17 @@ interface RecoveryFigures {
   slowest: { killedAt: string; worker: string; sessionId: string; category: string; seconds: number }[];
 }
 
-/** Runs the benchmark, prints the table, writes bench/results/chaos.json; returns the exit code (always 0). */
+/** Runs the benchmark, prints the table, writes bench/results/chaos-<speed>.json; returns the exit code (always 0). */
 export async function runChaosBench(): Promise<number> {
-  const { result, dir } = await runChaos(optionsFromEnv());
+  const options = optionsFromEnv();
+  const { result, dir } = await runChaos(options);
   print(result);
   const environment = { node: process.version, cpus: cpus().length, workDir: dir };
-  const report = { date: new Date().toISOString(), environment, results: { chaos: result } };
+  const speed = options.speed ?? "slow";
+  const report = { date: new Date().toISOString(), environment, options, results: { chaos: result } };
   mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
-  writeFileSync(new URL("./results/chaos.json", import.meta.url), JSON.stringify(report, null, 2) + "\n");
+  const file = new URL(`./results/chaos-${speed}.json`, import.meta.url);
+  writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
   return 0;
 }
 
