@@ -1,6 +1,6 @@
 // `npm run bench -- chaos`: the chaos benchmark (a script that reports figures, not a timed test). It starts its
-// own dev server (file DB, fixed port), keeps two worker processes (bench/chaos/worker.ts) alive while it SIGKILLs
-// one every 3-5 s and starts a replacement, restarts the dev server twice (down 15 s, longer than the heartbeat
+// own dev server (file DB, fixed port), keeps CHAOS_WORKERS worker processes (bench/chaos/worker.ts) alive while it
+// SIGKILLs one every 3-5 s (never the last ready one) and starts a replacement, restarts the dev server twice (down 15 s, longer than the heartbeat
 // timeouts, then 10 s; same DB and port), and drives CHAOS_SESSIONS sessions of 8-turn runs (a tool call per turn that
 // appends to a ledger file) through it all, each run followed by a client whose offsets are checked one by one.
 // Afterwards it counts runs lost (not ended with stopReason "stop" by the deadline), completed tool calls repeated
@@ -14,7 +14,8 @@
 // CHAOS_DRAIN_SECONDS (150: how long runs may take to finish after that), CHAOS_HEARTBEAT_MS (the agent's model and
 // tool heartbeat timeouts; default the durable defaults, 10 s), CHAOS_MAX_HISTORY_EVENTS (the agent's continue-as-new
 // budget: small, sessions continue as new often, in the middle of runs too), CHAOS_SPEED (slow, the default, or fast:
-// see ChaosSpeed). `runChaos` runs it with options of its
+// see ChaosSpeed), CHAOS_WORKERS (3: with two, a kill waits for the last one's replacement, so kills come only as
+// often as a worker starts). `runChaos` runs it with options of its
 // own (the smaller chaos test in test/e2e/chaos.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -55,6 +56,11 @@ export interface ChaosOptions {
   maxHistoryEvents?: number;
   /** How fast the model and tool work (default slow: see ChaosSpeed). */
   speed?: ChaosSpeed;
+  /**
+   * Worker processes kept running (default 2; the benchmark's default, CHAOS_WORKERS, 3). A kill leaves at least one
+   * ready worker, so with two the kills are spaced by a worker's start; with three they can come every 3-5 s.
+   */
+  workers?: number;
 }
 
 /** The benchmark's options, from the environment (see the head of this file). */
@@ -67,10 +73,10 @@ function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
     ...(env.CHAOS_HEARTBEAT_MS ? { heartbeatMs: Number(env.CHAOS_HEARTBEAT_MS) } : {}),
     ...(env.CHAOS_MAX_HISTORY_EVENTS ? { maxHistoryEvents: Number(env.CHAOS_MAX_HISTORY_EVENTS) } : {}),
     ...(env.CHAOS_SPEED === "fast" ? { speed: "fast" as const } : {}),
+    workers: Number(env.CHAOS_WORKERS ?? 3),
   };
 }
 
-const WORKERS = 2;
 const KILL_EVERY_MS: [number, number] = [3_000, 5_000];
 /** The server restarts' outages, in turn: the first longer than the heartbeat timeouts (10 s by default). */
 const OUTAGES_MS = [15_000, 10_000];
@@ -293,17 +299,19 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
   }
 
   const alive = () => workers.filter((worker) => !worker.killed && worker.child.exitCode === null);
-  /** Keeps WORKERS worker processes started (while the server is up). */
+  const keptWorkers = options.workers ?? 2;
+  /** Keeps `keptWorkers` worker processes started (while the server is up). */
   const supervise = async () => {
     while (!stopping) {
-      if (serverUp) for (let n = alive().length; n < WORKERS; n++) spawnWorker();
+      if (serverUp) for (let n = alive().length; n < keptWorkers; n++) spawnWorker();
       await sleep(250);
     }
   };
 
   async function killOne(): Promise<void> {
     const ready = alive().filter((worker) => worker.ready);
-    if (ready.length < WORKERS) return; // never leave no worker: wait for the replacement
+    // Never leave no worker: another must be ready (with two workers, a kill waits for the last one's replacement).
+    if (ready.length < 2) return;
     const victim = ready[Math.floor(Math.random() * ready.length)]!;
     victim.killed = true;
     const exited = new Promise((resolve) => victim.child.once("exit", resolve));
@@ -328,8 +336,8 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
   }
 
   const supervising = supervise();
-  while (alive().filter((worker) => worker.ready).length < WORKERS) await sleep(100);
-  console.error(`chaos: ${WORKERS} workers ready after ${round1((Date.now() - benchStart) / 1000)} s`);
+  while (alive().filter((worker) => worker.ready).length < keptWorkers) await sleep(100);
+  console.error(`chaos: ${keptWorkers} workers ready after ${round1((Date.now() - benchStart) / 1000)} s`);
 
   const client = await AgentClient.connect({
     address,
