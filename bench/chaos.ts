@@ -14,8 +14,8 @@
 // CHAOS_DRAIN_SECONDS (150: how long runs may take to finish after that), CHAOS_HEARTBEAT_MS (the agent's model and
 // tool heartbeat timeouts; default the durable defaults, 10 s), CHAOS_MAX_HISTORY_EVENTS (the agent's continue-as-new
 // budget: small, sessions continue as new often, in the middle of runs too), CHAOS_SPEED (slow, the default, or fast:
-// see ChaosSpeed), CHAOS_WORKERS (3: with two, a kill waits for the last one's replacement, so kills come only as
-// often as a worker starts). `runChaos` runs it with options of its
+// see ChaosSpeed), CHAOS_WORKERS (2; a kill leaves one ready, so kills come at most as often as a worker starts: on
+// two cores three workers start slower still). `runChaos` runs it with options of its
 // own (the smaller chaos test in test/e2e/chaos.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -57,8 +57,8 @@ export interface ChaosOptions {
   /** How fast the model and tool work (default slow: see ChaosSpeed). */
   speed?: ChaosSpeed;
   /**
-   * Worker processes kept running (default 2; the benchmark's default, CHAOS_WORKERS, 3). A kill leaves at least one
-   * ready worker, so with two the kills are spaced by a worker's start; with three they can come every 3-5 s.
+   * Worker processes kept running (default 2). A kill leaves at least one ready worker, so kills are spaced by at
+   * least a worker's start once the others are starting.
    */
   workers?: number;
 }
@@ -73,7 +73,7 @@ function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
     ...(env.CHAOS_HEARTBEAT_MS ? { heartbeatMs: Number(env.CHAOS_HEARTBEAT_MS) } : {}),
     ...(env.CHAOS_MAX_HISTORY_EVENTS ? { maxHistoryEvents: Number(env.CHAOS_MAX_HISTORY_EVENTS) } : {}),
     ...(env.CHAOS_SPEED === "fast" ? { speed: "fast" as const } : {}),
-    workers: Number(env.CHAOS_WORKERS ?? 3),
+    workers: Number(env.CHAOS_WORKERS ?? 2),
   };
 }
 
