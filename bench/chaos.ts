@@ -1,6 +1,6 @@
 // `npm run bench -- chaos`: the chaos benchmark (a script that reports figures, not a timed test). It starts its
-// own dev server (file DB, fixed port), keeps CHAOS_WORKERS worker processes (bench/chaos/worker.ts) alive while it
-// SIGKILLs one every 3-5 s (never the last ready one) and starts a replacement, restarts the dev server twice (down 15 s, longer than the heartbeat
+// own dev server (file DB, fixed port), keeps two worker processes (bench/chaos/worker.ts) alive while it SIGKILLs
+// one every 3-5 s (once its replacement is ready: never leaving no worker) and starts a replacement, restarts the dev server twice (down 15 s, longer than the heartbeat
 // timeouts, then 10 s; same DB and port), and drives CHAOS_SESSIONS sessions of 8-turn runs (a tool call per turn that
 // appends to a ledger file) through it all, each run followed by a client whose offsets are checked one by one.
 // Afterwards it counts runs lost (not ended with stopReason "stop" by the deadline), completed tool calls repeated
@@ -14,8 +14,7 @@
 // CHAOS_DRAIN_SECONDS (150: how long runs may take to finish after that), CHAOS_HEARTBEAT_MS (the agent's model and
 // tool heartbeat timeouts; default the durable defaults, 10 s), CHAOS_MAX_HISTORY_EVENTS (the agent's continue-as-new
 // budget: small, sessions continue as new often, in the middle of runs too), CHAOS_SPEED (slow, the default, or fast:
-// see ChaosSpeed), CHAOS_WORKERS (2; a kill leaves one ready, so kills come at most as often as a worker starts: on
-// two cores three workers start slower still). `runChaos` runs it with options of its
+// see ChaosSpeed). `runChaos` runs it with options of its
 // own (the smaller chaos test in test/e2e/chaos.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -56,11 +55,6 @@ export interface ChaosOptions {
   maxHistoryEvents?: number;
   /** How fast the model and tool work (default slow: see ChaosSpeed). */
   speed?: ChaosSpeed;
-  /**
-   * Worker processes kept running (default 2). A kill leaves at least one ready worker, so kills are spaced by at
-   * least a worker's start once the others are starting.
-   */
-  workers?: number;
 }
 
 /** The benchmark's options, from the environment (see the head of this file). */
@@ -73,7 +67,6 @@ function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
     ...(env.CHAOS_HEARTBEAT_MS ? { heartbeatMs: Number(env.CHAOS_HEARTBEAT_MS) } : {}),
     ...(env.CHAOS_MAX_HISTORY_EVENTS ? { maxHistoryEvents: Number(env.CHAOS_MAX_HISTORY_EVENTS) } : {}),
     ...(env.CHAOS_SPEED === "fast" ? { speed: "fast" as const } : {}),
-    workers: Number(env.CHAOS_WORKERS ?? 2),
   };
 }
 
@@ -83,6 +76,7 @@ const OUTAGES_MS = [15_000, 10_000];
 /** No kills this long before a planned restart and after the server is back, so recoveries are not confounded. */
 const KILL_QUIET_BEFORE_RESTART_MS = 10_000;
 const KILL_QUIET_AFTER_RESTART_MS = 5_000;
+const WORKERS = 2;
 const RETRY_PAUSE_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -299,19 +293,17 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
   }
 
   const alive = () => workers.filter((worker) => !worker.killed && worker.child.exitCode === null);
-  const keptWorkers = options.workers ?? 2;
-  /** Keeps `keptWorkers` worker processes started (while the server is up). */
+  /** Keeps WORKERS worker processes started (while the server is up). */
   const supervise = async () => {
     while (!stopping) {
-      if (serverUp) for (let n = alive().length; n < keptWorkers; n++) spawnWorker();
+      if (serverUp) for (let n = alive().length; n < WORKERS; n++) spawnWorker();
       await sleep(250);
     }
   };
 
   async function killOne(): Promise<void> {
     const ready = alive().filter((worker) => worker.ready);
-    // Never leave no worker: another must be ready (with two workers, a kill waits for the last one's replacement).
-    if (ready.length < 2) return;
+    if (ready.length < WORKERS) return; // never leave no worker: wait for the replacement
     const victim = ready[Math.floor(Math.random() * ready.length)]!;
     victim.killed = true;
     const exited = new Promise((resolve) => victim.child.once("exit", resolve));
@@ -336,8 +328,8 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
   }
 
   const supervising = supervise();
-  while (alive().filter((worker) => worker.ready).length < keptWorkers) await sleep(100);
-  console.error(`chaos: ${keptWorkers} workers ready after ${round1((Date.now() - benchStart) / 1000)} s`);
+  while (alive().filter((worker) => worker.ready).length < WORKERS) await sleep(100);
+  console.error(`chaos: ${WORKERS} workers ready after ${round1((Date.now() - benchStart) / 1000)} s`);
 
   const client = await AgentClient.connect({
     address,

@@ -1,4 +1,3 @@
-import type { ActivityOptions } from "@temporalio/common";
 import { proxyActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
 import { RunWakeUps } from "./wake-up-timer.js";
@@ -35,10 +34,6 @@ import type { AgentEvent } from "../kernel/events.js";
 import { captureTurnEnd, turnTracker } from "./turn-capture.js";
 import type { LiveOutputMark } from "./session-stream.js";
 
-const planOptions: Pick<ActivityOptions, "startToCloseTimeout" | "retry"> = {
-  startToCloseTimeout: "30 seconds",
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["LiteAgent.UnknownAgent"] },
-};
 /**
  * Resolves a run's plan on the worker. An activity, never a local activity: a live worker can take a local
  * activity's result a workflow task later than a replay does (its marker is written by the task that completes it),
@@ -46,7 +41,8 @@ const planOptions: Pick<ActivityOptions, "startToCloseTimeout" | "retry"> = {
  * is a history event of its own, read at the same point live and on replay.
  */
 const { resolveAgent } = proxyActivities<AgentActivities>({
-  ...planOptions,
+  startToCloseTimeout: "30 seconds",
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["LiteAgent.UnknownAgent"] },
   summary: "resolve the agent's plan",
 });
 
