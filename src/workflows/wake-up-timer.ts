@@ -5,9 +5,10 @@ const WAKE_UP_MS = 15_000;
 
 /**
  * One wake-up timer for all of a run's streaming model calls, while live output reaches the session as rejected
- * updates. Those run on speculative workflow tasks; the chaos benchmark saw, once in 100 runs, a session that never
- * processed the completion of the model call right after such a task, and any later workflow task set it going
- * again. The timer is that later task. The first streaming call arms it, it is re-armed every 15 s while a call is in
+ * updates. With those, queries and a workflow task in flight at once, the SDK's core can complete the task that
+ * carries a model call's result with no command (docs/architecture.md, "A defect of the SDK"; `npm run bench --
+ * sdk-race`). The timer was added, before that cause was known, as a later task to set such a session going; in the
+ * reproduction only a replay on another worker does. The first streaming call arms it, it is re-armed every 15 s while a call is in
  * flight, and when it fires with none in flight it stops until the next call arms it again; the run's end cancels
  * it. Cost: two history events for every 15 s of a run in which calls stream.
  */

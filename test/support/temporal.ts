@@ -1,7 +1,7 @@
 import { Client, Connection } from "@temporalio/client";
-import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { inject } from "vitest";
 import { AgentClient } from "../../src/client.js";
+import { installTestRuntime } from "./core-debug-log.js";
 import { temporalAddress } from "./test-worker.js";
 
 export {
@@ -12,8 +12,8 @@ export {
   type RunningWorker,
 } from "./test-worker.js";
 
-// Worker state changes are noise in test output; warnings and errors still show.
-Runtime.install({ logger: new DefaultLogger("WARN") });
+// Worker state changes are noise in test output; warnings and errors still show (or the core's debug log, on request).
+installTestRuntime();
 
 /** An AgentClient on the suite's dev server. */
 export async function testClient(taskQueue: string): Promise<AgentClient> {
