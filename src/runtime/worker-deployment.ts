@@ -29,7 +29,9 @@ export function deploymentVersion(
 /**
  * Temporal worker options for a deployment version: worker versioning on, session workflows pinned to the
  * version they start on (they move at their next continue-as-new after another version becomes their target).
- * None without a version: the worker is unversioned, as on the dev server.
+ * Pinned is declared here, as the worker's default, not on the workflow: the SDK fails every workflow task of a
+ * workflow that declares a versioning behaviour on an unversioned worker. None without a version: the worker is
+ * unversioned, as on the dev server.
  */
 export function deploymentWorkerOptions(
   version: WorkerDeploymentVersion | undefined,

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, makeContinueAsNewFunc, setWorkflowOptions } from "@temporalio/workflow";
+import { allHandlersFinished, condition, makeContinueAsNewFunc } from "@temporalio/workflow";
 import { historyIsLong } from "./history-budget.js";
 import { continueAsNewOptions, targetVersionChanged } from "./target-version.js";
 import { executeRun } from "./run-executor.js";
@@ -10,8 +10,8 @@ import { SessionState } from "./session-state.js";
  * executed one at a time; steers, follow-ups and cancels arrive by signal or update. The session continues as
  * new when Temporal suggests it or a plan threshold is reached: between runs, and inside a long run at a turn
  * boundary (the run goes on in the next execution with the same run id), so no history grows without bound. On a
- * versioned worker the session is pinned to its build, and moves to a new target build the same way: at its next
- * turn boundary, between runs, or when something wakes it while idle.
+ * versioned worker the session is pinned to its build (the worker's default versioning behaviour), and moves to a
+ * new target build the same way: at its next turn boundary, between runs, or when something wakes it while idle.
  */
 export async function agentSession(input: SessionInput): Promise<SessionOutcome> {
   const session = new SessionState(input);
@@ -59,6 +59,3 @@ async function continueAsNewNow(session: SessionState, suspended?: SuspendedRun)
   const next = makeContinueAsNewFunc<typeof agentSession>(continueAsNewOptions());
   return next({ ...input, carried: session.carry(suspended) });
 }
-
-// Each execution stays on the build it started on; a new build reaches it at its next continue-as-new.
-setWorkflowOptions({ versioningBehavior: "PINNED" }, agentSession);
