@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AgentClient } from "../../src/client.js";
 import { agentTaskQueue } from "../../src/runtime/agent-task-queue.js";
 import type { DurableEvent } from "../../src/client.js";
+import { runCliInProcess } from "../support/cli-in-process.js";
 import { failedWorkflowTasks } from "../support/history-tasks.js";
 import { uniqueTaskQueue } from "../support/temporal.js";
 import { waitForLine } from "../support/worker-process.js";
@@ -227,6 +228,13 @@ describe("worker deployment versioning", () => {
       const history = await temporal.workflow.getHandle(fresh.sessionId, runId).fetchHistory();
       expect(failedWorkflowTasks(history), `${fresh.sessionId} ${runId}`).toEqual([]);
     }
+
+    // `lite-agent show` says where a session runs.
+    const shown = await runCliInProcess(["show", idle, "--events", "0"], {
+      TEMPORAL_ADDRESS: inject("temporalAddress"),
+      TEMPORAL_NAMESPACE: inject("temporalNamespace"),
+    });
+    expect(shown.stdout).toContain(`Build    ${deploymentName}:build-2, pinned`);
 
     // Build 1 stopped: no running session is left on it.
     await stopBuild("build-1");
