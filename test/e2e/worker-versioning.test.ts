@@ -20,7 +20,8 @@ import { wakeSignal } from "../../src/workflows/messages.js";
 // (at the turn boundary after it), an idle session at its next run. Each build's tools say which build's worker
 // ran them, and its middleware tags each tool result with the build whose workflow code handled the call.
 
-const PROPAGATED = temporalProto.temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED;
+const PROPAGATED =
+  temporalProto.temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED;
 const projectDir = path.resolve(import.meta.dirname, "..", "..");
 const fixture = path.join("test", "e2e", "fixtures", "versioned-agents.ts");
 const taskQueue = uniqueTaskQueue("versioning");
@@ -35,7 +36,15 @@ let agents: AgentClient;
 
 /** `lite-agent worker --deployment-name --build-id` for one build, as its own process; resolves once it polls. */
 async function startBuild(build: string): Promise<void> {
-  const args = ["worker", "--agents", fixture, "--task-queue", taskQueue, "--deployment-name", deploymentName];
+  const args = [
+    "worker",
+    "--agents",
+    fixture,
+    "--task-queue",
+    taskQueue,
+    "--deployment-name",
+    deploymentName,
+  ];
   const child = spawn(process.execPath, [path.join("bin", "lite-agent.js"), ...args, "--build-id", build], {
     cwd: projectDir,
     env: {
@@ -114,7 +123,8 @@ async function executionsOf(sessionId: string): Promise<{ runId: string; build: 
   const runs: { runId: string; build: string | undefined; start: number }[] = [];
   for await (const execution of temporal.workflow.list({ query: `WorkflowId = '${sessionId}'` })) {
     const described = await temporal.workflow.getHandle(sessionId, execution.runId).describe();
-    const build = described.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
+    const build =
+      described.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
     runs.push({ runId: execution.runId, build, start: execution.startTime.getTime() });
   }
   return runs.sort((a, b) => a.start - b.start).map(({ runId, build }) => ({ runId, build }));
@@ -178,7 +188,9 @@ describe("worker deployment versioning", () => {
 
     // Build 2 current. The held run goes on; the approval is answered; the idle session gets its next run.
     await setCurrent("build-2");
-    console.log(`worker-versioning: the idle session is on ${await buildOf(idle)} after build 2 became current`);
+    console.log(
+      `worker-versioning: the idle session is on ${await buildOf(idle)} after build 2 became current`,
+    );
     writeFileSync(releaseFile, "");
     await agents.approve(approval.sessionId, pending[0]!.callId, { actor: "tester" });
     const second = await collect(agents.run("versioned", "idle second", { sessionId: idle }));
@@ -199,7 +211,13 @@ describe("worker deployment versioning", () => {
     const lines = sideEffectLines();
     expect(lines.filter((line) => line.startsWith("publish"))).toEqual(["publish p1 build-1"]);
     expect(lines).toEqual(
-      expect.arrayContaining(["step l1 build-1", "step l3 build-2", "step a2 build-2", "step i1 build-1", "step i2 build-2"]),
+      expect.arrayContaining([
+        "step l1 build-1",
+        "step l3 build-2",
+        "step a2 build-2",
+        "step i1 build-1",
+        "step i2 build-2",
+      ]),
     );
     expect(new Set(lines).size).toBe(lines.length);
 
@@ -218,10 +236,12 @@ describe("worker deployment versioning", () => {
     console.log(`worker-versioning: the untouched idle session is on ${await buildOf(fresh.sessionId)}`);
     const left: string[] = [];
     const onBuild1 = `TemporalWorkerDeploymentVersion = '${deploymentName}:build-1' AND ExecutionStatus = 'Running'`;
-    for await (const execution of temporal.workflow.list({ query: onBuild1 })) left.push(execution.workflowId);
+    for await (const execution of temporal.workflow.list({ query: onBuild1 }))
+      left.push(execution.workflowId);
     console.log(`worker-versioning: left on build 1: ${left.join(", ")}`);
     for (const sessionId of left) await temporal.workflow.getHandle(sessionId).signal(wakeSignal);
-    while ((await buildOf(fresh.sessionId)) !== "build-2") await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await buildOf(fresh.sessionId)) !== "build-2")
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const woken = await executionsOf(fresh.sessionId);
     expect(woken.map((execution) => execution.build)).toEqual(["build-1", "build-2"]);
     for (const { runId } of woken) {

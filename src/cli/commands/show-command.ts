@@ -55,7 +55,9 @@ async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions
     const wire = Array.isArray(events)
       ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId }))
       : (events ?? []);
-    scope.io.stdout(`${JSON.stringify({ ...status, ...(build ? { build } : {}), recentEvents: wire }, null, 2)}\n`);
+    scope.io.stdout(
+      `${JSON.stringify({ ...status, ...(build ? { build } : {}), recentEvents: wire }, null, 2)}\n`,
+    );
     return 0;
   }
   scope.io.stdout(
