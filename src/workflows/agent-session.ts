@@ -20,8 +20,12 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
   // Detached subagents keep their parent execution open: it moves once they are done.
   const moves = () => !session.closed && session.subagents.size === 0 && targetVersionChanged();
   for (;;) {
-    if (!resumed) await condition(() => session.queue.length > 0 || session.closed || moves());
+    // Only what the history records wakes an idle session: a run, a close, the `wake` signal. A task with nothing
+    // recorded (an update its validator refused) replays as no task at all, so it must decide no command.
+    if (!resumed) await condition(() => session.queue.length > 0 || session.closed || session.woken);
+    session.woken = false;
     if (!resumed && moves()) await continueAsNewNow(session);
+    if (!resumed && session.queue.length === 0 && !session.closed) continue;
     const run = resumed?.run ?? session.queue.shift();
     if (!run) break;
     const outcome = await executeRun(session, run, resumed);
@@ -31,7 +35,7 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     if (outcome.suspended) await continueAsNewNow(session, outcome.suspended);
     session.stream.retainRun(run.offset);
     const busy = session.subagents.size > 0; // detached subagents: their parent execution must stay open
-    if (outcome.plan && !busy && historyIsLong(outcome.plan.continueAsNew, session))
+    if (!busy && ((outcome.plan && historyIsLong(outcome.plan.continueAsNew, session)) || moves()))
       await continueAsNewNow(session);
   }
   await condition(allHandlersFinished);

@@ -136,8 +136,8 @@ function registerHumanHandlers(session: SessionState): void {
     },
     { description: about.interrupt },
   );
-  // The workflow task it brings is the point: the session loop reads then whether its build changed.
-  setHandler(wakeSignal, () => undefined, { description: about.wake });
+  // The recorded workflow task it brings is the point: the idle loop reads then whether its build changed.
+  setHandler(wakeSignal, () => void (session.woken = true), { description: about.wake });
 }
 
 /** An update validator's refusal: the operation and the reason, as the caller reads it. */
