@@ -17,7 +17,8 @@ import { wakeSignal } from "../../src/workflows/messages.js";
 // Issue 36: two builds of a worker, in two `lite-agent worker --deployment-name --build-id` processes on the
 // suite's dev server. Sessions are pinned to the build they started on and move to a new current build at their
 // next continue-as-new: a long run at its next turn boundary, a run waiting for an approval once it is answered
-// (at the turn boundary after it), an idle session at its next run. Each build's tools say which build's worker
+// (at the turn boundary after it), an idle session at its next run (or when woken), a subagent's child session at
+// its own turn boundary and its parent once the subagent is done. Each build's tools say which build's worker
 // ran them, and its middleware tags each tool result with the build whose workflow code handled the call.
 
 const PROPAGATED =
@@ -168,10 +169,15 @@ describe("worker deployment versioning", () => {
     const approvalEvents = collect(
       agents.events(approval.sessionId, approval.runId, { fromOffset: approval.offset }),
     );
+    const delegating = await agents.start("versioned", "delegate");
+    const delegatingEvents = collect(
+      agents.events(delegating.sessionId, delegating.runId, { fromOffset: delegating.offset }),
+    );
     const idle = `idle-${taskQueue}`;
     const first = await agents.send("versioned", "idle first", { sessionId: idle });
     expect(first.text).toBe("first done");
-    await waitForLine(sideEffects, /^hold build-1$/m);
+    await waitForLine(sideEffects, /^hold l2 build-1$/m);
+    await waitForLine(sideEffects, /^hold c2 build-1$/m);
     let pending = (await agents.describe(approval.sessionId)).pendingApprovals;
     while (pending.length === 0) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -198,7 +204,7 @@ describe("worker deployment versioning", () => {
     // Each finished, its first turns on build 1's code and workers, the turns after its continue-as-new on build 2's.
     expect(toolResults(await longEvents)).toEqual([
       "step l1 by build-1 [build-1]",
-      "held by build-1 [build-1]",
+      "held l2 by build-1 [build-1]",
       "step l3 by build-2 [build-2]",
     ]);
     expect((await longEvents).at(-1)).toMatchObject({ type: "done", reason: "stop" });
@@ -207,6 +213,16 @@ describe("worker deployment versioning", () => {
       "step a2 by build-2 [build-2]",
     ]);
     expect(toolResults(second)).toEqual(["step i2 by build-2 [build-2]"]);
+    // The subagent follows the same rules: it moved at its own turn boundary, its parent once the subagent was done.
+    const delegated = await delegatingEvents;
+    expect(delegated.at(-1)).toMatchObject({ type: "done", reason: "stop" });
+    const child = delegated.find((event) => event.type === "subagent");
+    const childId = child?.type === "subagent" ? child.sessionId : "";
+    expect(toolResults(delegated.filter((event) => event.forkId !== undefined))).toEqual([
+      "step c1 by build-1 [build-1]",
+      "held c2 by build-1 [build-1]",
+      "step c3 by build-2 [build-2]",
+    ]);
     // Acted on once: the approved call ran exactly once, every step once.
     const lines = sideEffectLines();
     expect(lines.filter((line) => line.startsWith("publish"))).toEqual(["publish p1 build-1"]);
@@ -222,7 +238,7 @@ describe("worker deployment versioning", () => {
     expect(new Set(lines).size).toBe(lines.length);
 
     // Every session's chain: build 1's executions, then build 2's; no workflow task failed in any of them.
-    for (const sessionId of [long.sessionId, approval.sessionId, idle]) {
+    for (const sessionId of [long.sessionId, approval.sessionId, idle, delegating.sessionId, childId]) {
       const chain = await executionsOf(sessionId);
       expect(chain.at(0)?.build).toBe("build-1");
       expect(chain.at(-1)?.build).toBe("build-2");
