@@ -162,7 +162,8 @@ afterAll(async () => {
 
 describe("worker deployment versioning", () => {
   it("keeps sessions on their build, moves each to the new current build at its next continue-as-new", async () => {
-    // On build 1: a long run that holds in its second turn, a run waiting for an approval, an idle session.
+    // On build 1: a long run that holds in its second turn, a run waiting for an approval, a run whose subagent holds
+    // in its second turn, an idle session.
     const long = await agents.start("versioned", "long");
     const longEvents = collect(agents.events(long.sessionId, long.runId, { fromOffset: long.offset }));
     const approval = await agents.start("versioned", "approval");
@@ -189,7 +190,7 @@ describe("worker deployment versioning", () => {
     const fresh = await agents.start("versioned", "fresh");
     const before = await collect(agents.events(fresh.sessionId, fresh.runId, { fromOffset: fresh.offset }));
     expect(toolResults(before)).toEqual(["step f1 by build-1 [build-1]"]);
-    for (const sessionId of [long.sessionId, approval.sessionId, idle])
+    for (const sessionId of [long.sessionId, approval.sessionId, delegating.sessionId, idle])
       expect(await buildOf(sessionId)).toBe("build-1");
 
     // Build 2 current. The held run goes on; the approval is answered; the idle session gets its next run.
@@ -233,6 +234,8 @@ describe("worker deployment versioning", () => {
         "step a2 build-2",
         "step i1 build-1",
         "step i2 build-2",
+        "step c1 build-1",
+        "step c3 build-2",
       ]),
     );
     expect(new Set(lines).size).toBe(lines.length);
@@ -254,7 +257,7 @@ describe("worker deployment versioning", () => {
     const onBuild1 = `TemporalWorkerDeploymentVersion = '${deploymentName}:build-1' AND ExecutionStatus = 'Running'`;
     for await (const execution of temporal.workflow.list({ query: onBuild1 }))
       left.push(execution.workflowId);
-    console.log(`worker-versioning: left on build 1: ${left.join(", ")}`);
+    expect(left).toContain(fresh.sessionId);
     for (const sessionId of left) await temporal.workflow.getHandle(sessionId).signal(wakeSignal);
     while ((await buildOf(fresh.sessionId)) !== "build-2")
       await new Promise((resolve) => setTimeout(resolve, 100));
