@@ -14,6 +14,8 @@ import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryptio
 import { declaredSecrets } from "./common/scrub-secrets.js";
 import { DEFAULT_STICKY_QUEUE_TIMEOUT } from "./common/recovery-defaults.js";
 import { WorkerTelemetry, type WorkerTelemetryOptions } from "./telemetry/worker-telemetry.js";
+import type { WorkerDeploymentVersion } from "@temporalio/common";
+import { deploymentFromEnv, deploymentWorkerOptions } from "./runtime/worker-deployment.js";
 
 /** Options of `createWorker` (tracing and metrics: {@link WorkerTelemetryOptions}, docs/operations.md). */
 export interface CreateWorkerOptions extends WorkerTelemetryOptions {
@@ -74,6 +76,13 @@ export interface CreateWorkerOptions extends WorkerTelemetryOptions {
    * docs/operations.md). Clients need the same keys.
    */
   encryption?: PayloadEncryptionOption;
+  /**
+   * The worker deployment version this worker is (`{ deploymentName, buildId }`): each session is pinned to the
+   * version it started on, and moves to the deployment's new current version at its next continue-as-new
+   * (docs/operations.md, "Rollout"). Default: from `TEMPORAL_DEPLOYMENT_NAME` and `TEMPORAL_WORKER_BUILD_ID` when
+   * set; `false`, or neither set: an unversioned worker.
+   */
+  deployment?: WorkerDeploymentVersion | false;
   /**
    * Extra Temporal worker options (concurrency limits, identity...). `stickyQueueScheduleToStartTimeout` defaults
    * to {@link DEFAULT_STICKY_QUEUE_TIMEOUT} here (Temporal's own default is 10 s).
@@ -138,11 +147,15 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const interceptors = telemetry.interceptors(options.workerOptions?.interceptors);
   const sinks = telemetry.sinks(options.workerOptions?.sinks);
   const base = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  const versioning = deploymentWorkerOptions(
+    options.deployment === false ? undefined : (options.deployment ?? deploymentFromEnv()),
+  );
   const workers = new Map<string, Worker>();
   for (const agent of agents) {
     const worker = await Worker.create({
       ...cacheOptions(options, agents.length),
       stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_QUEUE_TIMEOUT,
+      ...versioning,
       ...options.workerOptions,
       connection,
       namespace,
@@ -157,6 +170,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   }
   for (const taskQueue of new Set(options.toolTaskQueues ?? [])) {
     const worker = await Worker.create({
+      ...versioning,
       ...options.workerOptions,
       connection,
       namespace,

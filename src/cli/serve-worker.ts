@@ -11,6 +11,7 @@ import { handleInterrupts } from "../terminal/interrupts.js";
 import { workerLogLine } from "../terminal/worker-log-line.js";
 import { errorMessage } from "../kernel/errors.js";
 import { loadConnectionConfig } from "../runtime/connection-config.js";
+import type { WorkerDeploymentVersion } from "@temporalio/common";
 import { createWorker, type AgentWorker } from "../worker.js";
 import type { AgentSet } from "./agent-set.js";
 import { CliError } from "./cli-error.js";
@@ -24,6 +25,8 @@ export interface ServeWorkerOptions {
   agentSet: AgentSet;
   /** The local dev server needs no TLS or API key, whatever the environment says. */
   plainConnection?: boolean;
+  /** The worker's deployment version, or `false` for an unversioned worker. */
+  deployment?: WorkerDeploymentVersion | false;
   /** Printed once the worker polls (how to use it). */
   readyLines?: string[];
 }
@@ -83,12 +86,17 @@ export async function serveWorker(
       taskQueue,
       connection,
       namespace: options.namespace ?? loadConnectionConfig().namespace,
+      ...(options.deployment !== undefined ? { deployment: options.deployment } : {}),
     });
     const running = worker.run();
     const names = agentSet.agents.map((agent) => agent.name).join(", ");
     const queues = Object.values(worker.taskQueues).map((queue) => `'${queue}'`);
     const polling = queues.length === 1 ? `task queue ${queues[0]}` : `task queues ${queues.join(", ")}`;
     scope.io.stdout(`Worker polling ${polling} with agents: ${names}\n`);
+    if (options.deployment)
+      scope.io.stdout(
+        `Deployment version ${options.deployment.deploymentName}.${options.deployment.buildId} (sessions pinned to it)\n`,
+      );
     for (const line of options.readyLines ?? []) scope.io.stdout(`${line}\n`);
     scope.io.stdout(scope.style.dim("Press Ctrl-C to stop.\n"));
     const stop = () => worker?.getState() === "RUNNING" && worker.shutdown();

@@ -17,6 +17,8 @@ export interface SessionReportOptions {
   /** The last events (undefined: none were asked for), or why they could not be read. */
   events: DurableEvent[] | { unavailable: string } | undefined;
   style?: TerminalStyle;
+  /** The worker build the session runs on (`<deployment>:<build id>, pinned`), when its workers are versioned. */
+  build?: string;
 }
 
 function plural(count: number, noun: string): string {
@@ -94,6 +96,7 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
     `Queued   ${status.queuedRuns.length === 0 ? "none" : `${plural(status.queuedRuns.length, "run")}: ${status.queuedRuns.join(", ")}`}`,
     `Usage    tokens ${formatUsage(status.usage)}${status.cost !== undefined ? ` · cost ${status.cost}` : ""} · ${plural(status.turns, "turn")} · ${plural(status.runsCompleted, "run")} completed · ${plural(status.messageCount, "message")}`,
   ];
+  if (options.build) lines.splice(1, 0, `Build    ${options.build}`);
   if (status.budgetStop)
     lines.push(`Budget   run ${status.budgetStop.runId} stopped at ${describeOverrun(status.budgetStop)}`);
   if (status.forkedFrom) {

@@ -1,5 +1,6 @@
-import { allHandlersFinished, condition, continueAsNew } from "@temporalio/workflow";
+import { allHandlersFinished, condition, makeContinueAsNewFunc } from "@temporalio/workflow";
 import { historyIsLong } from "./history-budget.js";
+import { continueAsNewOptions, targetVersionChanged } from "./target-version.js";
 import { executeRun } from "./run-executor.js";
 import type { SessionInput, SessionOutcome, SuspendedRun } from "./session-input.js";
 import { SessionState } from "./session-state.js";
@@ -8,14 +9,23 @@ import { SessionState } from "./session-state.js";
  * One workflow per session. Runs arrive by update (`startRun`, usually with update-with-start), are queued and
  * executed one at a time; steers, follow-ups and cancels arrive by signal or update. The session continues as
  * new when Temporal suggests it or a plan threshold is reached: between runs, and inside a long run at a turn
- * boundary (the run goes on in the next execution with the same run id), so no history grows without bound.
+ * boundary (the run goes on in the next execution with the same run id), so no history grows without bound. On a
+ * versioned worker the session is pinned to its build (the worker's default versioning behaviour), and moves to a
+ * new target build the same way: at its next turn boundary, between runs, or when something wakes it while idle.
  */
 export async function agentSession(input: SessionInput): Promise<SessionOutcome> {
   const session = new SessionState(input);
   session.refreshVisibility();
   let resumed = input.carried?.activeRun;
+  // Detached subagents keep their parent execution open: it moves once they are done.
+  const moves = () => !session.closed && session.subagents.size === 0 && targetVersionChanged();
   for (;;) {
-    if (!resumed) await condition(() => session.queue.length > 0 || session.closed);
+    // Only what the history records wakes an idle session: a run, a close, the `wake` signal. A task with nothing
+    // recorded (an update its validator refused) replays as no task at all, so it must decide no command.
+    if (!resumed) await condition(() => session.queue.length > 0 || session.closed || session.woken);
+    session.woken = false;
+    if (!resumed && moves()) await continueAsNewNow(session);
+    if (!resumed && session.queue.length === 0 && !session.closed) continue;
     const run = resumed?.run ?? session.queue.shift();
     if (!run) break;
     const outcome = await executeRun(session, run, resumed);
@@ -25,7 +35,7 @@ export async function agentSession(input: SessionInput): Promise<SessionOutcome>
     if (outcome.suspended) await continueAsNewNow(session, outcome.suspended);
     session.stream.retainRun(run.offset);
     const busy = session.subagents.size > 0; // detached subagents: their parent execution must stay open
-    if (outcome.plan && !busy && historyIsLong(outcome.plan.continueAsNew, session))
+    if (!busy && ((outcome.plan && historyIsLong(outcome.plan.continueAsNew, session)) || moves()))
       await continueAsNewNow(session);
   }
   await condition(allHandlersFinished);
@@ -50,5 +60,6 @@ async function continueAsNewNow(session: SessionState, suspended?: SuspendedRun)
   await condition(allHandlersFinished);
   // The conversation goes on in `carried`; a fork's seed is only the first execution's start.
   const { seed: _seed, ...input } = session.input;
-  return continueAsNew<typeof agentSession>({ ...input, carried: session.carry(suspended) });
+  const next = makeContinueAsNewFunc<typeof agentSession>(continueAsNewOptions());
+  return next({ ...input, carried: session.carry(suspended) });
 }

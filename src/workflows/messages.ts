@@ -274,6 +274,12 @@ export const startForkUpdate = defineUpdate<RunResult, [StartForkRequest]>("star
  * next poll (docs/decisions/0014, phase 14).
  */
 export const awaitRunEndUpdate = defineUpdate<AwaitRunEndResult, [AwaitRunEndRequest]>("awaitRunEnd");
+/**
+ * Does nothing but give the session a workflow task. Temporal tells a pinned session that a new build is its target
+ * only in a workflow task, and an idle session has none until its next message: a rollout sends this to the
+ * sessions left on the old build so they move now (docs/operations.md, "Rollout").
+ */
+export const wakeSignal = defineSignal<[]>("wake");
 export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
 export const runSummaryQuery = defineQuery<RunSummary | undefined, [string]>("runSummary");
 /** The model request of an in-flight model call, by key: the model activity reads it instead of carrying it. */
@@ -311,6 +317,7 @@ export const HANDLER_DESCRIPTIONS = {
     "Used by a tool's ctx.fork: {callId, input, forkId, tools?} starts a fork of the agent as a child session and returns its result. Refused unless that tool call is running.",
   awaitRunEnd:
     "Answers {ended: true} when the run {runId} has ended, {ended: false} when the session continues as new first. Refused when the run is unknown or already ended.",
+  wake: "Does nothing but wake the session: after a rollout, an idle session moves to the new current build. No input.",
   sessionStatus:
     "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",
   runSummary: "A finished run's outcome, by run id: {runId, stopReason, text, usage}.",

@@ -24,6 +24,7 @@ import { applicationCause } from "./failure-cause.js";
 import type { QueuedRun, SuspendedRun } from "./session-input.js";
 import type { RunSnapshot } from "../kernel/run-snapshot.js";
 import { historyIsLong } from "./history-budget.js";
+import { targetVersionChanged } from "./target-version.js";
 import type { SessionState } from "./session-state.js";
 import { workflowPorts } from "./workflow-ports.js";
 import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
@@ -163,7 +164,8 @@ async function driveKernel(
       ...(resumed ? { resume: resumed.snapshot } : {}),
       suspend: {
         // Not while subagents run: continuing as new would close the execution that is their parent.
-        requested: () => historyIsLong(plan.continueAsNew) && session.subagents.size === 0,
+        requested: () =>
+          (historyIsLong(plan.continueAsNew) || targetVersionChanged()) && session.subagents.size === 0,
         suspend: (paused) => void (snapshot = paused),
       },
     },

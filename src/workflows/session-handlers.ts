@@ -19,6 +19,7 @@ import {
   sessionTranscriptQuery,
   startRunUpdate,
   steerSignal,
+  wakeSignal,
   HANDLER_DESCRIPTIONS as about,
   type DecideToolCallRequest,
 } from "./messages.js";
@@ -135,6 +136,8 @@ function registerHumanHandlers(session: SessionState): void {
     },
     { description: about.interrupt },
   );
+  // The recorded workflow task it brings is the point: the idle loop reads then whether its build changed.
+  setHandler(wakeSignal, () => void (session.woken = true), { description: about.wake });
 }
 
 /** An update validator's refusal: the operation and the reason, as the caller reads it. */

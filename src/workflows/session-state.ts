@@ -73,6 +73,8 @@ export class SessionState {
   /** The subagent sessions (child workflows) running for the current run, by session id. */
   readonly subagents = new Map<string, ActiveSubagent>();
   closed = false;
+  /** Set by the `wake` signal: the idle session looks then whether another build became its target. */
+  woken = false;
   /** Set once this execution is about to continue as new: waits that end with the execution answer then. */
   continuingAsNew = false;
   runsCompleted: number;

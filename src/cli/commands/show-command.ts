@@ -46,13 +46,18 @@ async function lastEvents(
 }
 
 async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions): Promise<number> {
-  const status = await (await scope.client()).describe(sessionId);
+  const client = await scope.client();
+  const { sessionBuild } = await import("../session-build.js");
+  const status = await client.describe(sessionId);
+  const build = await sessionBuild(client.handle(sessionId));
   const events = options.events > 0 ? await lastEvents(scope, sessionId, status.offset, options) : undefined;
   if (options.json) {
     const wire = Array.isArray(events)
       ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId }))
       : (events ?? []);
-    scope.io.stdout(`${JSON.stringify({ ...status, recentEvents: wire }, null, 2)}\n`);
+    scope.io.stdout(
+      `${JSON.stringify({ ...status, ...(build ? { build } : {}), recentEvents: wire }, null, 2)}\n`,
+    );
     return 0;
   }
   scope.io.stdout(
@@ -61,6 +66,7 @@ async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions
       commandPrefix: scope.globals.commandPrefix,
       events,
       style: scope.style,
+      ...(build ? { build } : {}),
     }),
   );
   return 0;

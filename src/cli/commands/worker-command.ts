@@ -6,15 +6,30 @@ import type { CliScope } from "../cli-scope.js";
 interface WorkerOptions {
   agents?: string;
   cacheDir: string;
+  deploymentName?: string;
+  buildId?: string;
 }
 
 async function worker(scope: CliScope, options: WorkerOptions): Promise<number> {
-  const [{ demoAgentSet, importAgentSet }, { serveWorker, serverInterrupts }, { loadConnectionConfig }] =
-    await Promise.all([
-      import("../agent-set.js"),
-      import("../serve-worker.js"),
-      import("../../runtime/connection-config.js"),
-    ]);
+  const [
+    { demoAgentSet, importAgentSet },
+    { serveWorker, serverInterrupts },
+    { loadConnectionConfig },
+    { deploymentVersion },
+    { usageError },
+  ] = await Promise.all([
+    import("../agent-set.js"),
+    import("../serve-worker.js"),
+    import("../../runtime/connection-config.js"),
+    import("../../runtime/worker-deployment.js"),
+    import("../cli-error.js"),
+  ]);
+  let deployment;
+  try {
+    deployment = deploymentVersion(options.deploymentName, options.buildId);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
   const interrupts = serverInterrupts(scope);
   try {
     const cacheDir = path.resolve(scope.io.cwd, options.cacheDir);
@@ -29,7 +44,7 @@ async function worker(scope: CliScope, options: WorkerOptions): Promise<number> 
     );
     await serveWorker(
       scope,
-      { address, namespace: config.namespace, taskQueue, agentSet },
+      { address, namespace: config.namespace, taskQueue, agentSet, deployment: deployment ?? false },
       interrupts.signal,
     );
     return 0;
@@ -53,6 +68,15 @@ export function registerWorkerCommand(program: Command, runtime: CliRuntime): vo
       new Option("--cache-dir <dir>", "where the demo agent's sandbox lives")
         .env("LITE_AGENT_CACHE_DIR")
         .default(".cache"),
+    )
+    .addOption(
+      new Option(
+        "--deployment-name <name>",
+        "worker deployment this worker belongs to (with --build-id: sessions are pinned to its build)",
+      ).env("TEMPORAL_DEPLOYMENT_NAME"),
+    )
+    .addOption(
+      new Option("--build-id <id>", "this worker's build in its deployment").env("TEMPORAL_WORKER_BUILD_ID"),
     )
     .action(commandAction<[], WorkerOptions>(runtime, (scope, _args, options) => worker(scope, options)));
 }

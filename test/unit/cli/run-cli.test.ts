@@ -54,6 +54,7 @@ describe("runCli", () => {
       [["close", "a", "b"], /error: too many arguments for 'close'/],
       [["replay", "/no/such/history.json"], /error: cannot read \/no\/such\/history\.json/],
       [["dev", "--port", "99999"], /expected a port between 1 and 65535/],
+      [["worker", "--build-id", "b1"], /needs both a deployment name .* and a build id/],
     ];
     for (const [argv, message] of cases) {
       const result = await run(...argv);

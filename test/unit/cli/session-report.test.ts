@@ -68,6 +68,22 @@ describe("sessionReport", () => {
     ]);
   });
 
+  it("says which build the session runs on when its workers are versioned", () => {
+    const report = sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent", events: undefined });
+    expect(report).not.toContain("Build");
+    const versioned = sessionReport(waiting, {
+      now: NOW,
+      commandPrefix: "lite-agent",
+      events: undefined,
+      build: "lite-agent:b2, pinned",
+    });
+    expect(versioned.split("\n").slice(0, 3)).toEqual([
+      "Session  s 1 · agent refunds",
+      "Build    lite-agent:b2, pinned",
+      "Status   awaiting_approval",
+    ]);
+  });
+
   it("lists the recent events by offset, or says why they are missing", () => {
     const idle: SessionStatus = {
       ...waiting,

@@ -1,0 +1,16 @@
+import { decodeVersioningBehavior } from "@temporalio/common";
+import type { WorkflowHandle } from "@temporalio/client";
+
+/**
+ * The worker build the session's current execution runs on, as `<deployment>:<build id>, pinned` (Temporal's
+ * versioning info, one describe call), or undefined when its workers are unversioned.
+ */
+export async function sessionBuild(handle: WorkflowHandle): Promise<string | undefined> {
+  const { raw } = await handle.describe();
+  const info = raw.workflowExecutionInfo?.versioningInfo;
+  const version = info?.deploymentVersion;
+  if (!version?.buildId) return undefined;
+  const behavior = decodeVersioningBehavior(info?.behavior);
+  const how = behavior ? `, ${behavior.toLowerCase().replace("_", "-")}` : "";
+  return `${version.deploymentName}:${version.buildId}${how}`;
+}

@@ -1,0 +1,19 @@
+import { workflowInfo, type ContinueAsNewOptions } from "@temporalio/workflow";
+
+/**
+ * True when the server says another worker deployment version is now this pinned session's target (it became
+ * current, or the session falls in its ramp): the session continues as new at its next safe point, onto that
+ * version. Read from the current workflow task's start event, so a replay sees what the live worker saw. Always
+ * false on a worker without a deployment version (docs/operations.md, "Rollout").
+ */
+export function targetVersionChanged(): boolean {
+  return workflowInfo().targetWorkerDeploymentVersionChanged;
+}
+
+/**
+ * How the session continues as new: onto the target version when one is waiting (the next execution's first task
+ * goes there, and it is pinned there from then on), else with Temporal's defaults (it stays on its own version).
+ */
+export function continueAsNewOptions(): ContinueAsNewOptions {
+  return targetVersionChanged() ? { initialVersioningBehavior: "AUTO_UPGRADE" } : {};
+}
