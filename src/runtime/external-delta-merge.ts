@@ -52,10 +52,9 @@ export async function* mergeExternalDeltas(
           // A failing delta transport loses live text, never the run: the final message events still carry it.
           pump(source.readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
         ];
-  // One read of the ordered source brings a call's live output before its events: the end marker, stored before
-  // the activity completed, is in the same read as the call's model_call_end, or will never come (the call is older
-  // than what the workflow keeps, or the worker that kept it died), so waiting for it would only stall a reader
-  // that is behind (5 s a call). Only a separate transport's deltas can come after the event.
+  // The ordered source (heartbeats read by the session's reader) has no end markers: a call's output can never follow
+  // its model_call_end (the activity completed before the end was recorded), and its tail comes from the message.
+  // Only a separate transport's deltas can come after the event, so only there does a call's end wait for a marker.
   const state = new MergeState(runId, resumed, !("ordered" in source));
   if (resumedAt !== undefined) state.resumeAfter(resumedAt);
   // One pending tick at most: a model_call_end waiting for its end marker looks again every 100 ms.

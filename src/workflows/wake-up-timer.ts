@@ -4,10 +4,12 @@ import { CancellationScope, sleep } from "@temporalio/workflow";
 const WAKE_UP_MS = 15_000;
 
 /**
- * One wake-up timer for all of a run's streaming model calls, while live output reaches the session as rejected
- * updates. Those run on speculative workflow tasks; the chaos benchmark saw, once in 100 runs, a session that never
- * processed the completion of the model call right after such a task, and any later workflow task set it going
- * again. The timer is that later task. The first streaming call arms it, it is re-armed every 15 s while a call is in
+ * One wake-up timer for all of a run's streaming model calls, armed for the Temporal-native live-output transport.
+ * Rejected updates run on speculative workflow tasks; the chaos benchmark saw, once in 100 runs, a session that never
+ * processed the completion of the model call right after such a task (the SDK core's buffered-query race, ADR 0018),
+ * and any later workflow task set it going again. The timer is that later task. Model output now travels in
+ * heartbeats (no update), so the timer only still matters for tool events sent as updates; removing it changes the
+ * session's commands, which is left to the change that moves tool events too. The first streaming call arms it, it is re-armed every 15 s while a call is in
  * flight, and when it fires with none in flight it stops until the next call arms it again; the run's end cancels
  * it. Cost: two history events for every 15 s of a run in which calls stream.
  */
