@@ -51,12 +51,12 @@ export interface SessionStreamReaderOptions {
 /**
  * Reads a session's events with the `readStream` query and, while the session says live calls are in flight, the
  * live output in its model activities' heartbeats (describing the session, {@link LiveOutputReader}), so a reader
- * adds nothing to the session's history (docs/decisions/0005, 0018). Polls fast while entries come and slows down while nothing happens; follows the
- * session across continue-as-new (the query always reaches the newest execution; offsets go on). While the session
- * says its stream is quiet, it waits on the session's history instead of asking again ({@link HistoryWait}). Entries
- * the session no longer keeps (a reader that fell behind what it carries across continue-as-new) are read from its
- * workflow histories (`readEntriesFromHistory`), so every entry comes once, in order; only a range whose
- * history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
+ * adds nothing to the session's history (docs/decisions/0005, 0018). Polls fast while entries come and slows down
+ * while nothing happens; follows the session across continue-as-new (the query always reaches the newest execution;
+ * offsets go on). While the session says its stream is quiet, it waits on the session's history instead of asking
+ * again ({@link HistoryWait}). Entries the session no longer keeps (a reader that fell behind what it carries across
+ * continue-as-new) are read from its workflow histories (`readEntriesFromHistory`), so every entry comes once, in
+ * order; only a range whose history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
  * or when `stop` is called.
  */
 export class SessionStreamReader {
@@ -172,11 +172,12 @@ export class SessionStreamReader {
   /**
    * The live output after the reader's cursor, read after the page: only while the page says live calls are in flight
    * (a quiet stream has none; absent from older sessions: read). Output of a call whose end is in the page cannot be
-   * in it (its activity completed before the end was recorded), so it never follows its call's end.
+   * in it (its activity completed before the end was recorded), so it never follows its call's end. A side channel:
+   * a describe that fails brings nothing this time, and the events go on.
    */
   private async readLiveOutput(page: ReadStreamResult): Promise<StreamDelta[]> {
     if (!this.live || page.quiet === true) return [];
-    return this.live.read(this.cursor);
+    return this.live.read(this.cursor).catch(() => []);
   }
 
   /** Queues what the read brought (its live output first); returns what was new in it. */

@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { heartbeatDeltaSink } from "./heartbeat-delta-sink.js";
 import { redisDeltaSink } from "./redis-delta-sink.js";
 import type { EndMarkerPolicy } from "./delta-publisher.js";
-import { DEFAULT_BATCH_MS, type DeltaSink } from "./stream-delta.js";
+import type { DeltaSink } from "./stream-delta.js";
 
 /** How a worker publishes live model output: in the model activity's heartbeats (no history), or into Redis Streams. */
 export interface DeltaTransport {
@@ -21,17 +21,22 @@ export interface DeltaTransport {
 }
 
 /** The longest a worker with the Temporal-native transport holds back a heartbeat (the SDK's throttle), in ms. */
-export const LIVE_OUTPUT_HEARTBEAT_MS = 100;
+export const LIVE_OUTPUT_HEARTBEAT_MS = 50;
+/**
+ * How long the Temporal-native publisher gathers output before it hands the window to the SDK: shorter than the
+ * throttle, so the details the SDK sends are at most this old; longer than a token, so the window (up to 64 KiB of
+ * JSON) is not encoded per token.
+ */
+const HEARTBEAT_BATCH_MS = 20;
 
 /** The Temporal-native transport: the model activity's heartbeats, no other service. */
 export function temporalDeltaTransport(): DeltaTransport {
-  // Each batch becomes the heartbeat details (the whole window, not the batch), so output is gathered for a while
-  // rather than re-encoding the window per token; the SDK sends the latest details once per throttle interval. An
-  // end marker could never be read: the details go with the activity once it completes (readers take the tail
+  // Each batch becomes the heartbeat details (the whole window, not the batch); the SDK sends the latest details
+  // once per throttle interval. An end marker could never be read: the details go with the activity once it completes (readers take the tail
   // from the final message instead).
   return {
     kind: "temporal",
-    batchMs: DEFAULT_BATCH_MS,
+    batchMs: HEARTBEAT_BATCH_MS,
     endMarker: "never",
     sink: (_sessionId, origin) => heartbeatDeltaSink(origin),
     close: async () => undefined,
