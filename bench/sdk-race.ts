@@ -168,18 +168,14 @@ async function runConfiguration(
     running = worker.run();
     const finishedOnNewWorker = await pokeAndCount(stuck, 30_000);
     const stuckTails: string[][] = [];
-    for (const handle of stuck) {
-      const events = (await handle.fetchHistory()).events ?? [];
-      stuckTails.push(
-        events.slice(-8).map((event) => EventType[event.eventType ?? 0]!.replace("EVENT_TYPE_", "")),
-      );
-    }
     let emptyTasksAfterResult = 0;
     let failedWorkflowTasks = 0;
     let notReplaying = 0;
     for (const handle of handles) {
       const history = await handle.fetchHistory();
       const types = (history.events ?? []).map((event) => event.eventType);
+      if (stuck.includes(handle))
+        stuckTails.push(types.slice(-8).map((type) => EventType[type ?? 0]!.replace("EVENT_TYPE_", "")));
       emptyTasksAfterResult += countEmptyTasksAfterResult(types);
       failedWorkflowTasks += types.filter(
         (type) => type === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
@@ -224,9 +220,10 @@ async function stuckWorkflows(handles: WorkflowHandle[]): Promise<WorkflowHandle
       open.push(handle);
       const length = description.historyLength;
       const seen = lengths.get(handle.workflowId);
-      if (!seen || seen.length !== length) lengths.set(handle.workflowId, { length, since: Date.now() });
-      else if (Date.now() - seen.since < STILL_MS) moving = true;
-      if (!seen || seen.length !== length) moving = true;
+      if (!seen || seen.length !== length) {
+        lengths.set(handle.workflowId, { length, since: Date.now() });
+        moving = true;
+      } else if (Date.now() - seen.since < STILL_MS) moving = true;
     }
     if (!moving) return open;
     await delay(1_000);

@@ -95,7 +95,7 @@ export async function serveWorker(
     scope.io.stdout(`Worker polling ${polling} with agents: ${names}\n`);
     if (options.deployment)
       scope.io.stdout(
-        `Deployment version ${options.deployment.deploymentName}.${options.deployment.buildId} (sessions pinned to it)\n`,
+        `Deployment version ${options.deployment.deploymentName}:${options.deployment.buildId} (sessions pinned to it)\n`,
       );
     for (const line of options.readyLines ?? []) scope.io.stdout(`${line}\n`);
     scope.io.stdout(scope.style.dim("Press Ctrl-C to stop.\n"));

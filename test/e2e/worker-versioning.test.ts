@@ -64,7 +64,7 @@ async function startBuild(build: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const look = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes(`Deployment version ${deploymentName}.${build}`)) resolve();
+      if (output.includes(`Deployment version ${deploymentName}:${build}`)) resolve();
     };
     child.stdout!.on("data", look);
     child.stderr!.on("data", look);

@@ -48,8 +48,11 @@ async function lastEvents(
 async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions): Promise<number> {
   const client = await scope.client();
   const { sessionBuild } = await import("../session-build.js");
-  const status = await client.describe(sessionId);
-  const build = await sessionBuild(client.handle(sessionId));
+  // The status is a query, the build a describe: two calls, made at once.
+  const [status, build] = await Promise.all([
+    client.describe(sessionId),
+    sessionBuild(client.handle(sessionId)),
+  ]);
   const events = options.events > 0 ? await lastEvents(scope, sessionId, status.offset, options) : undefined;
   if (options.json) {
     const wire = Array.isArray(events)
