@@ -46,7 +46,17 @@ function printFailures(reportPath, report) {
     const failedTests = file.assertionResults.filter((test) => test.status === "failed");
     if (file.status === "failed" && failedTests.length === 0)
       console.log(`FAILED ${reportPath}: ${file.name} (did not load)`);
-    for (const test of failedTests)
+    for (const test of failedTests) {
       console.log(`FAILED ${reportPath}: ${file.name} > ${test.fullName ?? test.title}`);
+      console.log(why(test.failureMessages ?? []));
+    }
   }
+}
+
+/** The head of a failed test's first failure message, indented: enough to say why without the report. */
+function why(messages) {
+  const lines = (messages[0] ?? "(no failure message)").split("\n");
+  const head = lines.slice(0, 40).map((line) => `    ${line}`);
+  if (lines.length > 40) head.push(`    ... ${lines.length - 40} more line(s) in the report`);
+  return head.join("\n");
 }
