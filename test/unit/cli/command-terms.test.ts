@@ -3,6 +3,7 @@ import { ApplicationFailure, WorkflowNotFoundError } from "@temporalio/common";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../../src/cli/cli-error.js";
 import { inCommandTerms } from "../../../src/cli/command-terms.js";
+import { sessionBuild } from "../../../src/cli/session-build.js";
 import { SessionError, toSessionError, withoutHandlerName } from "../../../src/runtime/client-errors.js";
 
 /** A rejection the way the client receives it from the session workflow's validator. */
@@ -33,6 +34,16 @@ describe("session errors in the user's words", () => {
     expect(((await inCommandTerms(started, "run")) as Error).message).toBe(
       "run rejected: the message is too long",
     );
+  });
+
+  it("a missing session fails the build's describe as the status's: `show` says one thing, whichever is first", async () => {
+    const handle = {
+      workflowId: "s1",
+      describe: () =>
+        Promise.reject(new WorkflowNotFoundError("workflow not found for ID: s1", "s1", undefined)),
+    } as unknown as Parameters<typeof sessionBuild>[0];
+    const failure = await sessionBuild(handle).catch((error: unknown) => error);
+    expect(((await inCommandTerms(failure, "show")) as Error).message).toBe("show: session 's1' not found");
   });
 
   it("leaves other errors as they are", async () => {
