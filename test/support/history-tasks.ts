@@ -111,3 +111,46 @@ export function failedWorkflowTasks(history: History): FailedTask[] {
     return [{ eventId: Number(event.eventId), cause, message: failed.failure?.message ?? "" }];
   });
 }
+
+/** What a workflow task's commands leave in history right after its `WorkflowTaskCompleted`. */
+const COMMAND_EVENTS = new Set<number>([
+  EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED,
+  EventType.EVENT_TYPE_TIMER_STARTED,
+  EventType.EVENT_TYPE_TIMER_CANCELED,
+  EventType.EVENT_TYPE_MARKER_RECORDED,
+  EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+  EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
+  EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED,
+  EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
+  EventType.EVENT_TYPE_REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+]);
+
+/**
+ * The `WorkflowTaskCompleted` event ids of the workflow tasks that took an activity's result (and nothing else) and
+ * completed with no command. In a workflow that always acts on a result (schedules the next activity, ends the
+ * run), that is the SDK's core having applied the task's events ahead of it, while answering a query, so the
+ * workflow code never saw the result (docs/architecture.md, "A defect of the SDK").
+ */
+export function resultsTakenWithNoCommand(history: History): number[] {
+  const events = history.events ?? [];
+  const type = (index: number) => events[index]?.eventType ?? 0;
+  const found: number[] = [];
+  for (let i = 0; i + 3 < events.length; i++) {
+    if (
+      type(i) === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED &&
+      type(i + 1) === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED &&
+      type(i + 2) === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED &&
+      type(i + 3) === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED &&
+      !COMMAND_EVENTS.has(type(i + 4))
+    )
+      found.push(Number(events[i + 3]!.eventId));
+  }
+  return found;
+}

@@ -7,7 +7,7 @@ import type { ProviderMap } from "../../src/activities/index.js";
 import type { PayloadStorageOption } from "../../src/storage/payload-storage.js";
 import type { DeltaTransport } from "../../src/stream/delta-transport.js";
 import type { AgentTracing } from "../../src/telemetry/agent-tracing.js";
-import { createWorker, type AgentWorker } from "../../src/worker.js";
+import { createWorker, type AgentWorker, type CreateWorkerOptions } from "../../src/worker.js";
 
 // No Runtime.install here: a test file that captures the worker's log installs its own runtime before it starts a
 // worker (temporal.ts installs the quiet default for the others).
@@ -40,6 +40,8 @@ export async function startTestWorker(options: {
   approverGroups?: Record<string, string[]>;
   /** Omitted: the environment's (OTEL_EXPORTER_OTLP_ENDPOINT), as a user's worker. */
   tracing?: AgentTracing | false;
+  /** Temporal worker options over the product's defaults (a forced replay mode still overrides them). */
+  workerOptions?: CreateWorkerOptions["workerOptions"];
 }): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });
