@@ -188,8 +188,8 @@ export interface AgentPlan {
   continueAsNew: ContinueAsNewPlan;
   /**
    * How the worker that resolved the plan (the `resolveAgent` activity) publishes live model output: into the
-   * session as rejected updates (`temporal`), into Redis (`redis`), or not at all (`none`). A streaming model call
-   * keeps its wake-up timer only for `temporal` (src/workflows/wake-up-timer.ts). Absent in plans made elsewhere.
+   * session as rejected updates (`temporal`), into Redis (`redis`), or not at all (`none`): readers ask the session
+   * for live output only with `temporal`. Absent in plans made elsewhere.
    */
   liveOutput?: "temporal" | "redis" | "none";
   /**

@@ -5,7 +5,6 @@ import type { Message } from "../kernel/messages.js";
 import type { AgentContext } from "../kernel/middleware.js";
 import type { Usage } from "../kernel/model.js";
 import type { ToolContext } from "../kernel/tools.js";
-import type { RunWakeUps } from "./wake-up-timer.js";
 
 /**
  * The run being executed, and the one way to stop it: `cancel` aborts the kernel's signal (the loop and its
@@ -29,8 +28,6 @@ export class ActiveRun {
   readonly toolForks = new Map<string, NonNullable<ToolContext["fork"]>>();
   /** The forks tools started, by `<call id>/<fork id>`: asking again (a retried activity) gets the same fork. */
   readonly forks = new Map<string, Promise<RunResult>>();
-  /** The wake-up timer the run's streaming model calls share, once one has armed it; stopped at the run's end. */
-  wakeUps?: RunWakeUps;
 
   constructor(
     readonly runId: string,

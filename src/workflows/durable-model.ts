@@ -11,7 +11,6 @@ import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js
 import type { AbortSignalLike } from "../kernel/ports.js";
 import { modelActivityOptions } from "./activity-options.js";
 import { modelFailureToError } from "./failure-cause.js";
-import type { RunWakeUps } from "./wake-up-timer.js";
 import { wholeModelStream } from "../kernel/whole-model-stream.js";
 
 /** Where the workflow keeps the requests of in-flight model calls, served to the activity by query. */
@@ -29,8 +28,6 @@ export interface DurableModelContext {
   inlineRequests?: boolean;
   /** The activity publishes text live (passthrough codecs); the workflow then does not publish text deltas. */
   streamLive: boolean;
-  /** The run's wake-up timer, kept running while a streaming call is in flight (undefined: none; wake-up-timer.ts). */
-  runWakeUps?: () => RunWakeUps | undefined;
   /** The session's stream, told while a call that sends live output is in flight (readers then keep asking). */
   liveCalls?: { openLiveCall(): () => void };
   /** What the calls are for, at the head of each activity's summary in the UI (e.g. `compaction summary`). */
@@ -68,11 +65,9 @@ export function durableModel(context: DurableModelContext): ModelProvider {
     const scope = scopes.next();
     const cancel = () => scope.cancel();
     signal?.addEventListener("abort", cancel, { once: true });
-    const callEnded = context.streamLive ? context.runWakeUps?.()?.callStarted() : undefined;
     const closeLiveCall = context.streamLive ? context.liveCalls?.openLiveCall() : undefined;
     const end = () => {
       closeLiveCall?.();
-      callEnded?.();
       signal?.removeEventListener("abort", cancel);
       context.requests.delete(requestKey);
     };

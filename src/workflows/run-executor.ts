@@ -1,6 +1,5 @@
 import { proxyActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
-import { RunWakeUps } from "./wake-up-timer.js";
 import { awaitBackgroundStop } from "./background-stop.js";
 import type { AgentActivities } from "../common/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
@@ -81,7 +80,6 @@ export async function executeRun(
     session.finishRun(run.runId, driven.result, session.current.turn);
     return { plan };
   } finally {
-    active.wakeUps?.stop();
     session.current = undefined;
     session.refreshVisibility();
   }
@@ -250,17 +248,6 @@ function budgetOf(plan: AgentPlan, session: SessionState): Pick<KernelConfig, "b
   return budget ? { budget } : {};
 }
 
-/**
- * The run's shared wake-up timer (wake-up-timer.ts), made at its first streaming call: it guards against a stall
- * after the speculative workflow tasks of live output sent as updates, so only when the worker sends it that way
- * (the plan's `liveOutput`, recorded; unknown counts as `temporal`).
- */
-function runWakeUps(session: SessionState, plan: AgentPlan): RunWakeUps | undefined {
-  const active = session.current;
-  if (!active || (plan.liveOutput ?? "temporal") !== "temporal") return undefined;
-  return (active.wakeUps ??= new RunWakeUps(active.scope));
-}
-
 /** Numbers a run's model calls, going on from where the previous execution stopped. */
 function modelCalls(before: number): { next(): number; count(): number } {
   let calls = before;
@@ -292,7 +279,6 @@ function kernelConfig(
       requests: session.requests,
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
-      runWakeUps: () => runWakeUps(session, plan),
       recorded: (at) => session.visibility.noteRecordedTime(at),
       // Only live output sent through the session reaches its stream without a history event; Redis output does not.
       ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),

@@ -4,7 +4,6 @@ import { z } from "zod";
 import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
-import type { ModelProvider } from "../../src/kernel/model.js";
 import { temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
@@ -14,11 +13,9 @@ import { restTool } from "../support/rest-tool.js";
 import { Gate } from "../replay/recorder/gate.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 import {
-  eventsOf,
   scheduledActivities,
   searchAttributeUpserts,
   startedTimers,
-  timerEnd,
   type SearchAttributeUpsert,
 } from "../replay/history-events.js";
 
@@ -69,42 +66,7 @@ const patientModel = conversationScript([
   textTurn("Rested and held.", USAGE),
 ]);
 
-/** One streaming answer that takes longer than the wake-up interval (15 s): the session's timer is re-armed once. */
-const SLOW_ANSWER_MS = 16_500;
-const slow = defineAgent({ name: "slow", model: "slow" });
-const slowModel: ModelProvider = {
-  id: "slow",
-  async *stream() {
-    yield { type: "text_delta", text: "Thinking slowly" };
-    await new Promise((resolve) => setTimeout(resolve, SLOW_ANSWER_MS));
-    yield { type: "text_delta", text: "." };
-    yield {
-      type: "message_done",
-      message: { role: "assistant", content: "Thinking slowly." },
-      usage: USAGE,
-    };
-  },
-};
-
-/** A tool longer than the wake-up interval between two model calls: the run's timer fires with no call in flight. */
-const dawdle = defineAgent({
-  name: "dawdle",
-  model: "dawdle",
-  tools: [
-    defineTool({
-      name: "dawdle",
-      description: "Takes its time.",
-      schema: z.object({}),
-      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("done"), SLOW_ANSWER_MS)),
-    }),
-  ],
-});
-const dawdleModel = conversationScript([
-  toolCallTurn([{ id: "d1", name: "dawdle", input: {} }], undefined, USAGE),
-  textTurn("Done at last.", USAGE),
-]);
-
-const providers = { quick: quickModel, patient: patientModel, slow: slowModel, dawdle: dawdleModel };
+const providers = { quick: quickModel, patient: patientModel };
 
 /** The session's own upserts (a `patched()` in a user's workflow code upserts only `TemporalChangeVersion`). */
 function sessionUpserts(upserts: SearchAttributeUpsert[]): SearchAttributeUpsert[] {
@@ -123,7 +85,7 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     [live, quiet] = await Promise.all([
       startTestWorker({
         taskQueue: liveQueue,
-        agents: [quick, patient, slow, dawdle],
+        agents: [quick, patient],
         providers,
         deltas: temporalDeltaTransport(),
       }),
@@ -153,17 +115,6 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
       })
       .toBe("idle");
     return read();
-  };
-  /** The session's 15 s wake-up timers, in the order they started. */
-  const wakeUpTimers = (events: History) => startedTimers(events).filter((timer) => timer.seconds === 15);
-  /** Runs the agent to its end on the live worker: the session's history, and how each wake-up timer ended. */
-  const runSlowly = async (agentName: string) => {
-    const sessionId = `${agentName}-wake-ups-${randomUUID()}`;
-    const { result } = await collect(client.run(agentName, "Take your time.", { sessionId }));
-    expect(result.stopReason).toBe("stop");
-    const events = await historyAfterRun(sessionId);
-    const wakeUps = wakeUpTimers(events);
-    return { events, wakeUps, ends: wakeUps.map((timer) => timerEnd(events, timer.timerId)) };
   };
   const listed = async (query: string, sessionId: string) => {
     for await (const listing of client.list({ query: `${query} AND WorkflowId = "${sessionId}"` }))
@@ -234,39 +185,14 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     );
   });
 
-  it("a run's streaming model calls share one wake-up timer, only when live output reaches the session as updates", async () => {
-    const wakeUps = async (agentClient: AgentClient) => {
-      const sessionId = `wake-ups-${randomUUID()}`;
+  it("a run whose model calls stream starts no timer, whether its live output reaches the session or not", async () => {
+    const timersOfRun = async (agentClient: AgentClient) => {
+      const sessionId = `no-timers-${randomUUID()}`;
       await collect(agentClient.run("quick", "Add four times.", { sessionId }));
       const events = await historyAfterRun(sessionId, agentClient);
-      return {
-        modelCalls: scheduledActivities(events, "callModel").length,
-        timers: wakeUpTimers(events).map((timer) => timerEnd(events, timer.timerId)),
-      };
+      return { modelCalls: scheduledActivities(events, "callModel").length, timers: startedTimers(events) };
     };
-    // Armed by the first call, cancelled when the run ended: two events for five calls.
-    expect(await wakeUps(client)).toEqual({ modelCalls: 5, timers: ["canceled"] });
-    expect(await wakeUps(quietClient)).toEqual({ modelCalls: 5, timers: [] });
+    expect(await timersOfRun(client)).toEqual({ modelCalls: 5, timers: [] });
+    expect(await timersOfRun(quietClient)).toEqual({ modelCalls: 5, timers: [] });
   });
-
-  it("the run's timer, fired while no model call is in flight, stops; the next call arms it again", async () => {
-    const { events, wakeUps, ends } = await runSlowly("dawdle");
-    expect(ends).toEqual(["fired", "canceled"]);
-    // Not re-armed while the tool ran: the second timer starts with the second model call, in its workflow task.
-    const completedBy = (eventId: string) => {
-      const event = eventsOf(events).find((item) => String(item.eventId) === eventId);
-      return String(event?.timerStartedEventAttributes?.workflowTaskCompletedEventId);
-    };
-    const secondCall = scheduledActivities(events, "callModel")[1];
-    expect(completedBy(wakeUps[1]!.eventId)).toBe(
-      String(secondCall?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId),
-    );
-  }, 60_000);
-
-  it("a model call longer than the wake-up interval re-arms the run's timer, and the run's end cancels it", async () => {
-    const { events, ends } = await runSlowly("slow");
-    expect(ends).toEqual(["fired", "canceled"]);
-    // Nothing left running: the session is idle with no timer of the call pending.
-    expect(startedTimers(events).every((timer) => timerEnd(events, timer.timerId) !== undefined)).toBe(true);
-  }, 60_000);
 });

@@ -75,16 +75,10 @@ function cancelRequested(history: History, type: string): HistoryEvent[] {
   );
 }
 
-/** One 15 s wake-up timer for the run's streaming calls, cancelled at the run's end. */
-function oneWakeUpTimerCancelled(history: History): boolean {
-  const wakeUps = startedTimers(history).filter((timer) => timer.seconds === 15);
-  return wakeUps.length === 1 && timerEnd(history, wakeUps[0]!.timerId) === "canceled";
-}
-
 /**
  * A four-turn run on a worker without live output upserts its progress once in the middle (at least the interval
  * after the run's start by the times workers recorded: at the end of the model call after the resting tool's turn),
- * exact totals at its end, and starts no wake-up timer.
+ * exact totals at its end, and starts no timer.
  */
 function fewerTurnCommands(history: History): boolean {
   const upserts = searchAttributeUpserts(history).filter((upsert) => "AgentStatus" in upsert.values);
@@ -189,11 +183,10 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "mid-run-continue-as-new",
     executions: 2,
     shows:
-      "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan by an activity and makes its first streaming model call (one wake-up timer a run)",
+      "one run that continues as new between two of its turns and finishes in the next execution, whose first workflow task resolves the run's plan by an activity and makes its first streaming model call",
     exercised: (histories) =>
       histories.length === 2 &&
       resolvesPlanByActivity(histories[1]!) &&
-      startedTimers(histories[1]!).some((timer) => timer.seconds === 15) &&
       lastEvent(histories[0]!)?.workflowExecutionContinuedAsNewEventAttributes != null &&
       count(acceptedUpdates(histories[1]!), "startRun") === 0 &&
       scheduledActivities(histories[1]!, "callModel").length >= 1 &&
@@ -313,7 +306,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "interrupt",
     executions: 1,
     shows:
-      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; one wake-up timer for the run's calls, cancelled at its end",
+      "a model call cancelled in flight by an interrupt update, then a new model call that finishes the run; no timer",
     exercised: ([history]) => {
       if (!history) return false;
       const interrupted = acceptedUpdateEventId(history, "interruptRun");
@@ -325,7 +318,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
         eventId(cancels[0]!) > interrupted &&
         calls.length === 2 &&
         eventId(calls[1]!) > eventId(cancels[0]!) &&
-        oneWakeUpTimerCancelled(history)
+        startedTimers(history).length === 0
       );
     },
   },
@@ -480,7 +473,7 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
     name: "fewer-turn-commands",
     executions: 1,
     shows:
-      "a run's progress upserted at most every PROGRESS_UPSERT_INTERVAL_MS, and no wake-up timer on a worker without live output",
+      "a run's progress upserted at most every PROGRESS_UPSERT_INTERVAL_MS, and no timer, on a worker without live output",
     exercised: ([history]) => !!history && fewerTurnCommands(history),
   },
 ];
