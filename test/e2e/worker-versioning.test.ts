@@ -112,6 +112,29 @@ async function setCurrent(build: string): Promise<void> {
   }
 }
 
+/** Ramps `build` to `percentage` % and waits until the change reached the task queues, as {@link setCurrent}. */
+async function setRamping(build: string, percentage: number): Promise<void> {
+  const namespace = inject("temporalNamespace");
+  await connection.workflowService.setWorkerDeploymentRampingVersion({
+    namespace,
+    deploymentName,
+    buildId: build,
+    percentage,
+    identity: "worker-versioning test",
+  });
+  for (;;) {
+    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
+      namespace,
+      deploymentName,
+    });
+    const config = info?.routingConfig;
+    const ramped =
+      config?.rampingDeploymentVersion?.buildId === build && config.rampingVersionPercentage === percentage;
+    if (ramped && info?.routingConfigUpdateState === PROPAGATED) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The build the session's latest execution is pinned to (or runs on), from the server's versioning info. */
 async function buildOf(sessionId: string): Promise<string | undefined> {
   const described = await temporal.workflow.getHandle(sessionId).describe();
@@ -297,4 +320,33 @@ describe("worker deployment versioning", () => {
     expect(toolResults(rolledBackEvents)).toEqual(["step f1 by build-1 [build-1]"]);
     expect(await buildOf(rolledBack.sessionId)).toBe("build-1");
   }, 240_000);
+
+  it("a ramp at 100 % starts new sessions on the ramping build and moves a woken idle session there", async () => {
+    // Both builds' workers run and build 1 is current (as the test above leaves them, made sure here).
+    if (builds.get("build-2")?.exitCode !== null) await startBuild("build-2");
+    if (builds.get("build-1")?.exitCode !== null) await startBuild("build-1");
+    await setCurrent("build-1");
+    const idle = `ramp-idle-${taskQueue}`;
+    expect((await agents.send("versioned", "idle first", { sessionId: idle })).text).toBe("first done");
+    expect(await buildOf(idle)).toBe("build-1");
+
+    await setRamping("build-2", 100);
+    const ramped = await agents.start("versioned", "fresh");
+    const events = await collect(
+      agents.events(ramped.sessionId, ramped.runId, { fromOffset: ramped.offset }),
+    );
+    expect(toolResults(events)).toEqual(["step f1 by build-2 [build-2]"]);
+    expect(await buildOf(ramped.sessionId)).toBe("build-2");
+    // The idle session's target is now the ramping build: woken, it continues as new onto it.
+    await temporal.workflow.getHandle(idle).signal(wakeSignal);
+    while ((await buildOf(idle)) !== "build-2") await new Promise((resolve) => setTimeout(resolve, 100));
+    const chain = await executionsOf(idle);
+    expect(chain.map((execution) => execution.build)).toEqual(["build-1", "build-2"]);
+    const second = await collect(agents.run("versioned", "idle second", { sessionId: idle }));
+    expect(toolResults(second)).toEqual(["step i2 by build-2 [build-2]"]);
+    for (const { runId } of chain) {
+      const history = await temporal.workflow.getHandle(idle, runId).fetchHistory();
+      expect(failedWorkflowTasks(history), `${idle} ${runId}`).toEqual([]);
+    }
+  }, 120_000);
 });
