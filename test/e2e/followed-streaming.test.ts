@@ -29,7 +29,7 @@ const CHUNKS_PER_CALL = 10;
 /** Between chunks: a call streams for ~100 ms, long enough for its live output to go out in several batches. */
 const CHUNK_GAP_MS = 12;
 /** A session whose history has not grown for this long, before its run ended, has stopped. */
-const STOPPED_AFTER_MS = 20_000;
+const STOPPED_AFTER_MS = 45_000;
 
 /** What every run streams, call after call. */
 const STREAMED_TEXT = Array.from({ length: CALLS + 1 }, (_, call) =>
@@ -106,7 +106,7 @@ async function failIfStopped(
     if (Date.now() - grewAt < STOPPED_AFTER_MS) continue;
     const tail = events.slice(-6).map((event) => `${String(event.eventId)} ${event.eventType ?? "?"}`);
     throw new Error(
-      `session ${sessionId} stopped: no new history event for 20 s; its last: ${tail.join(", ")}`,
+      `session ${sessionId} stopped: no new history event for ${STOPPED_AFTER_MS / 1000} s; its last: ${tail.join(", ")}`,
     );
   }
 }
