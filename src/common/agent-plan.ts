@@ -187,8 +187,8 @@ export interface AgentPlan {
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
   /**
-   * How the worker that resolved the plan (the `resolveAgent` activity) publishes live model output: into the
-   * session as rejected updates (`temporal`), into Redis (`redis`), or not at all (`none`). A streaming model call
+   * How the worker that resolved the plan (the `resolveAgent` activity) publishes live model output: in the model
+   * activity's heartbeats (`temporal`, ADR 0019), into Redis (`redis`), or not at all (`none`). A streaming model call
    * keeps its wake-up timer only for `temporal` (src/workflows/wake-up-timer.ts). Absent in plans made elsewhere.
    */
   liveOutput?: "temporal" | "redis" | "none";

@@ -208,8 +208,8 @@ function publishDone(
 
 /**
  * How the run's model call events tell readers where live output went: nowhere (a buffering codec, a worker without
- * live output: a reader waiting for an end marker would wait 5 s a call), through the session (a Redis reader gets
- * no marker either), or unmarked (a plan made elsewhere: wherever the worker's transport sends it).
+ * live output: a reader waiting for an end marker would wait 5 s a call), through Temporal (heartbeats: no marker, the
+ * reader takes the call's tail from its message), or unmarked (a plan made elsewhere: wherever the worker's transport sends it).
  */
 function liveOutputMark(plan: AgentPlan, live: boolean): LiveOutputMark {
   if (!live || plan.liveOutput === "none") return false;
@@ -251,9 +251,9 @@ function budgetOf(plan: AgentPlan, session: SessionState): Pick<KernelConfig, "b
 }
 
 /**
- * The run's shared wake-up timer (wake-up-timer.ts), made at its first streaming call: it guards against a stall
- * after the speculative workflow tasks of live output sent as updates, so only when the worker sends it that way
- * (the plan's `liveOutput`, recorded; unknown counts as `temporal`).
+ * The run's shared wake-up timer (wake-up-timer.ts), made at its first streaming call, only with the Temporal-native
+ * live-output transport (the plan's `liveOutput`, recorded; unknown counts as `temporal`): it guards against a stall
+ * after speculative workflow tasks (ADR 0019).
  */
 function runWakeUps(session: SessionState, plan: AgentPlan): RunWakeUps | undefined {
   const active = session.current;
@@ -294,7 +294,8 @@ function kernelConfig(
       streamLive: streamsLive(plan),
       runWakeUps: () => runWakeUps(session, plan),
       recorded: (at) => session.visibility.noteRecordedTime(at),
-      // Only live output sent through the session reaches its stream without a history event; Redis output does not.
+      // Readers describe the session for heartbeat output only while such a call is in flight; Redis output they read
+      // elsewhere.
       ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),
     }),
     tools: durableTools(plan, runId, session),

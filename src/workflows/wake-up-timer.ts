@@ -4,11 +4,13 @@ import { CancellationScope, sleep } from "@temporalio/workflow";
 const WAKE_UP_MS = 15_000;
 
 /**
- * One wake-up timer for all of a run's streaming model calls, while live output reaches the session as rejected
- * updates. With those, queries and a workflow task in flight at once, the SDK's core can complete the task that
- * carries a model call's result with no command (docs/architecture.md, "A defect of the SDK"; `npm run bench --
- * sdk-race`). The timer was added, before that cause was known, as a later task to set such a session going; in the
- * reproduction only a replay on another worker does. The first streaming call arms it, it is re-armed every 15 s while a call is in
+ * One wake-up timer for all of a run's streaming model calls, armed for the Temporal-native live-output transport.
+ * Rejected updates run on speculative workflow tasks; the chaos benchmark saw, once in 100 runs, a session that never
+ * processed the completion of the model call right after such a task (the SDK core's buffered-query race:
+ * docs/architecture.md, "A defect of the SDK"; `npm run bench -- sdk-race`). The timer was added, before that cause
+ * was known, as a later task to set such a session going; in the reproduction only a replay on another worker does. Model output now travels in
+ * heartbeats (no update), so the timer only still matters for tool events sent as updates; removing it changes the
+ * session's commands, which is left to the change that moves tool events too. The first streaming call arms it, it is re-armed every 15 s while a call is in
  * flight, and when it fires with none in flight it stops until the next call arms it again; the run's end cancels
  * it. Cost: two history events for every 15 s of a run in which calls stream.
  */

@@ -234,7 +234,7 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     );
   });
 
-  it("a run's streaming model calls share one wake-up timer, only when live output reaches the session as updates", async () => {
+  it("a run's streaming model calls share one wake-up timer, only with the Temporal-native live-output transport", async () => {
     const wakeUps = async (agentClient: AgentClient) => {
       const sessionId = `wake-ups-${randomUUID()}`;
       await collect(agentClient.run("quick", "Add four times.", { sessionId }));
