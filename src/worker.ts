@@ -175,9 +175,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     workers.set(agent, worker);
   }
   for (const taskQueue of new Set(options.toolTaskQueues ?? [])) {
+    // Tool queues never run the model activity: their heartbeats keep the SDK's throttle (0.8 × timeout).
     const worker = await Worker.create({
       ...versioning,
-      ...throttle,
       ...options.workerOptions,
       connection,
       namespace,
@@ -199,6 +199,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
  * With the Temporal-native transport, live output reaches readers in heartbeat details, which the SDK sends at most
  * once per throttle interval (0.8 of the heartbeat timeout, 8 s for a model call, unless the worker's maximum is
  * lower): capped at {@link LIVE_OUTPUT_HEARTBEAT_MS} so output is readable about as soon as the publisher's batch.
+ * Only on the agents' queues, where model calls run; the cap is worker-wide, so their tools' heartbeats go as often.
  */
 function heartbeatThrottle(transport: DeltaTransport | undefined): Partial<WorkerOptions> {
   return transport?.kind === "temporal" ? { maxHeartbeatThrottleInterval: LIVE_OUTPUT_HEARTBEAT_MS } : {};
