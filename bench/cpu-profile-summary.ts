@@ -24,7 +24,7 @@ const CATEGORIES: [string, RegExp][] = [
   ["visibility (search attributes, details)", /src\/workflows\/(session-visibility|current-details)/],
   [
     "stream (event log, live output)",
-    /src\/workflows\/(session-stream|event-log|live-deltas|live-tool-events)|src\/common\/wire-event/,
+    /src\/workflows\/(session-stream|event-log|live-tool-events)|src\/common\/wire-event/,
   ],
   ["kernel", /src\/kernel\//],
   ["workflow driver (src/workflows)", /src\/(workflows|common)\//],

@@ -8,7 +8,11 @@ import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-c
 import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
 import { COST_SEARCH_ATTRIBUTE, SESSION_SEARCH_ATTRIBUTES } from "./dev-server/default-search-attributes.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
-import { deltaTransportFromEnv, type DeltaTransport } from "./stream/delta-transport.js";
+import {
+  LIVE_OUTPUT_HEARTBEAT_MS,
+  deltaTransportFromEnv,
+  type DeltaTransport,
+} from "./stream/delta-transport.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
 import { declaredSecrets } from "./common/scrub-secrets.js";
@@ -150,12 +154,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const versioning = deploymentWorkerOptions(
     options.deployment === false ? undefined : (options.deployment ?? deploymentFromEnv()),
   );
+  const throttle = heartbeatThrottle(transport);
   const workers = new Map<string, Worker>();
   for (const agent of agents) {
     const worker = await Worker.create({
       ...cacheOptions(options, agents.length),
       stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_QUEUE_TIMEOUT,
       ...versioning,
+      ...throttle,
       ...options.workerOptions,
       connection,
       namespace,
@@ -169,6 +175,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     workers.set(agent, worker);
   }
   for (const taskQueue of new Set(options.toolTaskQueues ?? [])) {
+    // Tool queues never run the model activity: their heartbeats keep the SDK's throttle (0.8 × timeout).
     const worker = await Worker.create({
       ...versioning,
       ...options.workerOptions,
@@ -186,6 +193,16 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     await transport?.close();
     await telemetry.stopped();
   });
+}
+
+/**
+ * With the Temporal-native transport, live output reaches readers in heartbeat details, which the SDK sends at most
+ * once per throttle interval (0.8 of the heartbeat timeout, 8 s for a model call, unless the worker's maximum is
+ * lower): capped at {@link LIVE_OUTPUT_HEARTBEAT_MS} so output is readable about as soon as the publisher's batch.
+ * Only on the agents' queues, where model calls run; the cap is worker-wide, so their tools' heartbeats go as often.
+ */
+function heartbeatThrottle(transport: DeltaTransport | undefined): Partial<WorkerOptions> {
+  return transport?.kind === "temporal" ? { maxHeartbeatThrottleInterval: LIVE_OUTPUT_HEARTBEAT_MS } : {};
 }
 
 /** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */

@@ -11,6 +11,7 @@ import { RequestCache } from "./request-cache.js";
 import { providerFailure } from "./provider-failure.js";
 import { DeltaPublisher } from "../stream/delta-publisher.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
+import type { DeltaSink } from "../stream/stream-delta.js";
 
 /**
  * The `callModel` activity: fetches the request from the session workflow (it is not in the activity input, so
@@ -19,7 +20,8 @@ import type { DeltaTransport } from "../stream/delta-transport.js";
  * Only the provider's own failures become `LiteAgent.ProviderError`s. Live output is a side channel: the
  * publisher buffers and retries for the life of the call and never fails it; if deltas cannot be stored, the
  * client still gets the final message once. Every chunk heartbeats (the SDK throttles what reaches the server),
- * so a dead worker is noticed within the heartbeat timeout. Error texts are scrubbed of the worker's secrets.
+ * so a dead worker is noticed within the heartbeat timeout; with the Temporal-native transport every heartbeat
+ * carries the live output (a bare one would erase it). Error texts are scrubbed of the worker's secrets.
  */
 export function createCallModel(
   registry: AgentRegistry,
@@ -46,12 +48,14 @@ async function streamModel(
   scrubber.add(declaredSecrets(provider));
   const request = input.request ?? requests.resolve(input) ?? (await fetchRequest(input.requestKey));
   requests.remember(input, request);
-  const publisher = input.stream && transport ? openPublisher(transport, input) : undefined;
-  const stop = startHeartbeatPulse();
+  const live = input.stream && transport ? openPublisher(transport, input) : undefined;
+  const publisher = live?.publisher;
+  const beat = () => context.heartbeat(live?.sink.heartbeatDetails?.());
+  const stop = startHeartbeatPulse(beat);
   try {
     // The loop body cannot throw (side channels are guarded), so whatever the loop throws is the provider's.
     for await (const chunk of provider.stream(request, context.cancellationSignal)) {
-      sideChannel(() => context.heartbeat());
+      sideChannel(beat);
       if (chunk.type === "text_delta") sideChannel(() => publisher?.push("text", chunk.text));
       else if (chunk.type === "reasoning_delta") sideChannel(() => publisher?.push("reasoning", chunk.text));
       else if (chunk.type === "message_done") {
@@ -96,15 +100,17 @@ async function endPublisher(publisher: DeltaPublisher): Promise<void> {
   });
 }
 
-function openPublisher(transport: DeltaTransport, input: CallModelInput): DeltaPublisher | undefined {
+function openPublisher(
+  transport: DeltaTransport,
+  input: CallModelInput,
+): { publisher: DeltaPublisher; sink: DeltaSink } | undefined {
   const info = Context.current().info;
   const sessionId = info.workflowExecution?.workflowId ?? "";
+  const origin = { key: input.requestKey, attempt: info.attempt };
   try {
-    return new DeltaPublisher(
-      transport.sink(sessionId),
-      { key: input.requestKey, attempt: info.attempt },
-      { batchMs: transport.batchMs, endMarker: transport.endMarker },
-    );
+    const sink = transport.sink(sessionId, origin);
+    const options = { batchMs: transport.batchMs, endMarker: transport.endMarker };
+    return { publisher: new DeltaPublisher(sink, origin, options), sink };
   } catch (error) {
     log.warn("live output unavailable for this model call", { error: errorMessage(error) });
     return undefined;

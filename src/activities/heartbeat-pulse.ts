@@ -2,12 +2,15 @@ import { Context } from "@temporalio/activity";
 
 /**
  * Heartbeats at a third of the heartbeat timeout until stopped, so a dead worker is noticed within the timeout
- * and cancellation reaches a long activity (Temporal delivers it with heartbeat responses).
+ * and cancellation reaches a long activity (Temporal delivers it with heartbeat responses). `beat` sends one
+ * heartbeat (default: without details); an activity whose details carry something must pass one that repeats them,
+ * since each heartbeat's details replace the previous ones.
  */
-export function startHeartbeatPulse(): () => void {
+export function startHeartbeatPulse(beat?: () => void): () => void {
   const context = Context.current();
   const timeout = context.info.heartbeatTimeoutMs;
   if (!timeout) return () => undefined;
-  const timer = setInterval(() => context.heartbeat(), Math.max(100, Math.floor(timeout / 3)));
+  const pulse = beat ?? (() => context.heartbeat());
+  const timer = setInterval(pulse, Math.max(100, Math.floor(timeout / 3)));
   return () => clearInterval(timer);
 }

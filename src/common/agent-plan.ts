@@ -187,9 +187,9 @@ export interface AgentPlan {
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
   /**
-   * How the worker that resolved the plan (the `resolveAgent` activity) publishes live model output: into the
-   * session as rejected updates (`temporal`), into Redis (`redis`), or not at all (`none`): readers ask the session
-   * for live output only with `temporal`. Absent in plans made elsewhere.
+   * How the worker that resolved the plan (the `resolveAgent` activity) publishes live model output: in the model
+   * activity's heartbeats (`temporal`, ADR 0019), into Redis (`redis`), or not at all (`none`): readers describe the
+   * session for live output only with `temporal`. Absent in plans made elsewhere.
    */
   liveOutput?: "temporal" | "redis" | "none";
   /**

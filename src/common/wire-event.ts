@@ -33,8 +33,8 @@ export interface StreamEntry {
   /**
    * `false` on the model call events of a call that streams no live output (its codec buffers the answer, or its
    * worker has no live-output transport): no end marker will come, so readers do not wait for one. `"session"` when
-   * the live output went through the session itself (the Temporal transport): a reader of another transport (Redis)
-   * gets no end marker either. Absent: the live output went where the worker's transport sends it.
+   * the live output went through Temporal (the model activity's heartbeats, ADR 0019): no end marker comes, and a
+   * reader of that transport takes the call's tail from its message. Absent: the live output went where the worker's transport sends it.
    */
   liveOutput?: false | "session";
 }

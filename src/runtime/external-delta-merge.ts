@@ -3,6 +3,7 @@ import { fromWireEvent } from "../common/wire-event.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import { DeltaDeduper } from "../stream/delta-deduper.js";
 import { deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
+import { finalOutput } from "./final-output.js";
 import type { DurableEvent, SessionStreamItem } from "./run-event-stream.js";
 
 /** What a merge reads: durable events and live deltas, in the order their source gives them. */
@@ -26,12 +27,16 @@ const END_MARKER_WAIT_MS = 5_000;
 /**
  * Merges a run's durable events with live deltas from an external transport into one ordered stream:
  * deltas show as they arrive while a model call is open (held otherwise); a successful `model_call_end` waits
- * for the call's end marker, which the activity stores before completing, so no text follows its call.
+ * for the call's end marker, which the activity stores before completing, so no text follows its call. With the
+ * session's own source (heartbeats, which end with the activity), a successful call's end waits instead for the
+ * call's durable `message`, and what of its text and reasoning was not shown live shows from it first, so the
+ * live output of every call is whole. `resumedAt` is the model output id a resumed reader goes on after.
  */
 export async function* mergeExternalDeltas(
   source: MergeSource,
   runId: string,
   resumed: boolean,
+  resumedAt?: string,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const channel = new Channel<Merged>();
   const controller = new AbortController();
@@ -47,11 +52,11 @@ export async function* mergeExternalDeltas(
           // A failing delta transport loses live text, never the run: the final message events still carry it.
           pump(source.readDeltas(controller.signal), (d) => ({ kind: "delta", ...d }), channel, false),
         ];
-  // One read of the ordered source brings a call's live output before its events: the end marker, stored before
-  // the activity completed, is in the same read as the call's model_call_end, or will never come (the call is older
-  // than what the workflow keeps, or the worker that kept it died), so waiting for it would only stall a reader
-  // that is behind (5 s a call). Only a separate transport's deltas can come after the event.
+  // The ordered source (heartbeats read by the session's reader) has no end markers: a call's output can never follow
+  // its model_call_end (the activity completed before the end was recorded), and its tail comes from the message.
+  // Only a separate transport's deltas can come after the event, so only there does a call's end wait for a marker.
   const state = new MergeState(runId, resumed, !("ordered" in source));
+  if (resumedAt !== undefined) state.resumeAfter(resumedAt);
   // One pending tick at most: a model_call_end waiting for its end marker looks again every 100 ms.
   let tick: ReturnType<typeof setTimeout> | undefined;
   const scheduleTick = () => {
@@ -64,7 +69,7 @@ export async function* mergeExternalDeltas(
     let eventsEnded = false;
     for await (const message of channel) {
       // The events may end while one still waits for its end marker: finish releasing what is held first.
-      if (message.kind === "closed") eventsEnded = true;
+      if (message.kind === "closed") eventsEnded = state.eventsEnded = true;
       if (message.kind === "delta") state.acceptDelta(message.id, message.delta);
       if (message.kind === "event") state.held.push(message.item);
       const result = yield* state.release(scheduleTick);
@@ -123,6 +128,8 @@ class MergeState {
   /** Calls whose `model_call_end` was shown: their late deltas (an interrupted or failed call's) are dropped. */
   private readonly finished = new Set<number>();
   private waitingSince: number | undefined;
+  /** Set once no more events will come: nothing waits for a later one then. */
+  eventsEnded = false;
 
   constructor(
     private readonly runId: string,
@@ -133,6 +140,13 @@ class MergeState {
     this.current = resumed ? undefined : 0;
     this.open = resumed;
     this.anchored = !resumed;
+  }
+
+  /** A resumed reader saw a call's output up to its id (`key|kind|end`): that much is never shown again. */
+  resumeAfter(id: string): void {
+    const [key, kind, end] = id.split("|");
+    if (key && (kind === "text" || kind === "reasoning") && Number.isFinite(Number(end)))
+      this.deduper.skip(key, kind, Number(end));
   }
 
   acceptDelta(id: string, delta: StreamDelta): void {
@@ -174,8 +188,11 @@ class MergeState {
         scheduleTick();
         return undefined;
       }
+      const tail = this.awaitsMessage(event, item) ? this.callTail() : undefined;
+      if (tail === "later") return undefined;
       this.held.shift();
       yield* this.flushDeltas();
+      if (tail) yield* this.showTail(tail);
       if (event.type === "model_call_start") {
         // Durable sessions name the call; otherwise the k-th start opens call k (unknown after a resume until a
         // delta names it).
@@ -198,6 +215,48 @@ class MergeState {
       if (event.type === "done") return event.result;
     }
     return undefined;
+  }
+
+  /** Whether a call's end takes what was not shown live from its message: heartbeat output ends with the activity. */
+  private awaitsMessage(event: AgentEvent, item: SessionStreamItem): boolean {
+    return (
+      !this.markersMayLag &&
+      event.type === "model_call_end" &&
+      event.error === undefined &&
+      item.entry.liveOutput === "session" &&
+      this.open &&
+      this.current !== undefined
+    );
+  }
+
+  /**
+   * The final output of the call whose end is first in `held`, from its `message` (the run's next one, before any
+   * other call or the run's end); "later" while it may still come, undefined when the call has none.
+   */
+  private callTail(): { key: string; message: AgentEvent & { type: "message" } } | "later" | undefined {
+    for (const item of this.held.slice(1)) {
+      if (item.entry.runId !== this.runId) continue;
+      const event = fromWireEvent(item.entry.event);
+      if (event.type === "message") return { key: `${this.runId}:${this.current}`, message: event };
+      if (["model_call_start", "model_call_end", "done", "error"].includes(event.type)) return undefined;
+    }
+    return this.eventsEnded ? undefined : "later";
+  }
+
+  /** What of the call's text and reasoning was not shown live, from its message, as the deltas would have shown it. */
+  private *showTail(tail: {
+    key: string;
+    message: AgentEvent & { type: "message" };
+  }): Generator<DurableEvent> {
+    const final = finalOutput(tail.message.message);
+    for (const kind of ["reasoning", "text"] as const) {
+      const rest = this.deduper.tail(tail.key, kind, final[kind]);
+      if (!rest) continue;
+      const at = final[kind].length - rest.length;
+      const id = `${tail.key}|${kind}|${final[kind].length}`;
+      for (const event of this.deduper.accept({ key: tail.key, attempt: 0, kind, at, text: rest }))
+        yield { ...event, offset: this.offset, runId: this.runId, deltaId: id };
+    }
   }
 
   /**

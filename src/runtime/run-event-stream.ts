@@ -97,8 +97,8 @@ export async function* withLostRunEnd(
 
 /**
  * The events of one run, read with the session's `readStream` query (nothing is added to history), merged in
- * order with live output from the session or from an external transport, and deduplicated across activity
- * retries. Follows continue-as-new. Unless `wakeAtRunEnd` is false, the session wakes the reader at the run's end
+ * order with live output from the model activities' heartbeats or from an external transport, and deduplicated
+ * across activity retries. Follows continue-as-new. Unless `wakeAtRunEnd` is false, the session wakes the reader at the run's end
  * (`awaitRunEnd`). Returns the run's result, or undefined if the session ended first.
  */
 export async function* runEventStream(
@@ -135,7 +135,7 @@ export async function* runEventStream(
         stop,
       }
     : { ordered, stop };
-  return yield* mergeExternalDeltas(source, runId, fromModelOutput !== undefined);
+  return yield* mergeExternalDeltas(source, runId, fromModelOutput !== undefined, fromModelOutput);
 }
 
 async function* eventsOnly(inputs: AsyncIterable<MergeInput>): AsyncGenerator<SessionStreamItem> {

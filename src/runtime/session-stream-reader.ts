@@ -1,12 +1,14 @@
 import { WorkflowNotFoundError, type Client } from "@temporalio/client";
 import { EVENTS_TOPIC } from "../common/wire-event.js";
 import { Channel } from "../kernel/channel.js";
-import type { DeltaCursor } from "../workflows/live-deltas.js";
+import type { DeltaCursor } from "../stream/live-deltas.js";
+import type { StreamDelta } from "../stream/stream-delta.js";
 import { readStreamQuery, type ReadStreamResult } from "../workflows/stream-messages.js";
 import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { LoggedEntry } from "../workflows/event-log.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
+import { LiveOutputReader } from "./live-output-reader.js";
 import { parseToolEventId, placeToolEvents } from "./place-tool-events.js";
 import { RunEndWake } from "./run-end-wake.js";
 import { StreamHistoryError } from "./stream-history-error.js";
@@ -34,7 +36,7 @@ const QUERY_DEADLINE_MS = 2_000;
 export interface SessionStreamReaderOptions {
   /** The first event offset to read. */
   from: number;
-  /** Whether to read the session's own live output (false when an external transport carries it). */
+  /** Whether to read live output through Temporal (the model activities' heartbeats; false when Redis carries it). */
   withDeltas: boolean;
   /** The id of the last live delta seen, when resuming. */
   fromDeltaId?: string | undefined;
@@ -47,13 +49,14 @@ export interface SessionStreamReaderOptions {
 }
 
 /**
- * Reads a session's events and live output with the `readStream` query, so a reader adds nothing to the session's
- * history (docs/decisions/0005). Polls fast while entries come and slows down while nothing happens; follows the
- * session across continue-as-new (the query always reaches the newest execution; offsets go on). While the session
- * says its stream is quiet, it waits on the session's history instead of asking again ({@link HistoryWait}). Entries
- * the session no longer keeps (a reader that fell behind what it carries across continue-as-new) are read from its
- * workflow histories (`readEntriesFromHistory`), so every entry comes once, in order; only a range whose
- * history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
+ * Reads a session's events with the `readStream` query and, while the session says live calls are in flight, the
+ * live output in its model activities' heartbeats (describing the session, {@link LiveOutputReader}), so a reader
+ * adds nothing to the session's history (docs/decisions/0005, 0019). Polls fast while entries come and slows down
+ * while nothing happens; follows the session across continue-as-new (the query always reaches the newest execution;
+ * offsets go on). While the session says its stream is quiet, it waits on the session's history instead of asking
+ * again ({@link HistoryWait}). Entries the session no longer keeps (a reader that fell behind what it carries across
+ * continue-as-new) are read from its workflow histories (`readEntriesFromHistory`), so every entry comes once, in
+ * order; only a range whose history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
  * or when `stop` is called.
  */
 export class SessionStreamReader {
@@ -63,10 +66,10 @@ export class SessionStreamReader {
   private readonly cursor: DeltaCursor = {};
   /** Tool events always come from the session, whatever carries live model output (docs/decisions/0007). */
   private readonly toolCursor: ToolEventCursor = {};
-  private readonly ended = new Set<string>();
   private readonly done: Promise<void>;
   private readonly history: HistoryWait;
   private readonly wake: RunEndWake | undefined;
+  private readonly live: LiveOutputReader | undefined;
 
   private from: number;
   private readonly withDeltas: boolean;
@@ -82,6 +85,7 @@ export class SessionStreamReader {
     this.from = options.from;
     this.withDeltas = options.withDeltas;
     this.historyOptions = options.history ?? {};
+    if (options.withDeltas) this.live = new LiveOutputReader(temporal, sessionId);
     this.history = new HistoryWait(temporal, sessionId);
     if (options.wakeAtEndOf)
       this.wake = new RunEndWake(temporal, sessionId, options.wakeAtEndOf, this.controller.signal);
@@ -110,15 +114,13 @@ export class SessionStreamReader {
     while (!this.controller.signal.aborted) {
       let page: ReadStreamResult;
       let missed: LoggedEntry[] = [];
+      let deltas: StreamDelta[] = [];
       try {
         // A query that meets a continue-as-new (or a dying worker) may never be answered: ask again instead.
         page = await this.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
-          handle.query(readStreamQuery, {
-            from: this.from,
-            tools: this.toolCursor,
-            ...(this.withDeltas ? { deltas: this.cursor } : {}),
-          }),
+          handle.query(readStreamQuery, { from: this.from, tools: this.toolCursor }),
         );
+        deltas = await this.readLiveOutput(page);
         if (page.base > this.from) missed = await this.readMissed(page.base);
         unreadableSince = undefined;
       } catch (error) {
@@ -132,8 +134,8 @@ export class SessionStreamReader {
       this.logEnd = page.end;
       for (const item of missed) this.items.push({ kind: "event", item: { topic: EVENTS_TOPIC, ...item } });
       this.from = Math.max(this.from, page.base);
-      const fresh = missed.length > 0 ? maxFresh(this.accept(page), "events") : this.accept(page);
-      if (page.closed && this.from >= page.end && page.deltas.every((delta) => delta.end)) return;
+      const fresh = maxFresh(this.accept(page, deltas), missed.length > 0 ? "events" : "nothing");
+      if (page.closed && this.from >= page.end) return;
       pause = nextPause(fresh, pause, brought);
       brought = fresh;
       // Nothing new and nothing in flight that could send any: only a history event can change the stream.
@@ -167,18 +169,26 @@ export class SessionStreamReader {
     return [...items, ...gaps].sort((a, b) => a.offset - b.offset);
   }
 
-  /** Queues what the page brought; returns what was new in it. */
-  private accept(page: ReadStreamResult): Fresh {
+  /**
+   * The live output after the reader's cursor, read after the page: only while the page says live calls are in flight
+   * (a quiet stream has none; absent from older sessions: read). Output of a call whose end is in the page cannot be
+   * in it (its activity completed before the end was recorded), so it never follows its call's end. A side channel:
+   * a describe that fails brings nothing this time, and the events go on.
+   */
+  private async readLiveOutput(page: ReadStreamResult): Promise<StreamDelta[]> {
+    if (!this.live || page.quiet === true) return [];
+    return this.live.read(this.cursor).catch(() => []);
+  }
+
+  /** Queues what the read brought (its live output first); returns what was new in it. */
+  private accept(page: ReadStreamResult, deltas: StreamDelta[]): Fresh {
     let fresh: Fresh = "nothing";
-    for (const delta of page.deltas) {
-      if (delta.text === "" && !delta.end) continue;
-      // The workflow repeats an ended call's end marker on every read; one is enough.
-      if (delta.end && delta.text === "" && this.ended.has(delta.key)) continue;
+    for (const delta of deltas) {
+      if (delta.text === "") continue;
       const seen = (this.cursor[delta.key] ??= {});
       const end = delta.at + delta.text.length;
       seen[delta.kind] = Math.max(seen[delta.kind] ?? 0, end);
-      if (delta.end) this.ended.add(delta.key);
-      this.items.push({ kind: "delta", id: `${delta.key}|${delta.kind}|${end}`, delta });
+      this.items.push({ kind: "delta", id: deltaId(delta.key, delta.kind, end), delta });
       fresh = "output";
     }
     this.forgetOldKeys();
@@ -230,10 +240,7 @@ export class SessionStreamReader {
     for (const key of tools.slice(0, Math.max(0, tools.length - 8 * KEPT_CURSOR_KEYS)))
       delete this.toolCursor[key];
     const keys = Object.keys(this.cursor);
-    for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_CURSOR_KEYS))) {
-      delete this.cursor[key];
-      this.ended.delete(key);
-    }
+    for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_CURSOR_KEYS))) delete this.cursor[key];
   }
 
   private end(error?: unknown): void {
@@ -241,6 +248,11 @@ export class SessionStreamReader {
     if (error !== undefined && !this.controller.signal.aborted) this.failure = error;
     this.items.close();
   }
+}
+
+/** The id of a piece of live output: its call, its kind and where it ends (a resumed reader goes on from there). */
+export function deltaId(key: string, kind: StreamDelta["kind"], end: number): string {
+  return `${key}|${kind}|${end}`;
 }
 
 /** What a read brought: live output (and perhaps events), events only, or nothing new. */

@@ -1,17 +1,9 @@
-import {
-  DEFAULT_BATCH_MS,
-  UNREAD_BATCH_MS,
-  type DeltaReceipt,
-  type DeltaSink,
-  type StreamDelta,
-} from "./stream-delta.js";
+import { DEFAULT_BATCH_MS, type DeltaSink, type StreamDelta } from "./stream-delta.js";
 
 /** Tuning of a {@link DeltaPublisher}; every field has a default. */
 export interface DeltaPublisherOptions {
   /** How long output is gathered before a batch is sent. Default {@link DEFAULT_BATCH_MS}. */
   batchMs?: number;
-  /** How long while the sink reports that nobody reads. Default {@link UNREAD_BATCH_MS}. */
-  unreadBatchMs?: number;
   /**
    * Whether `end()` appends an end marker (clients merging another source wait for it): `always` (default), only
    * `after-output` (a call that pushed nothing then sends nothing at all), or `never`. `true`/`false` mean always/never.
@@ -31,10 +23,9 @@ export interface DeltaPublisherOptions {
   closeDeadlineMs?: number;
 }
 
-/** How one send ended: stored (with the sink's receipt, if any), or failed. */
+/** How one send ended: stored, or failed. */
 interface SendOutcome {
   error?: unknown;
-  receipt?: DeltaReceipt;
 }
 
 /** When a model call's output ends with an end marker (see {@link DeltaPublisherOptions.endMarker}). */
@@ -83,11 +74,8 @@ export class DeltaPublisher {
   private stopped = false;
   private ending = false;
   private inFlightChars = 0;
-  private readonly options: Required<Omit<DeltaPublisherOptions, "batchMs" | "unreadBatchMs" | "endMarker">>;
+  private readonly options: Required<Omit<DeltaPublisherOptions, "batchMs" | "endMarker">>;
   private readonly batchMs: number;
-  private readonly unreadBatchMs: number;
-  /** The pause between batches now: `batchMs`, or `unreadBatchMs` after a receipt said nobody reads. */
-  private pace: number;
   private readonly endMarker: EndMarkerPolicy;
   private readonly counts: DeltaPublisherStats = {
     sentBatches: 0,
@@ -102,8 +90,6 @@ export class DeltaPublisher {
     options: DeltaPublisherOptions = {},
   ) {
     this.batchMs = options.batchMs ?? DEFAULT_BATCH_MS;
-    this.unreadBatchMs = Math.max(this.batchMs, options.unreadBatchMs ?? UNREAD_BATCH_MS);
-    this.pace = this.batchMs;
     const marker = options.endMarker ?? "always";
     this.endMarker = marker === true ? "always" : marker === false ? "never" : marker;
     this.options = {
@@ -125,7 +111,7 @@ export class DeltaPublisher {
     this.offsets[kind] += text.length;
     this.pendingChars += text.length;
     this.bound();
-    if (!this.loop) this.timer ??= setTimeout(() => this.flush(), this.pace);
+    if (!this.loop) this.timer ??= setTimeout(() => this.flush(), this.batchMs);
   }
 
   /**
@@ -177,7 +163,7 @@ export class DeltaPublisher {
       this.loop = undefined;
       // Output queued while the sender was finishing goes with the next batch.
       if (this.pending.length > 0 && !this.stopped && !this.ending)
-        this.timer ??= setTimeout(() => this.flush(), this.pace);
+        this.timer ??= setTimeout(() => this.flush(), this.batchMs);
     });
   }
 
@@ -193,8 +179,7 @@ export class DeltaPublisher {
 
   /**
    * One sender at a time, so batches keep their order; a failed batch goes back in front of newer output and
-   * is retried with backoff until it is stored or the publisher stops. Successive batches stay `batchMs` apart
-   * (`unreadBatchMs` while the sink says nobody reads).
+   * is retried with backoff until it is stored or the publisher stops. Successive batches stay `batchMs` apart.
    */
   private async run(): Promise<void> {
     let pause = this.options.initialRetryMs;
@@ -205,13 +190,12 @@ export class DeltaPublisher {
       this.pendingChars = 0;
       this.inFlightChars = chars;
       const startedAt = Date.now();
-      const { error, receipt } = await this.trySend(batch);
+      const { error } = await this.trySend(batch);
       this.inFlightChars = 0;
       if (error === undefined) {
         this.counts.sentBatches++;
         pause = this.options.initialRetryMs;
-        this.pace = receipt?.unread ? this.unreadBatchMs : this.batchMs;
-        const wait = this.pace - (Date.now() - startedAt);
+        const wait = this.batchMs - (Date.now() - startedAt);
         if (this.pending.length > 0 && !this.ending && wait > 0) await this.sleep(wait);
         continue;
       }
@@ -225,14 +209,14 @@ export class DeltaPublisher {
     }
   }
 
-  /** Sends one batch; resolves with the failure (a rejection, a throw, or a timeout), or the sink's receipt. */
+  /** Sends one batch; resolves with the failure (a rejection, a throw, or a timeout), if any. */
   private async trySend(batch: StreamDelta[]): Promise<SendOutcome> {
     let timeout: ReturnType<typeof setTimeout> | undefined;
     // A copy: a retry re-merges the batch, and the sink may still hold the array of a send that timed out.
     const sending = Promise.resolve()
       .then(() => this.sink.send(batch.map((delta) => ({ ...delta }))))
       .then(
-        (receipt): SendOutcome => (receipt ? { receipt } : {}),
+        (): SendOutcome => ({}),
         (error: unknown): SendOutcome => ({ error: error ?? new Error("delta sink send failed") }),
       );
     const timedOut = new Promise<SendOutcome>((resolve) => {

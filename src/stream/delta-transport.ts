@@ -1,10 +1,10 @@
 import { Redis } from "ioredis";
+import { heartbeatDeltaSink } from "./heartbeat-delta-sink.js";
 import { redisDeltaSink } from "./redis-delta-sink.js";
 import type { EndMarkerPolicy } from "./delta-publisher.js";
-import { DEFAULT_BATCH_MS, type DeltaSink } from "./stream-delta.js";
-import { temporalDeltaSink } from "./temporal-delta-sink.js";
+import type { DeltaSink } from "./stream-delta.js";
 
-/** How a worker publishes live model output: into the session (rejected `publishDeltas` updates, no history), or into Redis Streams. */
+/** How a worker publishes live model output: in the model activity's heartbeats (no history), or into Redis Streams. */
 export interface DeltaTransport {
   readonly kind: "temporal" | "redis";
   /** How long a publisher gathers output before sending it. */
@@ -15,21 +15,30 @@ export interface DeltaTransport {
    */
   readonly endMarker: EndMarkerPolicy;
   /** A sink for one model-call attempt of a session (called inside the activity). */
-  sink(sessionId: string): DeltaSink;
+  sink(sessionId: string, origin: { key: string; attempt: number }): DeltaSink;
   /** Releases shared connections at worker shutdown. */
   close(): Promise<void>;
 }
 
-/** The Temporal-native transport: no other service. */
+/** The longest a worker with the Temporal-native transport holds back a heartbeat (the SDK's throttle), in ms. */
+export const LIVE_OUTPUT_HEARTBEAT_MS = 50;
+/**
+ * How long the Temporal-native publisher gathers output before it hands the window to the SDK: shorter than the
+ * throttle, so the details the SDK sends are at most this old; longer than a token, so the window (up to 64 KiB of
+ * JSON) is not encoded per token.
+ */
+const HEARTBEAT_BATCH_MS = 20;
+
+/** The Temporal-native transport: the model activity's heartbeats, no other service. */
 export function temporalDeltaTransport(): DeltaTransport {
-  // Each batch is an update and a (speculative) workflow task, so output is gathered for a while (well inside
-  // the 100 ms bound). Clients read it in the same answer as the events, so they never wait for an end marker; a
-  // call without output (a tool call) sends nothing, sparing every such model call an update round trip.
+  // Each batch becomes the heartbeat details (the whole window, not the batch); the SDK sends the latest details
+  // once per throttle interval. An end marker could never be read: the details go with the activity once it completes (readers take the tail
+  // from the final message instead).
   return {
     kind: "temporal",
-    batchMs: DEFAULT_BATCH_MS,
-    endMarker: "after-output",
-    sink: () => temporalDeltaSink(),
+    batchMs: HEARTBEAT_BATCH_MS,
+    endMarker: "never",
+    sink: (_sessionId, origin) => heartbeatDeltaSink(origin),
     close: async () => undefined,
   };
 }

@@ -13,27 +13,21 @@ export interface StreamDelta {
   end?: boolean;
 }
 
-/** What a sink may learn when it stores a batch: that nobody has read the session's live output lately. */
-export interface DeltaReceipt {
-  unread: boolean;
-}
-
 /** Where a model activity publishes its live deltas. */
 export interface DeltaSink {
-  /** Sends a batch of deltas; resolves when they are stored, with a receipt when the sink can tell who reads. */
-  send(deltas: StreamDelta[]): Promise<DeltaReceipt | void>;
+  /** Sends a batch of deltas; resolves when they are stored (or handed to the SDK, for heartbeats). */
+  send(deltas: StreamDelta[]): Promise<void>;
+  /**
+   * What every heartbeat of the activity must carry, when the sink sends through heartbeats: details replace the
+   * previous ones, so a bare liveness heartbeat would erase the live output.
+   */
+  heartbeatDetails?(): unknown;
   /** Releases the connection. */
   close(): Promise<void>;
 }
 
-/** How often a publisher sends what it has gathered to the session, at most (each batch is an update and a workflow task). */
+/** How often a publisher sends what it has gathered, at most. */
 export const DEFAULT_BATCH_MS = 50;
-
-/**
- * How often, while nobody reads the live output (the sink's receipt says so), at most: output is still sent, so a
- * reader who comes later gets all of it, only in fewer, larger batches.
- */
-export const UNREAD_BATCH_MS = 1_000;
 
 /** True when a delta belongs to the run (its model-call key starts with the run id). */
 export function deltaOfRun(delta: StreamDelta, runId: string): boolean {

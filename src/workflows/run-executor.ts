@@ -206,8 +206,8 @@ function publishDone(
 
 /**
  * How the run's model call events tell readers where live output went: nowhere (a buffering codec, a worker without
- * live output: a reader waiting for an end marker would wait 5 s a call), through the session (a Redis reader gets
- * no marker either), or unmarked (a plan made elsewhere: wherever the worker's transport sends it).
+ * live output: a reader waiting for an end marker would wait 5 s a call), through Temporal (heartbeats: no marker, the
+ * reader takes the call's tail from its message), or unmarked (a plan made elsewhere: wherever the worker's transport sends it).
  */
 function liveOutputMark(plan: AgentPlan, live: boolean): LiveOutputMark {
   if (!live || plan.liveOutput === "none") return false;
@@ -280,7 +280,8 @@ function kernelConfig(
       inlineRequests: session.input.inlineRequests === true,
       streamLive: streamsLive(plan),
       recorded: (at) => session.visibility.noteRecordedTime(at),
-      // Only live output sent through the session reaches its stream without a history event; Redis output does not.
+      // Readers describe the session for heartbeat output only while such a call is in flight; Redis output they read
+      // elsewhere.
       ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),
     }),
     tools: durableTools(plan, runId, session),

@@ -2,16 +2,12 @@ import { ApplicationFailure, setHandler } from "@temporalio/workflow";
 import { toolEventKey } from "../common/tool-event-batch.js";
 import { toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent } from "../kernel/events.js";
-import type { DeltaReceipt, StreamDelta } from "../stream/stream-delta.js";
 import { EventLog, type EventLogState } from "./event-log.js";
-import { LiveDeltas } from "./live-deltas.js";
 import { LiveToolEvents } from "./live-tool-events.js";
 import { streamCapture } from "./stream-capture.js";
 import { isToolEventBatch } from "./tool-event-check.js";
 import {
-  DELTAS_STORED,
   TOOL_EVENTS_STORED,
-  publishDeltasUpdate,
   publishToolEventsUpdate,
   readStreamQuery,
   type ReadStreamRequest,
@@ -35,13 +31,6 @@ const MAX_COUNTED_EVENT_BYTES = 64 * 1024;
 /** How many runs' events stay readable in the session stream. */
 const KEPT_RUNS_IN_STREAM = 3;
 
-/**
- * After this many live-output batches with no reader asking for live output (half a second of output at the
- * publisher's pace), the rejection tells the publisher that nobody reads, and it sends less often. A following
- * client asks at least every 200 ms, so it never lets the count get this far.
- */
-const UNREAD_AFTER_STORES = 10;
-
 /** What the stream carries into the next execution: its log, and where its kept runs begin. */
 export interface CarriedStream {
   log: EventLogState;
@@ -52,21 +41,16 @@ export interface CarriedStream {
 export type LiveOutputMark = true | NonNullable<StreamEntry["liveOutput"]>;
 
 /**
- * The session's stream: its events in an offset-addressed log and the live output of model calls, both read by
- * the `readStream` query, so following a session writes nothing into its history (docs/decisions/0005). It also
- * decides what is kept: the events of the last few runs, in memory and across continue-as-new.
+ * The session's stream: its events in an offset-addressed log and the events tools emit while they run, both read
+ * by the `readStream` query, so following a session writes nothing into its history (docs/decisions/0005). Live
+ * model output never reaches the workflow: it travels in the model activity's heartbeats (docs/decisions/0019).
+ * It also decides what is kept: the events of the last few runs, in memory and across continue-as-new.
  */
 export class SessionStream {
   private readonly log: EventLog;
-  private readonly live = new LiveDeltas();
   private readonly toolEvents = new LiveToolEvents();
   /** Where each kept run's events begin, oldest first. */
   private readonly keptRunOffsets: number[];
-  /**
-   * Live-output batches stored since a reader last asked for live output. Memory only, changed by the query too:
-   * it decides no command, only what the `publishDeltas` rejection tells the publisher (how often to send).
-   */
-  private storesSinceRead = 0;
   /** Activities in flight that may add to the stream without a history event. Memory only, read by the query. */
   private liveCalls = 0;
   /** Set only on the stream reader's replayer, which reads a lagging reader's entries from history. */
@@ -79,11 +63,7 @@ export class SessionStream {
     this.log = new EventLog(carried?.log, MAX_COUNTED_EVENT_BYTES);
     this.keptRunOffsets = carried?.keptRunOffsets ?? [];
     setHandler(readStreamQuery, (request) => this.read(request ?? {}), {
-      description: "Reads the session's events from an offset, and live model output after a cursor.",
-    });
-    setHandler(publishDeltasUpdate, () => undefined, {
-      description: "Used by the model activity: stores live output, answered by a rejection (no history).",
-      validator: (batch: unknown) => this.storeDeltas(batch),
+      description: "Reads the session's events from an offset, and tools' events after a cursor.",
     });
     setHandler(publishToolEventsUpdate, () => undefined, {
       description: "Used by the tool activity: stores a tool's events, answered by a rejection (no history).",
@@ -97,9 +77,9 @@ export class SessionStream {
   }
 
   /**
-   * Notes an activity that may add live output or tool events to the stream while it runs (they reach the session
-   * as rejected updates, not history events); call the returned function once it has ended. While none is in
-   * flight, `readStream` says the stream is quiet.
+   * Notes an activity that may add live output (in its heartbeats) or tool events (rejected updates) while it runs,
+   * without a history event; call the returned function once it has ended. While none is in flight, `readStream`
+   * says the stream is quiet, and readers neither ask again nor describe the session until its history grows.
    */
   openLiveCall(): () => void {
     this.liveCalls++;
@@ -156,26 +136,9 @@ export class SessionStream {
     const from = typeof request.from === "number" && request.from >= 0 ? request.from : 0;
     const maxBytes = Math.min(request.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
     const page = this.log.read(from, maxBytes);
-    const wantsDeltas = typeof request.deltas === "object" && request.deltas !== null;
-    if (wantsDeltas) this.storesSinceRead = 0;
-    const deltas = wantsDeltas ? this.live.read(request.deltas!) : [];
     const tools = request.tools && typeof request.tools === "object" ? request.tools : undefined;
     const toolEvents = tools ? this.toolEvents.read(tools) : [];
-    return { ...page, deltas, toolEvents, closed: this.isClosed(), quiet: this.liveCalls === 0 };
-  }
-
-  private storeDeltas(batch: unknown): never {
-    if (!Array.isArray(batch))
-      throw ApplicationFailure.nonRetryable("publishDeltas: expected a list of deltas");
-    this.live.store(batch.filter(isDelta));
-    this.storesSinceRead++;
-    const receipt: DeltaReceipt = { unread: this.storesSinceRead > UNREAD_AFTER_STORES };
-    throw ApplicationFailure.create({
-      message: "stored",
-      type: DELTAS_STORED,
-      nonRetryable: true,
-      details: [receipt],
-    });
+    return { ...page, deltas: [], toolEvents, closed: this.isClosed(), quiet: this.liveCalls === 0 };
   }
 
   private storeToolEvents(batch: unknown): never {
@@ -184,17 +147,4 @@ export class SessionStream {
     this.toolEvents.store(batch);
     throw ApplicationFailure.create({ message: "stored", type: TOOL_EVENTS_STORED, nonRetryable: true });
   }
-}
-
-function isDelta(value: unknown): value is StreamDelta {
-  const delta = value as StreamDelta | null;
-  return (
-    typeof delta === "object" &&
-    delta !== null &&
-    typeof delta.key === "string" &&
-    typeof delta.attempt === "number" &&
-    (delta.kind === "text" || delta.kind === "reasoning") &&
-    typeof delta.at === "number" &&
-    typeof delta.text === "string"
-  );
 }

@@ -5,10 +5,13 @@ import { SessionStreamReader, nextPause } from "../../../src/runtime/session-str
 import type { LoggedEntry } from "../../../src/workflows/event-log.js";
 import type { ReadStreamResult } from "../../../src/workflows/stream-messages.js";
 
+/** How the fake sessions describe themselves: no model call in flight, so no live output. */
+const describeSession = async () => ({ raw: { pendingActivities: [] } });
+
 /** A client whose session answers every read with `page`. */
 function clientAnswering(page: ReadStreamResult): Client {
   return {
-    workflow: { getHandle: () => ({ query: async () => page }) },
+    workflow: { getHandle: () => ({ query: async () => page, describe: describeSession }) },
     connection: { withDeadline: (_deadline: number, read: () => Promise<unknown>) => read() },
   } as unknown as Client;
 }
@@ -29,7 +32,7 @@ function busyClient(readAt: number[]): Client {
     };
   };
   return {
-    workflow: { getHandle: () => ({ query: read }) },
+    workflow: { getHandle: () => ({ query: read, describe: describeSession }) },
     connection: { withDeadline: (_deadline: number, run: () => Promise<unknown>) => run() },
   } as unknown as Client;
 }
@@ -54,7 +57,7 @@ function busyClientWithRunEnds(
     return next.answer;
   };
   return {
-    workflow: { getHandle: () => ({ query: read, executeUpdate }) },
+    workflow: { getHandle: () => ({ query: read, executeUpdate, describe: describeSession }) },
     connection: {
       withDeadline: (_deadline: number, run: () => Promise<unknown>) => run(),
       withAbortSignal: (_signal: AbortSignal, run: () => Promise<unknown>) => run(),

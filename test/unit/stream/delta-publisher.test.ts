@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { DeltaPublisher } from "../../../src/stream/delta-publisher.js";
 import type { DeltaSink, StreamDelta } from "../../../src/stream/stream-delta.js";
 
@@ -187,38 +187,4 @@ it("after close nothing more is sent", async () => {
   publisher.push("text", "b");
   await sleep(30);
   expect(sends()).toBe(0);
-});
-
-it("sends less often while the sink says nobody reads, keeping all output, and at its pace again once someone does", async () => {
-  vi.useFakeTimers();
-  try {
-    let unread = true;
-    const stored: StreamDelta[] = [];
-    const sendTimes: number[] = [];
-    const sink: DeltaSink = {
-      send(deltas) {
-        sendTimes.push(Date.now());
-        stored.push(...deltas);
-        return Promise.resolve({ unread });
-      },
-      close: () => Promise.resolve(),
-    };
-    const publisher = new DeltaPublisher(sink, origin, { batchMs: 10, unreadBatchMs: 1_000 });
-    const start = Date.now();
-    // Output every 5 ms for 2.5 s: nobody reads for the first 1.5 s, then someone does.
-    for (let at = 0; at < 2_500; at += 5) {
-      if (at === 1_500) unread = false;
-      publisher.push("text", "x");
-      await vi.advanceTimersByTimeAsync(5);
-    }
-    expect(await publisher.end()).toBe(true);
-    const gaps = sendTimes.slice(1).map((time, index) => time - sendTimes[index]!);
-    // The first batch goes at the usual pace; then one a second while unread; then every 10 ms again.
-    expect(sendTimes[0]! - start).toBeLessThanOrEqual(15);
-    expect(gaps.slice(0, 2)).toEqual([1_000, 1_000]);
-    expect(Math.max(...gaps.slice(3, -1))).toBeLessThanOrEqual(15);
-    expect(rebuilt(stored)).toBe("x".repeat(500));
-  } finally {
-    vi.useRealTimers();
-  }
 });

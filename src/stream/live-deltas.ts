@@ -1,11 +1,10 @@
-import type { StreamDelta } from "../stream/stream-delta.js";
+import type { StreamDelta } from "./stream-delta.js";
 
 /** How far a reader got in each model call's live output: characters of text and of reasoning. */
 export type DeltaCursor = Record<string, { text?: number; reasoning?: number }>;
 
 interface CallOutput {
   attempt: number;
-  ended: boolean;
   parts: Record<StreamDelta["kind"], { at: number; text: string }>;
 }
 
@@ -15,10 +14,11 @@ const KEPT_CALLS = 4;
 const MAX_CHARS = 1_000_000;
 
 /**
- * Live model output of a session, kept only in the memory of the worker that caches the workflow. It is filled
- * by update validators that store a batch and reject the update, so live output writes nothing into history
- * (docs/decisions/0005); it is never read by workflow code, only by the `readStream` query, so a replay (which
- * starts it empty) cannot diverge. A reader that misses output here still gets the final message.
+ * The live output a client has read of a session's model calls, per call and kind, so each read hands on only what
+ * goes beyond the reader's cursor. It is fed with what the model activities' heartbeats hold
+ * (`heartbeatSnapshotDeltas`): each snapshot repeats what the previous one held, so only what goes beyond what is
+ * kept is appended; a later attempt replaces an earlier one, and a snapshot whose window moved past what is kept
+ * starts the kind again at its offset (the gap is the final message's). Client memory only.
  */
 export class LiveDeltas {
   private readonly calls = new Map<string, CallOutput>();
@@ -29,7 +29,7 @@ export class LiveDeltas {
     for (const delta of batch) this.storeOne(delta);
   }
 
-  /** The output after the reader's cursor, per call and kind, plus each ended call's end marker. */
+  /** The output after the reader's cursor, per call and kind. */
   read(cursor: DeltaCursor = {}): StreamDelta[] {
     const out: StreamDelta[] = [];
     for (const [key, call] of this.calls) {
@@ -39,10 +39,6 @@ export class LiveDeltas {
         const text = part.text.slice(seen - part.at);
         if (text !== "") out.push({ key, attempt: call.attempt, kind, at: seen, text });
       }
-      if (call.ended) {
-        const end = call.parts.text.at + call.parts.text.text.length;
-        out.push({ key, attempt: call.attempt, kind: "text", at: end, text: "", end: true });
-      }
     }
     return out;
   }
@@ -51,17 +47,16 @@ export class LiveDeltas {
     let call = this.calls.get(delta.key);
     if (!call || delta.attempt > call.attempt) {
       if (!call && this.finished.has(delta.key)) return;
-      call = { attempt: delta.attempt, ended: false, parts: { text: empty(), reasoning: empty() } };
+      call = { attempt: delta.attempt, parts: { text: empty(), reasoning: empty() } };
       this.calls.delete(delta.key);
       this.calls.set(delta.key, call);
       this.forgetOldCalls();
     }
     if (delta.attempt < call.attempt) return;
-    if (delta.end) call.ended = true;
     const part = call.parts[delta.kind];
     const next = part.at + part.text.length;
     if (delta.at > next || part.text.length + delta.text.length > MAX_CHARS) {
-      // A batch went missing (or the call is huge): what follows still shows; the gap is the final message's.
+      // A piece went missing (or the call is huge): what follows still shows; the gap is the final message's.
       if (delta.at > next) call.parts[delta.kind] = { at: delta.at, text: delta.text };
       return;
     }
