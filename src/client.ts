@@ -142,15 +142,6 @@ export interface AgentClientOptions {
    */
   actor?: string;
   /**
-   * A client following a run asks its session to answer when the run ends (the `awaitRunEnd` update, two history
-   * events a run), so `run`, `send` and `events` return at the run's end instead of at their next poll (up to 200 ms
-   * later; docs/decisions/0014). Default true; false only polls, as clients before it did. A worker that predates
-   * the update refuses it, which costs nothing, but a worker rolled back past it cannot replay a session in which a
-   * wait was accepted (docs/versioning.md): upgrade workers before clients, and turn this off while a rollback is
-   * possible.
-   */
-  runEndWake?: boolean;
-  /**
    * The workflow-safe modules of the agents' own middleware (`defineMiddleware`): the same modules the workers bundle
    * (`workflowModulesOf(agents)` lists them). A reader that fell behind what a session keeps in memory reads the
    * events it missed by replaying the session's history, which runs them; not needed for agents whose middleware are
@@ -191,7 +182,6 @@ export class AgentClient {
   private readonly workersSeen = new Map<string, number>();
   /** Who decides and answers when a call names no actor (the `actor` option). */
   readonly actor: string | undefined;
-  private readonly runEndWake: boolean;
   private readonly workflowModules: string[] | undefined;
 
   constructor(
@@ -204,7 +194,6 @@ export class AgentClient {
       | "searchAttributes"
       | "maxRunInputBytes"
       | "actor"
-      | "runEndWake"
       | "workflowModules"
     > = {},
   ) {
@@ -218,7 +207,6 @@ export class AgentClient {
     this.maxRunInputBytes = options.maxRunInputBytes ?? defaultRunInputLimit(externalStorage);
     this.workerWaitMs = options.workerWaitMs ?? 10_000;
     this.searchAttributes = options.searchAttributes !== false;
-    this.runEndWake = options.runEndWake !== false;
     this.workflowModules = options.workflowModules;
   }
 
@@ -399,7 +387,6 @@ export class AgentClient {
         position,
         this.externalDeltas,
         this.closing.signal,
-        this.runEndWake,
         {
           dataConverter: this.temporal.options.dataConverter,
           ...(this.workflowModules ? { workflowModules: this.workflowModules } : {}),

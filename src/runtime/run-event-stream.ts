@@ -98,8 +98,7 @@ export async function* withLostRunEnd(
 /**
  * The events of one run, read with the session's `readStream` query (nothing is added to history), merged in
  * order with live output from the model activities' heartbeats or from an external transport, and deduplicated
- * across activity retries. Follows continue-as-new. Unless `wakeAtRunEnd` is false, the session wakes the reader at the run's end
- * (`awaitRunEnd`). Returns the run's result, or undefined if the session ended first.
+ * across activity retries. Follows continue-as-new. Returns the run's result, or undefined if the session ended first.
  */
 export async function* runEventStream(
   temporal: Client,
@@ -108,7 +107,6 @@ export async function* runEventStream(
   position: EventStreamPosition,
   external?: ExternalDeltaSource,
   clientClosed?: AbortSignal,
-  wakeAtRunEnd = true,
   history?: StreamHistoryOptions,
 ): AsyncGenerator<DurableEvent, RunResult | undefined> {
   const fromOffset = position.fromOffset ?? 0;
@@ -123,7 +121,6 @@ export async function* runEventStream(
     withDeltas: !external,
     fromDeltaId: position.fromDeltaId,
     clientClosed,
-    wakeAtEndOf: wakeAtRunEnd ? runId : undefined,
     history,
   });
   const ordered = withLostRunEnd(temporal, reader, runId);

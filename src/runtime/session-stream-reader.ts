@@ -10,7 +10,6 @@ import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
 import { LiveOutputReader } from "./live-output-reader.js";
 import { parseToolEventId, placeToolEvents } from "./place-tool-events.js";
-import { RunEndWake } from "./run-end-wake.js";
 import { StreamHistoryError } from "./stream-history-error.js";
 import type { StreamHistoryOptions } from "./stream-history.js";
 
@@ -42,8 +41,6 @@ export interface SessionStreamReaderOptions {
   fromDeltaId?: string | undefined;
   /** Aborted when the client that reads is closed. */
   clientClosed?: AbortSignal | undefined;
-  /** The run whose end the reader reads at once, woken by the session ({@link RunEndWake}) instead of its next poll. */
-  wakeAtEndOf?: string | undefined;
   /** How to read entries the session no longer keeps from its history (its payloads' converter, middleware modules). */
   history?: StreamHistoryOptions | undefined;
 }
@@ -68,7 +65,6 @@ export class SessionStreamReader {
   private readonly toolCursor: ToolEventCursor = {};
   private readonly done: Promise<void>;
   private readonly history: HistoryWait;
-  private readonly wake: RunEndWake | undefined;
   private readonly live: LiveOutputReader | undefined;
 
   private from: number;
@@ -87,8 +83,6 @@ export class SessionStreamReader {
     this.historyOptions = options.history ?? {};
     if (options.withDeltas) this.live = new LiveOutputReader(temporal, sessionId);
     this.history = new HistoryWait(temporal, sessionId);
-    if (options.wakeAtEndOf)
-      this.wake = new RunEndWake(temporal, sessionId, options.wakeAtEndOf, this.controller.signal);
     if (options.fromDeltaId) this.restoreCursor(options.fromDeltaId);
     this.stopWhenClosed(options.clientClosed);
     this.done = this.loop().then(
@@ -144,7 +138,7 @@ export class SessionStreamReader {
         pause = FAST_POLL_MS;
         continue;
       }
-      await (this.wake ? this.wake.sleep(pause) : sleep(pause, this.controller.signal));
+      await sleep(pause, this.controller.signal);
     }
   }
 

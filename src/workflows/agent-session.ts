@@ -54,9 +54,7 @@ function taskOutcome(session: SessionState): Pick<SessionOutcome, "task"> {
 }
 
 async function continueAsNewNow(session: SessionState, suspended?: SuspendedRun): Promise<never> {
-  // Handlers in flight (a startRun, a decision) finish here first; they only queue or flag. Waits on a run's end
-  // answer now (`awaitRunEnd`): the run may go on in the next execution.
-  session.continuingAsNew = true;
+  // Handlers in flight (a startRun, a decision) finish here first; they only queue or flag.
   await condition(allHandlersFinished);
   // The conversation goes on in `carried`; a fork's seed is only the first execution's start.
   const { seed: _seed, ...input } = session.input;

@@ -223,16 +223,6 @@ export interface TranscriptPage {
   total: number;
 }
 
-/** Which run's end to wait for. */
-export interface AwaitRunEndRequest {
-  runId: string;
-}
-
-/** Whether the run ended (false: the session continued as new first, and the run may go on in the next execution). */
-export interface AwaitRunEndResult {
-  ended: boolean;
-}
-
 /** The outcome of a run, as the session remembers it. */
 export interface RunSummary {
   runId: string;
@@ -268,12 +258,6 @@ export const interruptUpdate = defineUpdate<{ interrupted: boolean }, [Interrupt
 export const interruptSignal = defineSignal<[InterruptRequest]>("interrupt");
 /** A tool running in an activity starts a fork of the agent (`ctx.fork`): a child session; resolves with its end. */
 export const startForkUpdate = defineUpdate<RunResult, [StartForkRequest]>("startFork");
-/**
- * Answers when a run has ended (its `done` is in the stream), or when the session continues as new before that
- * (`ended: false`: ask the next execution). A follower's wake-up, so it reads a run's end at once instead of at its
- * next poll (docs/decisions/0014, phase 14).
- */
-export const awaitRunEndUpdate = defineUpdate<AwaitRunEndResult, [AwaitRunEndRequest]>("awaitRunEnd");
 /**
  * Does nothing but give the session a workflow task. Temporal tells a pinned session that a new build is its target
  * only in a workflow task, and an idle session has none until its next message: a rollout sends this to the
@@ -315,8 +299,6 @@ export const HANDLER_DESCRIPTIONS = {
   interrupt: 'Cancels the in-flight model call and re-plans: {} or {"content": "steer first"}.',
   startFork:
     "Used by a tool's ctx.fork: {callId, input, forkId, tools?} starts a fork of the agent as a child session and returns its result. Refused unless that tool call is running.",
-  awaitRunEnd:
-    "Answers {ended: true} when the run {runId} has ended, {ended: false} when the session continues as new first. Refused when the run is unknown or already ended.",
   wake: "Does nothing but wake the session: after a rollout, an idle session moves to the new current build. No input.",
   sessionStatus:
     "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",

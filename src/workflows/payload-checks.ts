@@ -1,11 +1,5 @@
 import { undecodableReason } from "./lenient-payload-converter.js";
-import type {
-  AwaitRunEndRequest,
-  CancelRunRequest,
-  InterruptRequest,
-  StartRunRequest,
-  SteerRequest,
-} from "./messages.js";
+import type { CancelRunRequest, InterruptRequest, StartRunRequest, SteerRequest } from "./messages.js";
 
 /** Why a payload is malformed, or undefined when it is well formed. Shared by update validators and signals. */
 export type PayloadProblem = string | undefined;
@@ -67,15 +61,6 @@ export function checkSteer(request: unknown): PayloadProblem {
   if (typeof id !== "string" || id === "") return "'id' must be a non-empty string";
   if (typeof content === "string") return content.trim() === "" ? "'content' must not be empty" : undefined;
   return isMessage(content) ? undefined : "'content' must be a string or a {role, content} message";
-}
-
-/** Checks an `awaitRunEnd` request. */
-export function checkAwaitRunEnd(request: unknown): PayloadProblem {
-  const undecodable = undecodableReason(request);
-  if (undecodable) return undecodable;
-  if (!isObject(request)) return "expected an object {runId}";
-  const { runId } = request as Partial<AwaitRunEndRequest>;
-  return typeof runId === "string" && runId !== "" ? undefined : "'runId' must be a non-empty string";
 }
 
 /** Checks a cancel request. */

@@ -28,7 +28,6 @@ import { undecodableReason } from "./lenient-payload-converter.js";
 import type { SessionState } from "./session-state.js";
 import { checkStartFork, startFork } from "./durable-fork.js";
 import { workflowPorts } from "./workflow-ports.js";
-import { registerRunEndWait } from "./run-end-wait.js";
 
 /**
  * Wires every signal, update and query of the session workflow (ADR 0012 names them) to the session's state.
@@ -86,7 +85,6 @@ export function registerSessionHandlers(session: SessionState): void {
     description: about.sessionTranscript,
   });
   setHandler(modelRequestQuery, (key) => session.requests.get(key), { description: about.modelRequest });
-  registerRunEndWait(session);
 }
 
 /** Approvals, answers and interrupts: an update with a validator each, and a signal for the UI and CLI. */

@@ -75,8 +75,6 @@ export class SessionState {
   closed = false;
   /** Set by the `wake` signal: the idle session looks then whether another build became its target. */
   woken = false;
-  /** Set once this execution is about to continue as new: waits that end with the execution answer then. */
-  continuingAsNew = false;
   runsCompleted: number;
   runsThisExecution = 0;
   turns: number;

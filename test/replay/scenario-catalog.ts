@@ -211,20 +211,6 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
       !!history && lastEvent(history)?.workflowExecutionCompletedEventAttributes != null,
   },
   {
-    name: "run-end-wait",
-    executions: 1,
-    shows:
-      "a follower's awaitRunEnd wait, accepted while the run waits for approval, answered {ended: true} at its end",
-    exercised: ([history]) => {
-      if (!history || !acceptedUpdates(history).includes("awaitRunEnd")) return false;
-      const answers = eventsOf(history).flatMap((event) => {
-        const outcome = event.workflowExecutionUpdateCompletedEventAttributes?.outcome;
-        return outcome ? [payloadText(outcome.success?.payloads?.[0]?.data)] : [];
-      });
-      return answers.some((answer) => answer.replace(/\s/g, "") === '{"ended":true}');
-    },
-  },
-  {
     name: "approval-wait",
     executions: 1,
     shows: "a tool call that waits for approval (its timer set), is approved by update, then runs",

@@ -238,7 +238,6 @@ export function createRecorderKit(): RecorderKit {
       agent("closed", { tools: [add] }),
       agent("approval-wait", { tools: [add], permission: { ask: ["add"] } }),
       agent("approval-deny", { tools: [add], permission: { ask: ["add"] } }),
-      agent("run-end-wait", { tools: [add], permission: { ask: ["add"] } }),
       agent("approvers", {
         tools: [add],
         permission: { ask: ["add"], approvers: [{ tools: "add", actors: ["recorder"] }] },
@@ -428,10 +427,6 @@ function scripts(): ProviderMap {
     "script-approval-wait": conversationScript([
       toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 2, b: 2 } }]),
       textTurn("Approved: 4."),
-    ]),
-    "script-run-end-wait": conversationScript([
-      toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 5, b: 5 } }]),
-      textTurn("Approved: 10."),
     ]),
     "script-approval-timeout": conversationScript([
       toolCallTurn([{ id: APPROVAL_CALL_ID, name: "add", input: { a: 3, b: 3 } }]),

@@ -1,7 +1,6 @@
 import type { AgentClient, DurableEvent } from "../../../src/client.js";
 import type { RunResult } from "../../../src/kernel/events.js";
-import { approveSignal, awaitRunEndUpdate } from "../../../src/workflows/messages.js";
-import { acceptedUpdates } from "../history-events.js";
+import { approveSignal } from "../../../src/workflows/messages.js";
 import {
   APPROVAL_CALL_ID,
   COMPACTION_SUMS,
@@ -127,25 +126,6 @@ const approvalWait: Scenario = async ({ client, sessionId }) => {
   const result = events.find((event) => event.type === "tool_result");
   if (!result || JSON.stringify(result).includes("denied"))
     throw new Error("the approved add did not run: " + JSON.stringify(result));
-};
-
-/**
- * A follower's `awaitRunEnd` wait, accepted while the run waits for approval and answered at the run's end: the
- * follower starts before the approval is pending, so its wait is in flight when the run ends.
- */
-const runEndWait: Scenario = async ({ client, sessionId }) => {
-  const started = await client.start(agentOf("run-end-wait"), "What is 5+5? (needs approval)", { sessionId });
-  const events = expectEnd(client.events(sessionId, started.runId, { fromOffset: started.offset }), "stop");
-  await waitForPendingApproval(client, sessionId);
-  const handle = client.temporal.workflow.getHandle(sessionId);
-  await waitFor(
-    async () => acceptedUpdates(await handle.fetchHistory()).includes(awaitRunEndUpdate.name),
-    "the follower's awaitRunEnd to be accepted",
-  );
-  await client.approve(sessionId, APPROVAL_CALL_ID, { actor: "recorder", reason: "fine" });
-  await events;
-  await client.closeSession(sessionId);
-  await handle.result();
 };
 
 const approvalDeny: Scenario = async ({ client, sessionId }) => {
@@ -398,7 +378,6 @@ export const SCENARIO_RUNNERS: Readonly<Record<string, Scenario>> = {
   "approval-wait": approvalWait,
   "approval-timeout": approvalTimeout,
   "approval-deny": approvalDeny,
-  "run-end-wait": runEndWait,
   approvers,
   question,
   "context-engine": contextEngine,

@@ -37,34 +37,6 @@ function busyClient(readAt: number[]): Client {
   } as unknown as Client;
 }
 
-/**
- * The busy client, whose session also answers `awaitRunEnd` waits: each wait takes the next of `answers` (a result
- * or a refusal) after its delay. `waits` notes when each wait was sent.
- */
-function busyClientWithRunEnds(
-  readAt: number[],
-  answers: { afterMs: number; answer: { ended: boolean } | Error }[],
-  waits: number[],
-): Client {
-  const busy = busyClient(readAt);
-  const read = busy.workflow.getHandle("busy").query;
-  const executeUpdate = async () => {
-    waits.push(Date.now());
-    const next = answers.shift();
-    if (!next) return new Promise(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, next.afterMs));
-    if (next.answer instanceof Error) throw next.answer;
-    return next.answer;
-  };
-  return {
-    workflow: { getHandle: () => ({ query: read, executeUpdate, describe: describeSession }) },
-    connection: {
-      withDeadline: (_deadline: number, run: () => Promise<unknown>) => run(),
-      withAbortSignal: (_signal: AbortSignal, run: () => Promise<unknown>) => run(),
-    },
-  } as unknown as Client;
-}
-
 const closedSession: ReadStreamResult = { base: 0, end: 0, items: [], deltas: [], closed: true };
 
 describe("SessionStreamReader and the client that reads", () => {
@@ -125,50 +97,5 @@ describe("SessionStreamReader and the client that reads", () => {
     await reader.stop();
     const gaps = readAt.slice(1).map((at, index) => at - readAt[index]!);
     expect(gaps).toEqual([100, 200, 200, 200, 200]);
-  });
-
-  it("reads at once when the session answers that the run ended, instead of at its next poll", async () => {
-    vi.useFakeTimers({ now: 0 });
-    const readAt: number[] = [];
-    const waits: number[] = [];
-    const client = busyClientWithRunEnds(readAt, [{ afterMs: 450, answer: { ended: true } }], waits);
-    const reader = new SessionStreamReader(client, "busy", { from: 0, withDeltas: true, wakeAtEndOf: "r" });
-    await vi.advanceTimersByTimeAsync(1_000);
-    await reader.stop();
-    // Reads at 0, 100 and 300; the run ends at 450: read then, and from there at the usual pace.
-    expect(readAt).toEqual([0, 100, 300, 450, 650, 850]);
-    expect(waits).toEqual([0]);
-  });
-
-  it("waits again after a continue-as-new answered first, and stops waiting after a refusal", async () => {
-    vi.useFakeTimers({ now: 0 });
-    const readAt: number[] = [];
-    const waits: number[] = [];
-    const answers = [
-      { afterMs: 150, answer: { ended: false } },
-      { afterMs: 200, answer: new Error("awaitRunEnd: run 'r' has ended") },
-    ];
-    const reader = new SessionStreamReader(busyClientWithRunEnds(readAt, answers, waits), "busy", {
-      from: 0,
-      withDeltas: true,
-      wakeAtEndOf: "r",
-    });
-    await vi.advanceTimersByTimeAsync(1_000);
-    await reader.stop();
-    // Woken at 150 (the execution continued as new; asked the next one) and at 350 (refused: no third wait).
-    expect(waits).toEqual([0, 150]);
-    expect(readAt).toEqual([0, 100, 150, 350, 550, 750, 950]);
-  });
-
-  it("reads without waits when it follows no run", async () => {
-    vi.useFakeTimers({ now: 0 });
-    const waits: number[] = [];
-    const reader = new SessionStreamReader(busyClientWithRunEnds([], [], waits), "busy", {
-      from: 0,
-      withDeltas: true,
-    });
-    await vi.advanceTimersByTimeAsync(500);
-    await reader.stop();
-    expect(waits).toEqual([]);
   });
 });
