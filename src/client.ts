@@ -13,6 +13,7 @@ import { SUBAGENT_RUN_ID, type ForkOrigin, type SessionInput } from "./workflows
 import type { RunResult } from "./kernel/events.js";
 import { historyToJSONObject } from "./runtime/history-json.js";
 import { queryWithRetry } from "./runtime/query-with-retry.js";
+import { workflowTaskFailure } from "./runtime/workflow-task-failure.js";
 import { readTranscript } from "./runtime/read-transcript.js";
 import { isSessionBusy, updateWithRetry } from "./runtime/update-with-retry.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
@@ -539,7 +540,11 @@ export class AgentClient {
 
   private async ownStatus(sessionId: string): Promise<SessionStatus> {
     try {
-      return await queryWithRetry(() => this.handle(sessionId).query(sessionStatusQuery));
+      const handle = this.handle(sessionId);
+      return await queryWithRetry(
+        () => handle.query(sessionStatusQuery),
+        () => workflowTaskFailure(handle),
+      );
     } catch (error) {
       throw toSessionError(error, sessionId, "describe");
     }

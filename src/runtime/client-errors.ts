@@ -5,6 +5,7 @@ import {
 } from "@temporalio/client";
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from "@temporalio/common";
 import { AgentError, errorMessage } from "../kernel/errors.js";
+import { WorkflowTaskFailingError } from "./query-with-retry.js";
 
 /** A session operation failed; the message says why, in the session's terms. */
 export class SessionError extends AgentError {
@@ -60,6 +61,14 @@ export function toSessionError(error: unknown, sessionId: string, operation: str
     );
     const reason = /is closed/.test(why) ? "closed" : "rejected";
     return new SessionError(`${operation} rejected: ${why}`, sessionId, reason, options);
+  }
+  if (error instanceof WorkflowTaskFailingError) {
+    return new SessionError(
+      `${operation}: session '${sessionId}' cannot answer: ${error.message}`,
+      sessionId,
+      "unavailable",
+      options,
+    );
   }
   const message = errorMessage(error);
   if (/NOT_FOUND|workflow not found|not found for ID/i.test(message) && !/already completed/i.test(message)) {

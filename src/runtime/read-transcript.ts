@@ -5,6 +5,7 @@ import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
 import { readTranscriptSegment } from "../storage/transcript-blob.js";
 import { sessionTranscriptQuery } from "../workflows/messages.js";
 import { queryWithRetry } from "./query-with-retry.js";
+import { workflowTaskFailure } from "./workflow-task-failure.js";
 
 /** How often a reader starts over because the session compacted while it was paging. */
 const MAX_RESTARTS = 5;
@@ -36,7 +37,11 @@ export async function readTranscript(
 async function readPages(
   handle: WorkflowHandle,
 ): Promise<{ segments: TranscriptSegmentRef[]; tail: Message[] } | undefined> {
-  const query = (from: number) => queryWithRetry(() => handle.query(sessionTranscriptQuery, { from }));
+  const query = (from: number) =>
+    queryWithRetry(
+      () => handle.query(sessionTranscriptQuery, { from }),
+      () => workflowTaskFailure(handle),
+    );
   const first = await query(0);
   const tail = [...first.tail];
   for (let page = first; page.end < page.total;) {

@@ -1,11 +1,14 @@
 import { ServiceError } from "@temporalio/client";
 import { describe, expect, it } from "vitest";
-import { queryWithRetry } from "../../../src/runtime/query-with-retry.js";
+import { WorkflowTaskFailingError, queryWithRetry } from "../../../src/runtime/query-with-retry.js";
 
-const grpcError = (code: number) =>
+const grpcError = (code: number, message = "context canceled") =>
   new ServiceError("Failed to query Workflow", {
-    cause: Object.assign(new Error("context canceled"), { code }),
+    cause: Object.assign(new Error(message), { code }),
   });
+/** What the server answers from a workflow task's third attempt on (failQueryWorkflowTaskAttemptCount). */
+const taskRetrying = () =>
+  grpcError(9, "9 FAILED_PRECONDITION: Unable to query workflow due to Workflow Task in failed state.");
 
 describe("queryWithRetry", () => {
   it("asks again while the server says 'not now' (cancelled, deadline, unavailable), then answers", async () => {
@@ -31,5 +34,48 @@ describe("queryWithRetry", () => {
     ).rejects.toThrow("Failed to query Workflow");
     expect(calls).toBe(1);
     await expect(queryWithRetry(() => Promise.reject(new TypeError("bad")))).rejects.toThrow("bad");
+  });
+
+  it("asks again while a workflow task retries after timing out (a dead worker held it), then answers", async () => {
+    let calls = 0;
+    let asked = 0;
+    const answer = await queryWithRetry(
+      async () => {
+        if (++calls < 3) throw taskRetrying();
+        return "status";
+      },
+      async () => (asked++, undefined),
+    );
+    expect(answer).toBe("status");
+    expect(calls).toBe(3);
+    expect(asked).toBe(2);
+  });
+
+  it("fails at once, saying why, when the workflow task fails for good", async () => {
+    let calls = 0;
+    const failing = queryWithRetry(
+      async () => {
+        calls++;
+        throw taskRetrying();
+      },
+      async () => "[TMPRL1100] Nondeterminism error: no command scheduled",
+    );
+    await expect(failing).rejects.toThrow(WorkflowTaskFailingError);
+    await expect(failing).rejects.toThrow("its workflow task fails: [TMPRL1100] Nondeterminism error");
+    expect(calls).toBe(1);
+  });
+
+  it("does not take other failed preconditions for a retrying task", async () => {
+    let calls = 0;
+    await expect(
+      queryWithRetry(
+        async () => {
+          calls++;
+          throw grpcError(9, "9 FAILED_PRECONDITION: something else");
+        },
+        async () => undefined,
+      ),
+    ).rejects.toThrow("Failed to query Workflow");
+    expect(calls).toBe(1);
   });
 });
