@@ -7,8 +7,8 @@ import { runChaos } from "../../bench/chaos.js";
 // of ~300 ms and tool calls of 400-1,200 ms, so kills land in calls. Fast: neither pauses, so runs race through
 // continue-as-new while their followers read. What it checks are not figures but what must hold whatever the timing:
 // no run lost, no completed tool call run again, no at-most-once call started twice, every follower got every offset
-// of its run once and in order, every execution the live workers wrote replays from scratch; failed workflow tasks are
-// printed.
+// of its run once and in order, every execution the live workers wrote replays from scratch, and no workflow task failed
+// on a live worker other than by Temporal's bookkeeping (a nondeterminism error a later attempt passes is a defect too).
 it.each([
   { speed: "slow" as const, maxHistoryEvents: 150 },
   { speed: "fast" as const, maxHistoryEvents: 100 },
@@ -39,10 +39,7 @@ it.each([
     expect(result.unplannedWorkerExits, context).toBe(0);
     expect(result.followers, context).toMatchObject({ gaps: 0, duplicates: 0, outOfOrder: 0, eventsLost: 0 });
     expect(result.historiesNotReplaying, context).toEqual([]);
-    // Reported, not asserted: a live worker still fails a workflow task now and then with a transient nondeterminism
-    // error (seen after a workflow task's schedule-to-start timeout), which a later attempt passes; open in issue 35.
-    if (result.failedWorkflowTasks.length > 0)
-      console.error(`chaos ${speed}: failed workflow tasks ${JSON.stringify(result.failedWorkflowTasks)}`);
+    expect(result.failedWorkflowTasks, context).toEqual([]);
   },
   420_000,
 );
