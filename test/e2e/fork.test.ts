@@ -79,6 +79,17 @@ function payloadTexts(history: unknown): string {
   return data.map((base64) => Buffer.from(base64, "base64").toString("utf8")).join("\n");
 }
 
+/**
+ * How many events the session's current execution has once no workflow task is pending: its last run continued it as
+ * new, and the new execution's first task (slow without a workflow cache) may still be adding events.
+ */
+async function settledHistoryLength(client: AgentClient, sessionId: string): Promise<number | undefined> {
+  const handle = client.temporal.workflow.getHandle(sessionId);
+  while ((await handle.describe()).raw.pendingWorkflowTask)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  return (await handle.fetchHistory()).events?.length;
+}
+
 describe("forking a durable session at a turn", () => {
   const taskQueue = uniqueTaskQueue("fork");
   const models = { scripted: echoModel("a"), "scripted-b": echoModel("b"), other: echoModel("other") };
@@ -103,7 +114,7 @@ describe("forking a durable session at a turn", () => {
   it("a fork of a 10-turn session at turn 4 starts with turns 1–4 only, reruns nothing, and goes on independently", async () => {
     const sourceBefore = await client.describe(source);
     expect(sourceBefore).toMatchObject({ turns: 10, runsCompleted: 9 });
-    const sourceEvents = (await client.temporal.workflow.getHandle(source).fetchHistory()).events?.length;
+    const sourceEvents = await settledHistoryLength(client, source);
 
     const forked = await client.fork(source, { atTurn: 4, newSessionId: `fork-at-4-${taskQueue}` });
     expect(forked).toEqual({
