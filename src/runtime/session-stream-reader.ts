@@ -4,12 +4,12 @@ import { Channel } from "../kernel/channel.js";
 import type { DeltaCursor } from "../stream/live-deltas.js";
 import type { StreamDelta } from "../stream/stream-delta.js";
 import { readStreamQuery, type ReadStreamResult } from "../workflows/stream-messages.js";
-import type { ToolEventBatch, ToolEventCursor } from "../common/tool-event-batch.js";
+import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { LoggedEntry } from "../workflows/event-log.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
 import { LiveOutputReader, type LiveRead } from "./live-output-reader.js";
-import { parseToolEventId, placeToolEvents } from "./place-tool-events.js";
+import { parseToolEventId, placeToolEvents, startedWindows } from "./place-tool-events.js";
 import { StreamHistoryError } from "./stream-history-error.js";
 import type { StreamHistoryOptions } from "./stream-history.js";
 
@@ -185,7 +185,7 @@ export class SessionStreamReader {
       fresh = "output";
     }
     this.forgetOldKeys();
-    const batches = [...(page.toolEvents ?? []), ...inFlight(toolEvents, page.toolCallStarts)];
+    const batches = [...(page.toolEvents ?? []), ...startedWindows(toolEvents, page.toolCallStarts)];
     const entries = placeToolEvents(page.items, batches, this.from, this.toolCursor);
     for (const item of entries) {
       const deltaId = item.deltaId === undefined ? {} : { deltaId: item.deltaId };
@@ -245,18 +245,6 @@ export class SessionStreamReader {
 }
 
 const NOTHING_LIVE: LiveRead = { deltas: [], toolEvents: [] };
-
-/**
- * The windows of the tool calls in flight, read from their heartbeats, with where each call began as the page says.
- * A call the page does not know yet (it started after the query) waits for the next read: its events must not be
- * placed before its start. Its end cannot be in the page, since the activity was pending after the query.
- */
-function inFlight(windows: ToolEventBatch[], starts: Record<string, number> = {}): ToolEventBatch[] {
-  return windows.flatMap((batch) => {
-    const start = starts[batch.key];
-    return start === undefined ? [] : [{ ...batch, startOffset: start }];
-  });
-}
 
 /** The id of a piece of live output: its call, its kind and where it ends (a resumed reader goes on from there). */
 export function deltaId(key: string, kind: StreamDelta["kind"], end: number): string {
