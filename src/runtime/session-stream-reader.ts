@@ -68,6 +68,7 @@ export class SessionStreamReader {
   private readonly live: LiveOutputReader;
 
   private from: number;
+  private readonly withDeltas: boolean;
   private readonly historyOptions: StreamHistoryOptions;
   /** The session's next offset, as its last read said. */
   logEnd = 0;
@@ -78,6 +79,7 @@ export class SessionStreamReader {
     options: SessionStreamReaderOptions,
   ) {
     this.from = options.from;
+    this.withDeltas = options.withDeltas;
     this.historyOptions = options.history ?? {};
     // Tool events travel in heartbeats whatever carries model output; with Redis, model output is read there.
     this.live = new LiveOutputReader(temporal, sessionId, options.withDeltas);
@@ -170,6 +172,8 @@ export class SessionStreamReader {
    */
   private async readLive(page: ReadStreamResult): Promise<LiveRead> {
     if (page.quiet === true) return NOTHING_LIVE;
+    // With model output elsewhere (Redis), only a tool call in flight has anything to describe.
+    if (!this.withDeltas && Object.keys(page.toolCallStarts ?? {}).length === 0) return NOTHING_LIVE;
     return this.live.read(this.cursor).catch(() => NOTHING_LIVE);
   }
 
