@@ -1,18 +1,12 @@
-import { Client, Connection } from "@temporalio/client";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentClient, type DurableEvent } from "../../src/client.js";
+import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent, defineTool, fakeProvider, type AgentEvent } from "../../src/index.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { TOOL_EVENT_WINDOW_BYTES, ToolEventWindow } from "../../src/stream/tool-event-window.js";
 import type { RunResult } from "../../src/kernel/events.js";
-import { redisDeltaTransport } from "../../src/stream/delta-transport.js";
-import {
-  startTestWorker,
-  temporalAddress,
-  uniqueTaskQueue,
-  type RunningWorker,
-} from "../support/temporal.js";
+import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { DELTA_TRANSPORTS, transportClient } from "../support/delta-transports.js";
 
 // A tool emits far more events than one heartbeat window holds (docs/decisions/0021), in chunks: after each chunk it
 // waits until every live follower has seen the chunk's last event, so no window moves past an event before each
@@ -109,18 +103,7 @@ async function follow(
   return out;
 }
 
-function redisUrl(): string {
-  const url = inject("redisUrl");
-  if (!url) throw new Error("no redis-server (see the global setup's log), and REDIS_URL is not set");
-  return url;
-}
-
-const transports = [
-  { name: "temporal-native", worker: () => undefined, client: () => "temporal" as const },
-  { name: "redis", worker: () => redisDeltaTransport(redisUrl()), client: () => ({ redisUrl: redisUrl() }) },
-];
-
-describe.each(transports)(
+describe.each(DELTA_TRANSPORTS)(
   "a tool that emits many events while three followers read, and one that attaches after it ended ($name transport)",
   (transport) => {
     const taskQueue = uniqueTaskQueue("tool-events-heartbeats");
@@ -156,11 +139,7 @@ describe.each(transports)(
           ]),
         },
       });
-      const connection = await Connection.connect({ address: temporalAddress() });
-      client = new AgentClient(new Client({ connection, namespace: inject("temporalNamespace") }), {
-        taskQueue,
-        deltas: transport.client(),
-      });
+      client = await transportClient(taskQueue, transport);
       const run = await client.start("reporter", "report", { sessionId });
       start = run.offset;
       live = await Promise.all(

@@ -1,17 +1,11 @@
-import { Client, Connection } from "@temporalio/client";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentClient } from "../../src/client.js";
+import type { AgentClient } from "../../src/client.js";
 import { createAgent, defineAgent, defineTool, fakeProvider, type AgentEvent } from "../../src/index.js";
 import { localAgentConfig } from "../../src/define-agent.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { redisDeltaTransport } from "../../src/stream/delta-transport.js";
-import {
-  startTestWorker,
-  temporalAddress,
-  uniqueTaskQueue,
-  type RunningWorker,
-} from "../support/temporal.js";
+import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { DELTA_TRANSPORTS, transportClient } from "../support/delta-transports.js";
 
 const progress = (id: string, n: number): AgentEvent => ({
   type: "diagnostic",
@@ -100,19 +94,8 @@ const expected = (id: string, count: number) => ({
   inside: true,
 });
 
-function redisUrl(): string {
-  const url = inject("redisUrl");
-  if (!url) throw new Error("no redis-server (see the global setup's log), and REDIS_URL is not set");
-  return url;
-}
-
 // Tool events travel in the tool activity's heartbeats whatever carries model output (docs/decisions/0021).
-const transports = [
-  { name: "temporal-native", worker: () => undefined, client: () => "temporal" as const },
-  { name: "redis", worker: () => redisDeltaTransport(redisUrl()), client: () => ({ redisUrl: redisUrl() }) },
-];
-
-describe.each(transports)("events a tool emits inside its activity ($name transport)", (transport) => {
+describe.each(DELTA_TRANSPORTS)("events a tool emits inside its activity ($name transport)", (transport) => {
   let worker: RunningWorker;
   let client: AgentClient;
   const taskQueue = uniqueTaskQueue("tool-events");
@@ -125,11 +108,7 @@ describe.each(transports)("events a tool emits inside its activity ($name transp
       providers: { emitter: script() },
       ...(deltas ? { deltas } : {}),
     });
-    const connection = await Connection.connect({ address: temporalAddress() });
-    client = new AgentClient(new Client({ connection, namespace: inject("temporalNamespace") }), {
-      taskQueue,
-      deltas: transport.client(),
-    });
+    client = await transportClient(taskQueue, transport);
   });
   afterAll(async () => {
     await client?.close();
