@@ -48,10 +48,10 @@ export interface SessionStreamReaderOptions {
 /**
  * Reads a session's events with the `readStream` query and, while the session says live calls are in flight, the
  * live output and tool events in its activities' heartbeats (describing the session, {@link LiveOutputReader}), so a
- * reader adds nothing to the session's history (docs/decisions/0005, 0019, 0021). Polls fast while entries come and slows down
- * while nothing happens; follows the session across continue-as-new (the query always reaches the newest execution;
- * offsets go on). While the session says its stream is quiet, it waits on the session's history instead of asking
- * again ({@link HistoryWait}). Entries the session no longer keeps (a reader that fell behind what it carries across
+ * reader adds nothing to the session's history (docs/decisions/0005, 0019, 0021). Polls fast while entries come and
+ * slows down while nothing happens; follows the session across continue-as-new (the query always reaches the newest
+ * execution; offsets go on). While the session says its stream is quiet, it waits on the session's history instead
+ * of asking again ({@link HistoryWait}). Entries the session no longer keeps (a reader that fell behind what it carries across
  * continue-as-new) are read from its workflow histories (`readEntriesFromHistory`), so every entry comes once, in
  * order; only a range whose history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
  * or when `stop` is called.

@@ -76,7 +76,7 @@ function runToolActivity(
   const forks = session.current?.toolForks;
   const fork = session.input.task ? undefined : ctx.fork;
   if (fork && !tool.mcp) forks?.set(call.id, fork);
-  // The implementation may emit events (`ctx.emit`) in the activity's heartbeats while it runs; an MCP tool emits none.
+  // The implementation may emit events (`ctx.emit`) in the activity's heartbeats while it runs; an MCP tool can't.
   const closeLiveCall = tool.mcp ? undefined : session.stream.openLiveCall();
   // Takes the call's outcome, then ends it; a call ends after its forks: when its run was cancelled, once they were
   // (their children stopped too).

@@ -11,7 +11,7 @@ export function redisUrl(): string {
   return url;
 }
 
-/** What carries live model output, for `describe.each`: the worker's transport (undefined: the default) and the client's. */
+/** What carries live model output, for `describe.each`: the worker's transport (none: the default), the client's. */
 export interface TestDeltaTransport {
   name: string;
   worker(): DeltaTransport | undefined;
