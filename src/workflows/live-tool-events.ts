@@ -4,10 +4,10 @@ import type { ToolEventBatch, ToolEventCursor } from "../common/tool-event-batch
 const KEPT_CALLS = 16;
 
 /**
- * The last window of events of each recent tool call, as its activity's result carried it, kept only in the memory
- * of the worker that caches the session (docs/decisions/0021): while a call runs, readers read its events from the
- * activity's heartbeats; these answer a reader that read the call's end before it read the last ones. Filled as the
- * workflow takes a result it records anyway and read only by `readStream`, so a replay cannot diverge.
+ * The last window of events of each recent tool call, as its activity's result carried it, in workflow memory
+ * (docs/decisions/0021): while a call runs, readers read its events from the activity's heartbeats; these answer a
+ * reader that had not read the last ones when the call ended. Filled as the workflow takes a result the history
+ * records (so a replay fills it alike) and read only by `readStream`, so it decides no command.
  */
 export class LiveToolEvents {
   private readonly calls = new Map<string, ToolEventBatch>();
