@@ -154,14 +154,16 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const versioning = deploymentWorkerOptions(
     options.deployment === false ? undefined : (options.deployment ?? deploymentFromEnv()),
   );
-  const throttle = heartbeatThrottle(transport);
   const workers = new Map<string, Worker>();
   for (const agent of agents) {
     const worker = await Worker.create({
       ...cacheOptions(options, agents.length),
       stickyQueueScheduleToStartTimeout: DEFAULT_STICKY_QUEUE_TIMEOUT,
       ...versioning,
-      ...throttle,
+      // Live output and tool events reach readers in heartbeat details (docs/decisions/0019, 0021), which the SDK
+      // sends at most once per throttle interval (0.8 of the heartbeat timeout unless this is lower): capped, so they
+      // are readable about as soon as they are produced. The cap is per worker: tools here heartbeat as often.
+      maxHeartbeatThrottleInterval: LIVE_OUTPUT_HEARTBEAT_MS,
       ...options.workerOptions,
       connection,
       namespace,
@@ -193,16 +195,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     await transport?.close();
     await telemetry.stopped();
   });
-}
-
-/**
- * With the Temporal-native transport, live output reaches readers in heartbeat details, which the SDK sends at most
- * once per throttle interval (0.8 of the heartbeat timeout, 8 s for a model call, unless the worker's maximum is
- * lower): capped at {@link LIVE_OUTPUT_HEARTBEAT_MS} so output is readable about as soon as the publisher's batch.
- * Only on the agents' queues, where model calls run; the cap is worker-wide, so their tools' heartbeats go as often.
- */
-function heartbeatThrottle(transport: DeltaTransport | undefined): Partial<WorkerOptions> {
-  return transport?.kind === "temporal" ? { maxHeartbeatThrottleInterval: LIVE_OUTPUT_HEARTBEAT_MS } : {};
 }
 
 /** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */

@@ -12,20 +12,24 @@ import { toolFork } from "./tool-fork.js";
 /**
  * The `executeTool` activity: validates the input with the tool's zod schema and runs the implementation
  * registered on this worker. The tool's own errors are results for the model, not activity failures. Events the
- * tool emits go to the session live and are stored before the activity completes (docs/decisions/0007).
+ * tool emits go to readers live in the activity's heartbeats, and the result carries the last window of them, so
+ * the session has them before it logs the call's end (docs/decisions/0021).
  */
 export function createExecuteTool(registry: AgentRegistry, scrubber = new SecretScrubber()) {
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
-    const stop = startHeartbeatPulse();
     const events = toolEventRelay(input, scrubber);
+    // Each heartbeat's details replace the previous ones: the pulse repeats the window of events.
+    const context = Context.current();
+    const stop = startHeartbeatPulse(() => context.heartbeat(events.heartbeatDetails()));
     try {
       const tool = lookupTool(registry, input);
       const result = await invokeTool(tool, input.call, toolContext(input, tool, scrubber, events));
-      // Stored before the workflow learns the call ended, so readers see them before its tool_call_end.
-      await events.end();
       // Results and errors are recorded in history and shown as events: no secret goes with them.
       const content = scrubber.scrub(result.content);
-      return result.isError ? { content, isError: true } : { content };
+      const output: ExecuteToolOutput = result.isError ? { content, isError: true } : { content };
+      // The last heartbeat may not have carried the tail: the session stores it before it logs the call's end.
+      const toolEvents = events.last();
+      return toolEvents ? { ...output, toolEvents } : output;
     } catch (error) {
       throw scrubber.scrubError(error);
     } finally {
@@ -59,7 +63,7 @@ function toolContext(
     call: input.call,
     turn: input.turn,
     // A timed-out attempt's last heartbeat details go into history.
-    heartbeat: (details) => context.heartbeat(scrubber.scrubValue(details)),
+    heartbeat: (details) => context.heartbeat(events.heartbeatDetails(scrubber.scrubValue(details))),
   };
   if (!input.noFork) ctx.fork = toolFork(input, context);
   if (tool.retry === "idempotent")

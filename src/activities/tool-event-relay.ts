@@ -1,59 +1,51 @@
 import { Context, log } from "@temporalio/activity";
-import { toolEventKey } from "../common/tool-event-batch.js";
+import { toolEventKey, type ToolEventBatch } from "../common/tool-event-batch.js";
 import { toWireEvent } from "../common/wire-event.js";
 import type { ExecuteToolInput } from "../common/activity-types.js";
 import type { SecretScrubber } from "../common/scrub-secrets.js";
 import { errorMessage } from "../kernel/errors.js";
 import type { AgentEvent } from "../kernel/events.js";
-import { ToolEventPublisher, type ToolEventSend } from "../stream/tool-event-publisher.js";
-import { temporalToolEventSend } from "../stream/temporal-tool-event-send.js";
+import { ToolEventWindow, type ToolEventSnapshot } from "../stream/tool-event-window.js";
 
-/** What a tool's `ctx.emit` feeds inside the activity, and how the activity finishes it. */
+/** What a tool's `ctx.emit` feeds inside the activity, and what the activity's heartbeats and result carry of it. */
 export interface ToolEventRelay {
   emit(event: AgentEvent): void;
-  /** Waits (a short deadline at most) until the emitted events are stored; never throws. */
-  end(): Promise<void>;
+  /** The details of a heartbeat: the window of events once there is one, with the tool's own `details`. */
+  heartbeatDetails(details?: unknown): unknown;
+  /** The window the result carries, so the session has the events the last heartbeat may have missed. */
+  last(): ToolEventBatch | undefined;
 }
 
 /**
- * Relays the events a tool emits to the session, live (docs/decisions/0007). The publisher is opened on the first
- * event, so tools that emit nothing cost nothing. A `done` is not relayed: it would end a reader's run. Events are
- * scrubbed of the worker's secrets and sent whole (a batch at or above the storage threshold travels by reference, ADR 0004).
+ * Relays the events a tool emits to the call's readers through the activity's heartbeats (docs/decisions/0021):
+ * each event goes into the attempt's {@link ToolEventWindow} and the window out as the heartbeat's details (the SDK
+ * sends the latest at most once per throttle interval). A tool that emits nothing heartbeats as before. A `done` is
+ * not relayed: it would end a reader's run. Events are scrubbed of the worker's secrets. Call inside the activity.
  */
-export function toolEventRelay(
-  input: ExecuteToolInput,
-  scrubber: SecretScrubber,
-  send: () => ToolEventSend = temporalToolEventSend,
-): ToolEventRelay {
-  let publisher: ToolEventPublisher | undefined;
-  let unavailable = false;
-  const open = (): ToolEventPublisher | undefined => {
-    if (publisher || unavailable) return publisher;
-    try {
-      const origin = {
-        key: toolEventKey(input.runId, input.turn, input.call.id),
-        runId: input.runId,
-        attempt: Context.current().info.attempt,
-      };
-      publisher = new ToolEventPublisher(send(), origin);
-    } catch (error) {
-      unavailable = true;
-      log.warn("tool events unavailable for this call", { error: errorMessage(error) });
-    }
-    return publisher;
+export function toolEventRelay(input: ExecuteToolInput, scrubber: SecretScrubber): ToolEventRelay {
+  const context = Context.current();
+  const window = new ToolEventWindow({
+    key: toolEventKey(input.runId, input.turn, input.call.id),
+    runId: input.runId,
+    attempt: context.info.attempt,
+  });
+  const heartbeatDetails = (details?: unknown): unknown => {
+    if (window.empty) return details;
+    const snapshot: ToolEventSnapshot = { toolEvents: window.batch() };
+    if (details !== undefined) snapshot.details = details;
+    return snapshot;
   };
   return {
     emit(event) {
       if (event.type === "done") return;
       try {
-        open()?.push(scrubber.scrubValue(toWireEvent(event)));
+        window.add(scrubber.scrubValue(toWireEvent(event)));
+        context.heartbeat(heartbeatDetails());
       } catch (error) {
         log.warn("a tool event was not relayed", { error: errorMessage(error) });
       }
     },
-    async end() {
-      if (publisher && !(await publisher.end()))
-        log.warn("tool events were not all delivered live", { dropped: publisher.dropped });
-    },
+    heartbeatDetails,
+    last: () => (window.empty ? undefined : window.batch()),
   };
 }

@@ -1,3 +1,4 @@
+import type { ToolEventBatch } from "./tool-event-batch.js";
 import type { AgentPlan, DurableToolPlan } from "./agent-plan.js";
 import type { AssistantMessage, Message } from "../kernel/messages.js";
 import type { ModelRequest, ModelStopReason, Usage } from "../kernel/model.js";
@@ -62,6 +63,11 @@ export interface ExecuteToolInput {
 export interface ExecuteToolOutput {
   content: string;
   isError?: boolean;
+  /**
+   * The last window of the events the tool emitted (at most 32 KiB of them, docs/decisions/0021), absent when it
+   * emitted none: the session keeps it in memory for readers; the run never sees it.
+   */
+  toolEvents?: ToolEventBatch;
 }
 
 /** Input of the `archiveTranscript` activity: the messages a compaction is about to remove, in order. */

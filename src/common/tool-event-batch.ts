@@ -1,8 +1,9 @@
 import type { WireEvent } from "./wire-event.js";
 
 /**
- * Events a tool emitted inside its activity, sent live to the session (docs/decisions/0007). `at` is the index of
- * the first event in the call's sequence, so a batch sent twice is stored once and readers ask "from the n-th on".
+ * Events a tool emitted inside its activity, in a row of the call attempt's sequence: a window of its heartbeat, or
+ * the last one, which its result carries to the session (docs/decisions/0021). `at` is the index of the first event
+ * in the sequence, so a reader that saw some of them hands on only the rest.
  */
 export interface ToolEventBatch {
   /** The tool call: {@link toolEventKey} of its run, turn and call id. */
@@ -13,7 +14,10 @@ export interface ToolEventBatch {
   attempt: number;
   at: number;
   events: WireEvent[];
-  /** In answers of `readStream`: the offsets of the call's `tool_call_start` and `tool_call_end`, once logged. */
+  /**
+   * In answers of `readStream`, and given by the reader to windows read from heartbeats: the offsets of the call's
+   * `tool_call_start` and `tool_call_end`, once logged.
+   */
   startOffset?: number;
   endOffset?: number;
 }
@@ -24,4 +28,22 @@ export type ToolEventCursor = Record<string, number>;
 /** The key of one tool call's events; readers derive it from the call's `tool_call_start`. */
 export function toolEventKey(runId: string, turn: number, callId: string): string {
   return JSON.stringify([runId, turn, callId]);
+}
+
+/** Whether a value is a well-formed {@link ToolEventBatch} (it comes from an activity result or heartbeat details). */
+export function isToolEventBatch(value: unknown): value is ToolEventBatch {
+  const batch = value as ToolEventBatch | null;
+  return (
+    typeof batch === "object" &&
+    batch !== null &&
+    typeof batch.key === "string" &&
+    typeof batch.runId === "string" &&
+    Number.isInteger(batch.attempt) &&
+    Number.isInteger(batch.at) &&
+    batch.at >= 0 &&
+    Array.isArray(batch.events) &&
+    batch.events.every(
+      (event) => typeof event === "object" && event !== null && typeof event.type === "string",
+    )
+  );
 }

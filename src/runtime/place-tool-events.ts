@@ -56,3 +56,19 @@ export function placeToolEvents(
   for (const item of items) out.push(item, ...(after.get(item.offset) ?? []));
   return out;
 }
+
+/**
+ * The windows of the tool calls in flight, read from their activities' heartbeats, each with where its call began as
+ * the `readStream` answer says (`toolCallStarts`). A call the answer does not name (it started after the query) is
+ * left for the next read: its events must not come before its start. Its end cannot be in the answer, since the
+ * activity was still pending when the session was described, after the query.
+ */
+export function startedWindows(
+  windows: ToolEventBatch[],
+  starts: Record<string, number> = {},
+): ToolEventBatch[] {
+  return windows.flatMap((window) => {
+    const start = starts[window.key];
+    return start === undefined ? [] : [{ ...window, startOffset: start }];
+  });
+}

@@ -8,8 +8,8 @@ import type { ToolEventCursor } from "../common/tool-event-batch.js";
 import type { LoggedEntry } from "../workflows/event-log.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
-import { LiveOutputReader } from "./live-output-reader.js";
-import { parseToolEventId, placeToolEvents } from "./place-tool-events.js";
+import { LiveOutputReader, type LiveRead } from "./live-output-reader.js";
+import { parseToolEventId, placeToolEvents, startedWindows } from "./place-tool-events.js";
 import { StreamHistoryError } from "./stream-history-error.js";
 import type { StreamHistoryOptions } from "./stream-history.js";
 
@@ -47,11 +47,11 @@ export interface SessionStreamReaderOptions {
 
 /**
  * Reads a session's events with the `readStream` query and, while the session says live calls are in flight, the
- * live output in its model activities' heartbeats (describing the session, {@link LiveOutputReader}), so a reader
- * adds nothing to the session's history (docs/decisions/0005, 0019). Polls fast while entries come and slows down
- * while nothing happens; follows the session across continue-as-new (the query always reaches the newest execution;
- * offsets go on). While the session says its stream is quiet, it waits on the session's history instead of asking
- * again ({@link HistoryWait}). Entries the session no longer keeps (a reader that fell behind what it carries across
+ * live output and tool events in its activities' heartbeats (describing the session, {@link LiveOutputReader}), so a
+ * reader adds nothing to the session's history (docs/decisions/0005, 0019, 0021). Polls fast while entries come and
+ * slows down while nothing happens; follows the session across continue-as-new (the query always reaches the newest
+ * execution; offsets go on). While the session says its stream is quiet, it waits on the session's history instead
+ * of asking again ({@link HistoryWait}). Entries the session no longer keeps (a reader that fell behind what it carries across
  * continue-as-new) are read from its workflow histories (`readEntriesFromHistory`), so every entry comes once, in
  * order; only a range whose history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
  * or when `stop` is called.
@@ -61,11 +61,11 @@ export class SessionStreamReader {
   readonly items = new Channel<MergeInput>();
   private readonly controller = new AbortController();
   private readonly cursor: DeltaCursor = {};
-  /** Tool events always come from the session, whatever carries live model output (docs/decisions/0007). */
+  /** How many events of each tool call were handed on, from heartbeats or results alike (docs/decisions/0021). */
   private readonly toolCursor: ToolEventCursor = {};
   private readonly done: Promise<void>;
   private readonly history: HistoryWait;
-  private readonly live: LiveOutputReader | undefined;
+  private readonly live: LiveOutputReader;
 
   private from: number;
   private readonly withDeltas: boolean;
@@ -81,7 +81,8 @@ export class SessionStreamReader {
     this.from = options.from;
     this.withDeltas = options.withDeltas;
     this.historyOptions = options.history ?? {};
-    if (options.withDeltas) this.live = new LiveOutputReader(temporal, sessionId);
+    // Tool events travel in heartbeats whatever carries model output; with Redis, model output is read there.
+    this.live = new LiveOutputReader(temporal, sessionId, options.withDeltas);
     this.history = new HistoryWait(temporal, sessionId);
     if (options.fromDeltaId) this.restoreCursor(options.fromDeltaId);
     this.stopWhenClosed(options.clientClosed);
@@ -108,13 +109,13 @@ export class SessionStreamReader {
     while (!this.controller.signal.aborted) {
       let page: ReadStreamResult;
       let missed: LoggedEntry[] = [];
-      let deltas: StreamDelta[] = [];
+      let live: LiveRead = NOTHING_LIVE;
       try {
         // A query that meets a continue-as-new (or a dying worker) may never be answered: ask again instead.
         page = await this.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
           handle.query(readStreamQuery, { from: this.from, tools: this.toolCursor }),
         );
-        deltas = await this.readLiveOutput(page);
+        live = await this.readLive(page);
         if (page.base > this.from) missed = await this.readMissed(page.base);
         unreadableSince = undefined;
       } catch (error) {
@@ -128,7 +129,7 @@ export class SessionStreamReader {
       this.logEnd = page.end;
       for (const item of missed) this.items.push({ kind: "event", item: { topic: EVENTS_TOPIC, ...item } });
       this.from = Math.max(this.from, page.base);
-      const fresh = maxFresh(this.accept(page, deltas), missed.length > 0 ? "events" : "nothing");
+      const fresh = maxFresh(this.accept(page, live), missed.length > 0 ? "events" : "nothing");
       if (page.closed && this.from >= page.end) return;
       pause = nextPause(fresh, pause, brought);
       brought = fresh;
@@ -164,18 +165,20 @@ export class SessionStreamReader {
   }
 
   /**
-   * The live output after the reader's cursor, read after the page: only while the page says live calls are in flight
-   * (a quiet stream has none; absent from older sessions: read). Output of a call whose end is in the page cannot be
-   * in it (its activity completed before the end was recorded), so it never follows its call's end. A side channel:
-   * a describe that fails brings nothing this time, and the events go on.
+   * The live output after the reader's cursor and the tool events in flight, read after the page: only while the page
+   * says live calls are in flight (a quiet stream has none; absent from older sessions: read). Output or events of a
+   * call whose end is in the page cannot be in it (its activity completed before the end was recorded), so they never
+   * follow their call's end. A side channel: a describe that fails brings nothing this time, and the events go on.
    */
-  private async readLiveOutput(page: ReadStreamResult): Promise<StreamDelta[]> {
-    if (!this.live || page.quiet === true) return [];
-    return this.live.read(this.cursor).catch(() => []);
+  private async readLive(page: ReadStreamResult): Promise<LiveRead> {
+    if (page.quiet === true) return NOTHING_LIVE;
+    // With model output elsewhere (Redis), only a tool call in flight has anything to describe.
+    if (!this.withDeltas && Object.keys(page.toolCallStarts ?? {}).length === 0) return NOTHING_LIVE;
+    return this.live.read(this.cursor).catch(() => NOTHING_LIVE);
   }
 
   /** Queues what the read brought (its live output first); returns what was new in it. */
-  private accept(page: ReadStreamResult, deltas: StreamDelta[]): Fresh {
+  private accept(page: ReadStreamResult, { deltas, toolEvents }: LiveRead): Fresh {
     let fresh: Fresh = "nothing";
     for (const delta of deltas) {
       if (delta.text === "") continue;
@@ -186,7 +189,8 @@ export class SessionStreamReader {
       fresh = "output";
     }
     this.forgetOldKeys();
-    const entries = placeToolEvents(page.items, page.toolEvents ?? [], this.from, this.toolCursor);
+    const batches = [...(page.toolEvents ?? []), ...startedWindows(toolEvents, page.toolCallStarts)];
+    const entries = placeToolEvents(page.items, batches, this.from, this.toolCursor);
     for (const item of entries) {
       const deltaId = item.deltaId === undefined ? {} : { deltaId: item.deltaId };
       this.items.push({
@@ -243,6 +247,8 @@ export class SessionStreamReader {
     this.items.close();
   }
 }
+
+const NOTHING_LIVE: LiveRead = { deltas: [], toolEvents: [] };
 
 /** The id of a piece of live output: its call, its kind and where it ends (a resumed reader goes on from there). */
 export function deltaId(key: string, kind: StreamDelta["kind"], end: number): string {

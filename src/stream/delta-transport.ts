@@ -20,7 +20,7 @@ export interface DeltaTransport {
   close(): Promise<void>;
 }
 
-/** The longest a worker with the Temporal-native transport holds back a heartbeat (the SDK's throttle), in ms. */
+/** The longest a worker of the agents' queues holds back a heartbeat (the SDK's throttle), in ms (ADR 0019, 0021). */
 export const LIVE_OUTPUT_HEARTBEAT_MS = 50;
 /**
  * How long the Temporal-native publisher gathers output before it hands the window to the SDK: shorter than the

@@ -1,6 +1,7 @@
 import { proxyActivities, isCancellation } from "@temporalio/workflow";
 import { z } from "zod";
-import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentActivities, ExecuteToolOutput } from "../common/activity-types.js";
+import { isToolEventBatch } from "../common/tool-event-batch.js";
 import { FAILURE_TYPES } from "../common/activity-types.js";
 import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
 import { interruptedToolContent } from "../kernel/checkpoint/crash-recovery.js";
@@ -75,7 +76,7 @@ function runToolActivity(
   const forks = session.current?.toolForks;
   const fork = session.input.task ? undefined : ctx.fork;
   if (fork && !tool.mcp) forks?.set(call.id, fork);
-  // The implementation may send events (`ctx.emit`) through the session while it runs; an MCP tool sends none.
+  // The implementation may emit events (`ctx.emit`) in the activity's heartbeats while it runs; an MCP tool can't.
   const closeLiveCall = tool.mcp ? undefined : session.stream.openLiveCall();
   // Takes the call's outcome, then ends it; a call ends after its forks: when its run was cancelled, once they were
   // (their children stopped too).
@@ -95,7 +96,7 @@ function runToolActivity(
     const started = fork ? forksOf(session, call.id) : undefined;
     return started ? started.then(result) : result();
   };
-  let activity: Promise<ToolOutput>;
+  let activity: Promise<ExecuteToolOutput>;
   try {
     // An MCP tool's calls go to its server over the worker's connection; the others to their implementation.
     activity = tool.mcp
@@ -107,13 +108,22 @@ function runToolActivity(
   // A `Later`: the kernel's steps after the call fold into this one `then` on the activity (docs/decisions/0014).
   return new Later(
     activity,
-    (output: ToolOutput) => end(() => output),
+    (output: ExecuteToolOutput) => end(() => keepToolEvents(session, output)),
     (error: unknown) =>
       end(() => {
         if (isCancellation(error)) throw new AbortError(`tool ${tool.name} cancelled`);
         return failureResult(tool, error, call.id, turn, ctx);
       }),
   );
+}
+
+/**
+ * The call's output for the run, after the session kept the last window of the tool's events for its readers
+ * (memory only, no command), before the run logs the call's end (docs/decisions/0021).
+ */
+function keepToolEvents(session: SessionState, { toolEvents, ...output }: ExecuteToolOutput): ToolOutput {
+  if (isToolEventBatch(toolEvents)) session.stream.storeToolEvents(toolEvents);
+  return output;
 }
 
 /** Settles when every fork the call started has ended; undefined (no promise) when it started none. */

@@ -1,26 +1,16 @@
 import type { ToolEventBatch, ToolEventCursor } from "../common/tool-event-batch.js";
-import type { WireEvent } from "../common/wire-event.js";
-
-interface CallEvents {
-  runId: string;
-  attempt: number;
-  events: WireEvent[];
-}
 
 /** How many tool calls' events stay readable (parallel calls, and a reader finishing the previous turn's). */
 const KEPT_CALLS = 16;
-/** The most events kept per call; later ones are not shown live (the call's result still comes). */
-const MAX_EVENTS_PER_CALL = 1_000;
-/** The most events one read returns; the rest come with the next read. */
-const MAX_EVENTS_PER_READ = 500;
 
 /**
- * Events tools emitted inside their activities, kept only in the memory of the worker that caches the session,
- * like live model output (docs/decisions/0007): filled by an update validator that rejects the update, so
- * nothing enters history; never read by workflow code, only by `readStream`, so a replay cannot diverge.
+ * The last window of events of each recent tool call, as its activity's result carried it, in workflow memory
+ * (docs/decisions/0021): while a call runs, readers read its events from the activity's heartbeats; these answer a
+ * reader that had not read the last ones when the call ended. Filled as the workflow takes a result the history
+ * records (so a replay fills it alike) and read only by `readStream`, so it decides no command.
  */
 export class LiveToolEvents {
-  private readonly calls = new Map<string, CallEvents>();
+  private readonly calls = new Map<string, ToolEventBatch>();
   /** Where each recent call's start and end are in the event log, so readers place its events between them. */
   private readonly bounds = new Map<string, { start?: number; end?: number }>();
 
@@ -32,47 +22,44 @@ export class LiveToolEvents {
     if (this.bounds.size > 4 * KEPT_CALLS) this.bounds.delete(this.bounds.keys().next().value!);
   }
 
-  /**
-   * Stores a batch. A later attempt of a call replaces what an earlier one stored (its events are numbered from 0
-   * again, so a reader that saw n events of the failed attempt goes on from the retry's n-th); a stale attempt's
-   * batch, and events already stored, are ignored.
-   */
+  /** Keeps the last window of a call's events (one per call: only a completed attempt has a result). */
   store(batch: ToolEventBatch): void {
-    let call = this.calls.get(batch.key);
-    if (call && batch.attempt < call.attempt) return;
-    if (!call || batch.attempt > call.attempt) {
-      call = { runId: batch.runId, attempt: batch.attempt, events: [] };
-      this.calls.delete(batch.key);
-      this.calls.set(batch.key, call);
-      if (this.calls.size > KEPT_CALLS) this.calls.delete(this.calls.keys().next().value!);
-    }
-    // A gap (a lost batch) is not filled with later events: readers count events by their index.
-    if (batch.at > call.events.length) return;
-    const fresh = batch.events.slice(call.events.length - batch.at);
-    call.events.push(...fresh.slice(0, MAX_EVENTS_PER_CALL - call.events.length));
+    this.calls.delete(batch.key);
+    this.calls.set(batch.key, {
+      key: batch.key,
+      runId: batch.runId,
+      attempt: batch.attempt,
+      at: batch.at,
+      events: batch.events,
+    });
+    if (this.calls.size > KEPT_CALLS) this.calls.delete(this.calls.keys().next().value!);
   }
 
-  /** The events after the reader's cursor, per call, at most {@link MAX_EVENTS_PER_READ} in all. */
+  /** The kept events after the reader's cursor, per call, with the offsets of the call's start and end. */
   read(cursor: ToolEventCursor): ToolEventBatch[] {
     const out: ToolEventBatch[] = [];
-    let budget = MAX_EVENTS_PER_READ;
     for (const [key, call] of this.calls) {
-      const at = Math.max(0, cursor[key] ?? 0);
-      const events = call.events.slice(at, at + budget);
+      const at = Math.max(call.at, cursor[key] ?? 0);
+      const events = call.events.slice(at - call.at);
       if (events.length === 0) continue;
-      const bound = this.bounds.get(key);
-      out.push({
-        key,
-        runId: call.runId,
-        attempt: call.attempt,
-        at,
-        events,
-        ...(bound?.start !== undefined ? { startOffset: bound.start } : {}),
-        ...(bound?.end !== undefined ? { endOffset: bound.end } : {}),
-      });
-      budget -= events.length;
-      if (budget === 0) break;
+      out.push({ ...call, at, events, ...this.offsets(key) });
     }
     return out;
+  }
+
+  /** Where the calls that started and have not ended began in the log, by key: readers place their live events. */
+  starts(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [key, bound] of this.bounds)
+      if (bound.start !== undefined && bound.end === undefined) out[key] = bound.start;
+    return out;
+  }
+
+  private offsets(key: string): Pick<ToolEventBatch, "startOffset" | "endOffset"> {
+    const bound = this.bounds.get(key);
+    return {
+      ...(bound?.start !== undefined ? { startOffset: bound.start } : {}),
+      ...(bound?.end !== undefined ? { endOffset: bound.end } : {}),
+    };
   }
 }

@@ -1,18 +1,11 @@
-import { ApplicationFailure, setHandler } from "@temporalio/workflow";
-import { toolEventKey } from "../common/tool-event-batch.js";
+import { setHandler } from "@temporalio/workflow";
+import { toolEventKey, type ToolEventBatch } from "../common/tool-event-batch.js";
 import { toWireEvent, type StreamEntry } from "../common/wire-event.js";
 import type { AgentEvent } from "../kernel/events.js";
 import { EventLog, type EventLogState } from "./event-log.js";
 import { LiveToolEvents } from "./live-tool-events.js";
 import { streamCapture } from "./stream-capture.js";
-import { isToolEventBatch } from "./tool-event-check.js";
-import {
-  TOOL_EVENTS_STORED,
-  publishToolEventsUpdate,
-  readStreamQuery,
-  type ReadStreamRequest,
-  type ReadStreamResult,
-} from "./stream-messages.js";
+import { readStreamQuery, type ReadStreamRequest, type ReadStreamResult } from "./stream-messages.js";
 
 /**
  * The most event bytes one `readStream` answer carries besides its first event, which comes whole however large
@@ -41,9 +34,10 @@ export interface CarriedStream {
 export type LiveOutputMark = true | NonNullable<StreamEntry["liveOutput"]>;
 
 /**
- * The session's stream: its events in an offset-addressed log and the events tools emit while they run, both read
+ * The session's stream: its events in an offset-addressed log and the last events of recent tool calls, both read
  * by the `readStream` query, so following a session writes nothing into its history (docs/decisions/0005). Live
- * model output never reaches the workflow: it travels in the model activity's heartbeats (docs/decisions/0019).
+ * model output and tool events travel in their activities' heartbeats (docs/decisions/0019, 0021); the workflow
+ * sees only the last window of a tool's events, which its result carries.
  * It also decides what is kept: the events of the last few runs, in memory and across continue-as-new.
  */
 export class SessionStream {
@@ -65,10 +59,6 @@ export class SessionStream {
     setHandler(readStreamQuery, (request) => this.read(request ?? {}), {
       description: "Reads the session's events from an offset, and tools' events after a cursor.",
     });
-    setHandler(publishToolEventsUpdate, () => undefined, {
-      description: "Used by the tool activity: stores a tool's events, answered by a rejection (no history).",
-      validator: (batch: unknown) => this.storeToolEvents(batch),
-    });
   }
 
   /** The next offset. */
@@ -77,9 +67,9 @@ export class SessionStream {
   }
 
   /**
-   * Notes an activity that may add live output (in its heartbeats) or tool events (rejected updates) while it runs,
-   * without a history event; call the returned function once it has ended. While none is in flight, `readStream`
-   * says the stream is quiet, and readers neither ask again nor describe the session until its history grows.
+   * Notes an activity that may heartbeat live output or tool events while it runs, without a history event; call the
+   * returned function once it has ended. While none is in flight, `readStream` says the stream is quiet, and readers
+   * neither ask again nor describe the session until its history grows.
    */
   openLiveCall(): () => void {
     this.liveCalls++;
@@ -88,6 +78,14 @@ export class SessionStream {
       if (open) this.liveCalls--;
       open = false;
     };
+  }
+
+  /**
+   * Keeps the last window of a tool call's events, which its activity's result carried, for readers that have not
+   * read them yet. Memory only, no command: call it before the run logs the call's end.
+   */
+  storeToolEvents(batch: ToolEventBatch): void {
+    this.toolEvents.store(batch);
   }
 
   /** Appends a run's event, whole: readers get every value as the run produced it, however large. */
@@ -138,13 +136,8 @@ export class SessionStream {
     const page = this.log.read(from, maxBytes);
     const tools = request.tools && typeof request.tools === "object" ? request.tools : undefined;
     const toolEvents = tools ? this.toolEvents.read(tools) : [];
-    return { ...page, deltas: [], toolEvents, closed: this.isClosed(), quiet: this.liveCalls === 0 };
-  }
-
-  private storeToolEvents(batch: unknown): never {
-    if (!isToolEventBatch(batch))
-      throw ApplicationFailure.nonRetryable("publishToolEvents: expected a batch of tool events");
-    this.toolEvents.store(batch);
-    throw ApplicationFailure.create({ message: "stored", type: TOOL_EVENTS_STORED, nonRetryable: true });
+    const toolCallStarts = tools ? this.toolEvents.starts() : {};
+    const live = { toolEvents, toolCallStarts, closed: this.isClosed(), quiet: this.liveCalls === 0 };
+    return { ...page, deltas: [], ...live };
   }
 }

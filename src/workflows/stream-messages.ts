@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from "@temporalio/workflow";
+import { defineQuery } from "@temporalio/workflow";
 import type { ToolEventBatch, ToolEventCursor } from "../common/tool-event-batch.js";
 import type { StreamDelta } from "../stream/stream-delta.js";
 import type { LoggedEntry } from "./event-log.js";
@@ -27,8 +27,16 @@ export interface ReadStreamResult {
    * reader of an earlier build still parses the answer.
    */
   deltas: StreamDelta[];
-  /** Events tools emitted after the reader's tool cursor (absent from sessions older than tool events). */
+  /**
+   * The last events of recent tool calls, as their results carried them, after the reader's tool cursor (absent from
+   * sessions older than tool events). Events of calls in flight are in their activities' heartbeats (ADR 0021).
+   */
   toolEvents?: ToolEventBatch[];
+  /**
+   * Where the tool calls in flight began: the offset of each one's `tool_call_start`, by its key (absent from older
+   * sessions). A reader places a call's events from its activity's heartbeats there.
+   */
+  toolCallStarts?: Record<string, number>;
   /** True once the session accepts nothing more (closed). */
   closed: boolean;
   /**
@@ -40,13 +48,9 @@ export interface ReadStreamResult {
   quiet?: boolean;
 }
 
-/** The failure type with which `publishToolEvents` answers a stored batch. */
-export const TOOL_EVENTS_STORED = "LiteAgent.ToolEventsStored";
-
-/** Reads the session's events (by offset) and tools' events; costs no history. */
-export const readStreamQuery = defineQuery<ReadStreamResult, [ReadStreamRequest]>("readStream");
 /**
- * Hands a batch of a tool's events to the session. Its validator stores the batch and rejects the update with
- * `TOOL_EVENTS_STORED`, so tool events never enter history (docs/decisions/0007).
+ * Reads the session's events (by offset) and tools' events; costs no history. The update names `publishDeltas` and
+ * `publishToolEvents` are retired (docs/decisions/0019, 0021): the session has no handler for them, and they are
+ * never reused (docs/decisions/0012).
  */
-export const publishToolEventsUpdate = defineUpdate<void, [ToolEventBatch]>("publishToolEvents");
+export const readStreamQuery = defineQuery<ReadStreamResult, [ReadStreamRequest]>("readStream");

@@ -4,7 +4,8 @@ import type { AgentClient } from "../../src/client.js";
 import { createAgent, defineAgent, defineTool, fakeProvider, type AgentEvent } from "../../src/index.js";
 import { localAgentConfig } from "../../src/define-agent.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { DELTA_TRANSPORTS, transportClient } from "../support/delta-transports.js";
 
 const progress = (id: string, n: number): AgentEvent => ({
   type: "diagnostic",
@@ -93,16 +94,24 @@ const expected = (id: string, count: number) => ({
   inside: true,
 });
 
-describe("events a tool emits inside its activity", () => {
+// Tool events travel in the tool activity's heartbeats whatever carries model output (docs/decisions/0021).
+describe.each(DELTA_TRANSPORTS)("events a tool emits inside its activity ($name transport)", (transport) => {
   let worker: RunningWorker;
   let client: AgentClient;
   const taskQueue = uniqueTaskQueue("tool-events");
 
   beforeAll(async () => {
-    worker = await startTestWorker({ taskQueue, agents: [agent], providers: { emitter: script() } });
-    client = await testClient(taskQueue);
+    const deltas = transport.worker();
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [agent],
+      providers: { emitter: script() },
+      ...(deltas ? { deltas } : {}),
+    });
+    client = await transportClient(taskQueue, transport);
   });
   afterAll(async () => {
+    await client?.close();
     await worker?.stop();
   });
 

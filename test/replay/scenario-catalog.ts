@@ -141,6 +141,15 @@ function decidedWithoutTool(history: History, update: string): boolean {
   );
 }
 
+/** A tool activity's result carries the window of its tool's events (docs/decisions/0021). */
+function carriesToolEvents(history: History): boolean {
+  return eventsOf(history).some((event) =>
+    payloadText(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data).includes(
+      '"toolEvents"',
+    ),
+  );
+}
+
 const count = (items: string[], name: string) => items.filter((item) => item === name).length;
 
 /** The scenarios the recorder runs, one per branch of the session workflow. */
@@ -148,9 +157,13 @@ export const SCENARIOS: readonly ScenarioSpec[] = [
   {
     name: "tool-loop",
     executions: 1,
-    shows: "a multi-turn tool loop with two parallel tool calls",
+    shows:
+      "a multi-turn tool loop with two parallel tool calls, one of whose results carries the tool's events",
     exercised: ([history]) =>
-      !!history && hasParallelTools(history) && scheduledActivities(history, "callModel").length === 3,
+      !!history &&
+      hasParallelTools(history) &&
+      scheduledActivities(history, "callModel").length === 3 &&
+      carriesToolEvents(history),
   },
   {
     name: "steer-follow-up",

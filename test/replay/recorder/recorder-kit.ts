@@ -86,11 +86,15 @@ const forkAdd = defineTool({
   },
 });
 
+/** Emits an event while it works: its result carries the window of its events (docs/decisions/0021). */
 const shout = defineTool({
   name: "shout",
   description: "Upper-cases a text.",
   schema: z.object({ text: z.string() }),
-  execute: ({ text }) => text.toUpperCase(),
+  execute: ({ text }, ctx) => {
+    ctx.emit({ type: "diagnostic", level: "info", code: "shouting", message: text });
+    return text.toUpperCase();
+  },
 });
 
 /** A page of about 1,500 characters: two of them fill the context-engine scenario's window. */

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ToolEventBatch, ToolEventCursor } from "../../../src/common/tool-event-batch.js";
 import type { WireEvent } from "../../../src/common/wire-event.js";
-import { parseToolEventId, placeToolEvents, toolEventId } from "../../../src/runtime/place-tool-events.js";
+import {
+  parseToolEventId,
+  placeToolEvents,
+  startedWindows,
+  toolEventId,
+} from "../../../src/runtime/place-tool-events.js";
 import type { LoggedEntry } from "../../../src/workflows/event-log.js";
 
 const note = (message: string): WireEvent => ({ type: "diagnostic", level: "info", code: "t", message });
@@ -59,5 +64,31 @@ describe("placeToolEvents", () => {
     const cursor: ToolEventCursor = { [seen!.key]: seen!.seen };
     const placed = placeToolEvents([], [batch({ key, startOffset: 5 }, "a", "b")], 6, cursor);
     expect(messages(placed)).toEqual(["b"]);
+  });
+
+  it("hands on a heartbeat's window, then the result's overlapping last window, each event once (ADR 0021)", () => {
+    const cursor: ToolEventCursor = {};
+    // Read while the call runs: its activity's heartbeat held events 0-3.
+    const live = placeToolEvents(
+      [entry(5, "start")],
+      [batch({ startOffset: 5 }, "e0", "e1", "e2", "e3")],
+      5,
+      cursor,
+    );
+    expect(messages(live)).toEqual(["start", "e0", "e1", "e2", "e3"]);
+    // The window moved on (events 0-2 dropped from its head); the result carried events 3-6, then the call ended.
+    const stored = batch({ startOffset: 5, endOffset: 6, at: 3 }, "e3", "e4", "e5", "e6");
+    const last = placeToolEvents([entry(6, "end")], [stored], 6, cursor);
+    expect(messages(last)).toEqual(["e4", "e5", "e6", "end"]);
+    expect(last.map((item) => item.deltaId)).toEqual([
+      ...[5, 6, 7].map((n) => toolEventId("k", n)),
+      undefined,
+    ]);
+  });
+
+  it("places a heartbeat's window at its call's start as the answer says, and leaves one the answer does not name", () => {
+    const windows = [batch({}, "a"), batch({ key: "later" }, "b")];
+    expect(startedWindows(windows, { k: 4 })).toEqual([batch({ startOffset: 4 }, "a")]);
+    expect(startedWindows(windows, undefined)).toEqual([]);
   });
 });

@@ -12,21 +12,12 @@ const batch = (attempt: number, at: number, ...ns: number[]) => ({
 });
 
 describe("LiveToolEvents", () => {
-  it("stores a call's events once each in order, however often a batch is sent", () => {
+  it("answers the events of a call's last window beyond the reader's cursor", () => {
     const live = new LiveToolEvents();
-    live.store(batch(1, 0, 0, 1));
-    live.store(batch(1, 0, 0, 1, 2));
-    live.store(batch(1, 3, 3));
-    expect(live.read({})[0]!.events).toEqual([0, 1, 2, 3].map(note));
-    expect(live.read({ k: 2 })[0]).toMatchObject({ at: 2, events: [note(2), note(3)] });
-  });
-
-  it("lets a later attempt replace an earlier one's events and ignores the stale attempt", () => {
-    const live = new LiveToolEvents();
-    live.store(batch(1, 0, 0, 1));
-    live.store(batch(2, 0, 10, 11, 12));
-    live.store(batch(1, 2, 99));
-    expect(live.read({ k: 2 })[0]).toMatchObject({ attempt: 2, at: 2, events: [note(12)] });
+    live.store(batch(1, 3, 3, 4, 5));
+    expect(live.read({})[0]).toMatchObject({ at: 3, events: [3, 4, 5].map(note) });
+    expect(live.read({ k: 4 })[0]).toMatchObject({ at: 4, events: [note(4), note(5)] });
+    expect(live.read({ k: 6 })).toEqual([]);
   });
 
   it("answers with the offsets of the call's start and end in the log", () => {
@@ -35,5 +26,21 @@ describe("LiveToolEvents", () => {
     live.store(batch(1, 0, 0));
     live.noteBound("k", "end", 9);
     expect(live.read({})[0]).toMatchObject({ startOffset: 4, endOffset: 9 });
+  });
+
+  it("says where the calls in flight began, and forgets a call once it ended", () => {
+    const live = new LiveToolEvents();
+    live.noteBound("a", "start", 2);
+    live.noteBound("b", "start", 3);
+    live.noteBound("a", "end", 7);
+    expect(live.starts()).toEqual({ b: 3 });
+  });
+
+  it("keeps the windows of the last 16 calls", () => {
+    const live = new LiveToolEvents();
+    for (let n = 0; n < 17; n++) live.store({ ...batch(1, 0, n), key: `k${n}` });
+    const keys = live.read({}).map((kept) => kept.key);
+    expect(keys).toHaveLength(16);
+    expect(keys[0]).toBe("k1");
   });
 });
