@@ -37,7 +37,9 @@ export async function queryWithRetry<T>(
       if (Date.now() - started > QUERY_PATIENCE_MS) {
         if (!retrying) throw error;
         const waited = Math.round(QUERY_PATIENCE_MS / 1000);
-        throw new WorkflowTaskFailingError(`its workflow task kept retrying for ${waited} s`, { cause: error });
+        throw new WorkflowTaskFailingError(`its workflow task kept retrying for ${waited} s`, {
+          cause: error,
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
     }

@@ -17,7 +17,8 @@ export async function workflowTaskFailure(handle: WorkflowHandle): Promise<strin
     maximumPageSize: EVENTS_READ,
   });
   for (const event of page.history?.events ?? []) {
-    if (event.workflowTaskCompletedEventAttributes || event.workflowTaskTimedOutEventAttributes) return undefined;
+    if (event.workflowTaskCompletedEventAttributes || event.workflowTaskTimedOutEventAttributes)
+      return undefined;
     const failed = event.workflowTaskFailedEventAttributes;
     if (failed) return failed.failure?.message ?? "the workflow task failed";
   }

@@ -20,7 +20,10 @@ it("a workflow whose task fails for good: a query says why at once, not after th
   const taskQueue = uniqueTaskQueue("task-failure");
   const nativeConnection = await NativeConnection.connect({ address: temporalAddress() });
   const connection = await Connection.connect({ address: temporalAddress() });
-  closing.push(() => nativeConnection.close(), () => connection.close());
+  closing.push(
+    () => nativeConnection.close(),
+    () => connection.close(),
+  );
   const client = new Client({ connection, namespace });
   const worker = await Worker.create({
     connection: nativeConnection,
@@ -34,7 +37,7 @@ it("a workflow whose task fails for good: a query says why at once, not after th
   closing.push(() => handle.terminate("test over").then(() => undefined));
 
   // From its third attempt on, the server refuses queries to the workflow: the state this test is about.
-  for (let attempt = 0; attempt < 3; ) {
+  for (let attempt = 0; attempt < 3;) {
     await sleep(200);
     attempt = (await handle.describe()).raw.pendingWorkflowTask?.attempt ?? 0;
   }
@@ -50,5 +53,7 @@ it("a workflow whose task fails for good: a query says why at once, not after th
   expect(Date.now() - asked).toBeLessThan(15_000); // the patience is 20 s; one answer takes well under 1 s
   const sessionError = toSessionError(failure, taskQueue, "describe");
   expect(sessionError).toBeInstanceOf(SessionError);
-  expect(sessionError.message).toMatch(new RegExp(`^describe: session '${taskQueue}' cannot answer: its workflow`));
+  expect(sessionError.message).toMatch(
+    new RegExp(`^describe: session '${taskQueue}' cannot answer: its workflow`),
+  );
 }, 120_000);
