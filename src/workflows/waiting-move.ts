@@ -1,4 +1,4 @@
-import { CancellationScope, condition } from "@temporalio/workflow";
+import { condition } from "@temporalio/workflow";
 import type { AgentEvent } from "../kernel/events.js";
 import type { OpenToolPhase, RunSnapshot, ToolPhaseSnapshot } from "../kernel/run-snapshot.js";
 import type { ApprovalBoard } from "./approval-board.js";
@@ -11,32 +11,38 @@ export type DrivenOrMoved<T> = { result: T } | { moved: RunSnapshot };
  * build is the target) and every call still open in the turn's tool phase waits for a decision or an answer that
  * nobody gave yet. Then it resolves with the run paused there (its waits stay on the board, carried with the
  * session); the kernel's run is dropped where it waits, and the session continues as new at once. `drive` hands the
- * kernel the `toolPhase` callback of its suspend port.
+ * kernel the `toolPhase` callback of its suspend port. The watch starts at the run's first tool phase: a run without
+ * tool calls makes no promise for it (docs/decisions/0014).
  */
-export async function driveUntilMoved<T>(
+export function driveUntilMoved<T>(
   drive: (toolPhase: (phase: OpenToolPhase | undefined) => void) => Promise<T>,
   board: ApprovalBoard,
   wanted: () => boolean,
 ): Promise<DrivenOrMoved<T>> {
-  let phase: OpenToolPhase | undefined;
-  let ended = false;
-  const driven = drive((opened) => void (phase = opened)).then(
-    (result) => ((ended = true), { result }),
-    (error: unknown) => {
-      ended = true;
-      throw error;
-    },
-  );
-  const waits = (): boolean => {
-    const open = phase && wanted() ? phase.open() : [];
-    return open.length > 0 && open.every((callId) => board.awaitsPerson(callId));
-  };
-  // Not cancelled with the run: a cancelled run ends through the kernel, which then ends this wait too.
-  const moving = CancellationScope.nonCancellable(() => condition(() => ended || waits())).then(() =>
-    ended ? undefined : { moved: phase!.snapshot() },
-  );
-  const first = await Promise.race([driven, moving]);
-  return first ?? (await driven);
+  return new Promise((resolve, reject) => {
+    let phase: OpenToolPhase | undefined;
+    let ended = false;
+    let watching = false;
+    const waits = (): boolean => {
+      const open = phase && wanted() ? phase.open() : [];
+      return open.length > 0 && open.every((callId) => board.awaitsPerson(callId));
+    };
+    const watch = (): void => {
+      watching = true;
+      // A cancelled run ends through the kernel: this wait, cancelled with it, changes nothing.
+      condition(() => ended || waits()).then(
+        () => ended || resolve({ moved: phase!.snapshot() }),
+        () => undefined,
+      );
+    };
+    drive((opened) => {
+      phase = opened;
+      if (opened && !watching) watch();
+    }).then(
+      (result) => ((ended = true), resolve({ result })),
+      (error: unknown) => ((ended = true), reject(error)),
+    );
+  });
 }
 
 /**
