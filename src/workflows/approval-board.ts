@@ -66,7 +66,8 @@ export class ApprovalBoard {
   carry(): CarriedDecisions | undefined {
     const approvals = this.pendingApprovals();
     const questions = this.pendingQuestions();
-    if (this.recent.length + this.rejected.length + approvals.length + questions.length === 0) return undefined;
+    if (this.recent.length + this.rejected.length + approvals.length + questions.length === 0)
+      return undefined;
     return {
       recent: [...this.recent],
       rejected: [...this.rejected],
@@ -281,7 +282,9 @@ function wellFormed<T extends { callId: string; decision: string; at: number }>(
 }
 
 /** The carried pending approvals or questions that have the fields a wait needs. */
-function wellFormedWaits<T extends { callId: string; runId: string; expiresAt: number }>(entries: unknown): T[] {
+function wellFormedWaits<T extends { callId: string; runId: string; expiresAt: number }>(
+  entries: unknown,
+): T[] {
   if (!Array.isArray(entries)) return [];
   return entries.filter(
     (entry: Partial<T> | null): entry is T =>
