@@ -176,20 +176,20 @@ async function driveKernel(
     session.board,
     moves,
   );
-  const paused = "moved" in driven ? driven.moved : snapshot;
-  if (paused) {
-    const suspended = {
-      run,
-      snapshot: paused,
-      historyLength: active.addedFrom ?? historyLength,
-      modelCalls: model.count(),
-      // The next execution goes on with the tools the run was listed, not a new listing.
-      ...(session.usesMcpTools(plan) ? { mcpTools: listedMcpTools(plan) } : {}),
-    };
-    return { suspended };
+  if ("moved" in driven) snapshot = driven.moved;
+  else if (!snapshot) {
+    const { result } = driven;
+    return { result: published ? { ...result, stopReason: published.stopReason } : result };
   }
-  const result = (driven as { result: RunResult }).result;
-  return { result: published ? { ...result, stopReason: published.stopReason } : result };
+  const suspended = {
+    run,
+    snapshot,
+    historyLength: active.addedFrom ?? historyLength,
+    modelCalls: model.count(),
+    // The next execution goes on with the tools the run was listed, not a new listing.
+    ...(session.usesMcpTools(plan) ? { mcpTools: listedMcpTools(plan) } : {}),
+  };
+  return { suspended };
 }
 
 /**
