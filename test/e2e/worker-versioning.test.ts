@@ -16,6 +16,7 @@ import {
   executionsOf as executionsOfSession,
   setCurrent as setCurrentBuild,
   setRamping as setRampingBuild,
+  wakeUntilOn,
   type Deployment,
 } from "../support/worker-deployment.js";
 import { wakeSignal } from "../../src/workflows/messages.js";
@@ -161,9 +162,7 @@ describe("worker deployment versioning", () => {
     );
     writeFileSync(releaseFile, "");
     // Woken, the waiting session moves to build 2 before anyone answers, still waiting for the same approval.
-    await temporal.workflow.getHandle(approval.sessionId).signal(wakeSignal);
-    while ((await buildOf(approval.sessionId)) !== "build-2")
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await wakeUntilOn(temporal, approval.sessionId, "build-2");
     const waitingChain = await executionsOf(approval.sessionId);
     expect(waitingChain.map((execution) => execution.build)).toEqual(["build-1", "build-2"]);
     const moved = await agents.describe(approval.sessionId);

@@ -1,5 +1,6 @@
 import type { Client, Connection } from "@temporalio/client";
 import temporalProto from "@temporalio/proto";
+import { wakeSignal } from "../../src/workflows/messages.js";
 
 // Worker deployment versions on the suite's dev server: making a build current, and reading which build each
 // execution of a session runs on.
@@ -80,10 +81,19 @@ export async function buildOf(temporal: Client, sessionId: string): Promise<stri
   return info?.deploymentVersion?.buildId ?? undefined;
 }
 
-/** Waits until the session's latest execution runs on `build`. */
-export async function untilOn(temporal: Client, sessionId: string, build: string): Promise<void> {
-  while ((await buildOf(temporal, sessionId)) !== build)
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Wakes the session (the `wake` signal) until its latest execution runs on `build`. Again every 2 s: a new current
+ * version takes a few seconds to reach every task queue after the server reports it propagated, and a workflow task
+ * in that time is still told the old target (docs/operations.md, "Rollout"), so an early wake may move nothing.
+ */
+export async function wakeUntilOn(temporal: Client, sessionId: string, build: string): Promise<void> {
+  for (;;) {
+    await temporal.workflow.getHandle(sessionId).signal(wakeSignal);
+    for (let poll = 0; poll < 20; poll++) {
+      if ((await buildOf(temporal, sessionId)) === build) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 /** Every execution of the session (its continue-as-new chain), oldest first, with the build each ran on. */

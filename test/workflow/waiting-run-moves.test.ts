@@ -11,10 +11,9 @@ import { defineTool } from "../../src/kernel/tools.js";
 import { fakeProvider, type FakeTurn } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import type { SessionStatus } from "../../src/workflows/messages.js";
-import { wakeSignal } from "../../src/workflows/messages.js";
 import { failedWorkflowTasks } from "../support/history-tasks.js";
 import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
-import { executionsOf, setCurrent, untilOn, type Deployment } from "../support/worker-deployment.js";
+import { executionsOf, setCurrent, wakeUntilOn, type Deployment } from "../support/worker-deployment.js";
 
 // A run waiting for a person moves to a new current build at once, carrying what it waits for (issue 36). Two
 // builds of one worker, in this process, on the suite's dev server: sessions wait on build b1, b2 becomes current,
@@ -195,8 +194,7 @@ describe("a run waiting for a person, when another build becomes current", () =>
     // b2 current; each session woken moves to b2 while it still waits.
     await setCurrent(deployment, "b2");
     for (const run of [timing, mixed, denied, cancelled]) {
-      await temporal.workflow.getHandle(run.sessionId).signal(wakeSignal);
-      await untilOn(temporal, run.sessionId, "b2");
+      await wakeUntilOn(temporal, run.sessionId, "b2");
       const chain = await executionsOf(temporal, run.sessionId);
       expect(chain.map((execution) => execution.build)).toEqual(["b1", "b2"]);
       // The same waits, with the same call ids, approvers and deadlines (the timeout is not restarted).
