@@ -108,7 +108,7 @@ export interface RunOptions {
   images?: ImageBlock[];
   /** Goes on with a run paused by `suspend` (its input is already in the snapshot's messages). */
   resume?: RunSnapshot;
-  /** Lets the driver pause the run at a turn boundary (the workflow driver's continue-as-new). */
+  /** Lets the driver pause the run at a turn boundary or leave it in a tool phase (the workflow's continue-as-new). */
   suspend?: SuspendPort;
 }
 

@@ -27,6 +27,8 @@ import type { ContextEngine } from "./context/types.js";
 import { forkConfig, forkSeed, type ForkOptions, type ForkRequest, type ForkRunner } from "./fork.js";
 import { withSourceTools } from "./tool-source.js";
 import { driveSteps, wait, type Steps } from "./drive-steps.js";
+import type { OpenToolPhase, RunSnapshot } from "./run-snapshot.js";
+import type { ToolCall, ToolResult } from "./tools.js";
 
 /**
  * The turn loop: encode → call model → decode → execute tools → feed back, until the model stops, the run is
@@ -79,100 +81,106 @@ function* runSteps(
     let turn = firstTurn;
     // Background joins do not consume the budget; turn numbers still stay unique (docs/decisions/0002).
     let budgetUsed = resume?.budgetUsed ?? 0;
+    // A run paused in a tool phase goes on there: the turn's answer is already in the conversation.
+    let resumedPhase = resume?.toolPhase;
     // Steps 5–9, turn after turn, inline here: short functions would each need their own pauses.
     turns: for (;;) {
-      if (run.signal.aborted) {
-        reason = "aborted";
-        break turns;
-      }
-      if (turn > firstTurn && suspend?.requested()) {
-        const contextState = run.engine?.state?.();
-        suspend.suspend({
-          messages: run.ctx.messages,
-          turn,
-          budgetUsed,
-          usage: run.usage,
-          ...(contextState ? { contextState } : {}),
-        });
-        return { messages: run.ctx.messages, text: "", usage: run.usage, stopReason: "stop" };
-      }
-      if (budgetUsed >= run.config.maxTurns) {
-        reason = "max_turns";
-        break turns;
-      }
-      const overrun = run.config.budget && budgetOverrun(run.config.budget, run.usage);
-      if (overrun) {
-        paused = send(out, { type: "budget_exceeded", ...overrun });
-        if (paused) yield paused;
-        reason = "budget";
-        break turns;
-      }
-      turn++;
-      budgetUsed++;
-      run.ctx.turn = turn;
-      paused = send(out, { type: "turn_start", turn });
-      if (paused) yield paused;
-      // Each wait below happens only when there is something to wait for (docs/decisions/0014).
-      const injected = injectAtTurnStart(run);
-      paused = send(out, ...(yield* wait(injected)));
-      if (paused) yield paused;
-      const beforeModel = runLifecycle(run.config.use, "beforeModel", run.ctx);
-      if (beforeModel) yield beforeModel;
-      paused = send(out, ...run.sink.drain());
-      if (paused) yield paused;
-      const { view, events } = run.engine ? yield* wait(prepareContext(run, run.engine)) : NO_CONTEXT;
-      paused = send(out, ...events);
-      if (paused) yield paused;
-      const phase = modelPhase(run, turn, view);
-      const model = yield* wait(phase);
-      if (model.kind === "aborted") {
-        reason = "aborted";
-        break turns;
-      }
-      if (model.kind === "interrupted") {
-        // Re-plan at once: the next turn starts with whatever was steered in.
-        paused = send(out, { type: "turn_end", turn, stopReason: "interrupted" });
-        if (paused) yield paused;
-        continue;
-      }
-      if (model.kind === "error") {
-        paused = send(out, { type: "error", error: model.error, fatal: true });
-        if (paused) yield paused;
-        reason = "error";
-        break turns;
-      }
-      if (model.decoded.calls.length > 0) {
-        paused = send(out, ...announceToolCalls(model.decoded.calls));
-        if (paused) yield paused;
-        // The calls' events reach `out` live, as they come; the loop goes on once the consumer took them.
-        const phase = runToolCalls(run, turn, model.decoded.calls);
-        const tools = yield* wait(phase);
-        paused = out.pause();
-        if (paused) yield paused;
-        const afterTurn = runLifecycle(run.config.use, "afterTurn", run.ctx);
-        if (afterTurn) yield afterTurn;
-        paused = send(out, ...run.sink.drain(), { type: "turn_end", turn, stopReason: "tool_use" });
-        if (paused) yield paused;
-        if (tools.aborted) {
+      let calls: ToolCall[];
+      const finished = new Map<string, ToolResult>();
+      if (resumedPhase) {
+        calls = resumedPhase.calls;
+        for (const result of resumedPhase.results) finished.set(result.id, result);
+        resumedPhase = undefined;
+        run.ctx.turn = turn;
+      } else {
+        if (run.signal.aborted) {
           reason = "aborted";
           break turns;
         }
-        continue;
+        if (turn > firstTurn && suspend?.requested()) {
+          suspend.suspend(snapshotOf(run, turn, budgetUsed));
+          return { messages: run.ctx.messages, text: "", usage: run.usage, stopReason: "stop" };
+        }
+        if (budgetUsed >= run.config.maxTurns) {
+          reason = "max_turns";
+          break turns;
+        }
+        const overrun = run.config.budget && budgetOverrun(run.config.budget, run.usage);
+        if (overrun) {
+          paused = send(out, { type: "budget_exceeded", ...overrun });
+          if (paused) yield paused;
+          reason = "budget";
+          break turns;
+        }
+        turn++;
+        budgetUsed++;
+        run.ctx.turn = turn;
+        paused = send(out, { type: "turn_start", turn });
+        if (paused) yield paused;
+        // Each wait below happens only when there is something to wait for (docs/decisions/0014).
+        const injected = injectAtTurnStart(run);
+        paused = send(out, ...(yield* wait(injected)));
+        if (paused) yield paused;
+        const beforeModel = runLifecycle(run.config.use, "beforeModel", run.ctx);
+        if (beforeModel) yield beforeModel;
+        paused = send(out, ...run.sink.drain());
+        if (paused) yield paused;
+        const { view, events } = run.engine ? yield* wait(prepareContext(run, run.engine)) : NO_CONTEXT;
+        paused = send(out, ...events);
+        if (paused) yield paused;
+        const phase = modelPhase(run, turn, view);
+        const model = yield* wait(phase);
+        if (model.kind === "aborted") {
+          reason = "aborted";
+          break turns;
+        }
+        if (model.kind === "interrupted") {
+          // Re-plan at once: the next turn starts with whatever was steered in.
+          paused = send(out, { type: "turn_end", turn, stopReason: "interrupted" });
+          if (paused) yield paused;
+          continue;
+        }
+        if (model.kind === "error") {
+          paused = send(out, { type: "error", error: model.error, fatal: true });
+          if (paused) yield paused;
+          reason = "error";
+          break turns;
+        }
+        if (model.decoded.calls.length === 0) {
+          // An answer cut off at the output limit says so (the seed's `max_tokens`); the run still stops here.
+          const stopReason = model.stopReason === "max_tokens" ? "max_tokens" : "stop";
+          paused = send(out, { type: "turn_end", turn, stopReason });
+          if (paused) yield paused;
+          const pendingFollowUps = resumeWithFollowUps(run);
+          const followUps = yield* wait(pendingFollowUps);
+          paused = send(out, ...followUps);
+          if (paused) yield paused;
+          if (followUps.length > 0) continue;
+          if (yield* wait(joinBackground(run))) {
+            budgetUsed--;
+            continue;
+          }
+          break turns;
+        }
+        calls = model.decoded.calls;
+        paused = send(out, ...announceToolCalls(calls));
+        if (paused) yield paused;
       }
-      // An answer cut off at the output limit says so (the seed's `max_tokens`); the run still stops here.
-      const stopReason = model.stopReason === "max_tokens" ? "max_tokens" : "stop";
-      paused = send(out, { type: "turn_end", turn, stopReason });
+      // The calls' events reach `out` live, as they come; the loop goes on once the consumer took them.
+      suspend?.toolPhase?.(openToolPhase(run, turn, budgetUsed, calls, finished));
+      const phase = runToolCalls(run, turn, calls, finished);
+      const tools = yield* wait(phase);
+      suspend?.toolPhase?.(undefined);
+      paused = out.pause();
       if (paused) yield paused;
-      const pendingFollowUps = resumeWithFollowUps(run);
-      const followUps = yield* wait(pendingFollowUps);
-      paused = send(out, ...followUps);
+      const afterTurn = runLifecycle(run.config.use, "afterTurn", run.ctx);
+      if (afterTurn) yield afterTurn;
+      paused = send(out, ...run.sink.drain(), { type: "turn_end", turn, stopReason: "tool_use" });
       if (paused) yield paused;
-      if (followUps.length > 0) continue;
-      if (yield* wait(joinBackground(run))) {
-        budgetUsed--;
-        continue;
+      if (tools.aborted) {
+        reason = "aborted";
+        break turns;
       }
-      break turns;
     }
   } catch (error) {
     // A tool phase that threw left its live delivery on.
@@ -190,6 +198,36 @@ function* runSteps(
   paused = send(out, ...(yield* wait(ending)));
   if (paused) yield paused;
   return run.result!;
+}
+
+/** The run paused at the end of turn `turn` (or, with `toolPhase`, in its tool phase). */
+function snapshotOf(run: RunState, turn: number, budgetUsed: number): RunSnapshot {
+  const contextState = run.engine?.state?.();
+  return {
+    messages: run.ctx.messages,
+    turn,
+    budgetUsed,
+    usage: run.usage,
+    ...(contextState ? { contextState } : {}),
+  };
+}
+
+/** The tool phase of turn `turn` as its driver sees it: which calls are open, and the run paused there. */
+function openToolPhase(
+  run: RunState,
+  turn: number,
+  budgetUsed: number,
+  calls: ToolCall[],
+  finished: ReadonlyMap<string, ToolResult>,
+): OpenToolPhase {
+  return {
+    open: () => calls.filter((call) => !finished.has(call.id)).map((call) => call.id),
+    snapshot: () => ({
+      ...snapshotOf(run, turn, budgetUsed),
+      messages: [...run.ctx.messages],
+      toolPhase: { calls, results: [...finished.values()] },
+    }),
+  };
 }
 
 /**

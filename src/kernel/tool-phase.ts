@@ -20,16 +20,28 @@ export function announceToolCalls(calls: ToolCall[]): AgentEvent[] {
 /**
  * Step 9: runs the calls at most `maxParallelTools` at a time. Their events go to `run.out` live, in completion
  * order, while they run; settles once all settled, after the results were fed back to the model in call order as
- * one user message. A phase that throws leaves live delivery on: the loop ends it (`run.sink.endLive()`).
+ * one user message. Each call's result goes into `finished` as it settles; a call already in it (a resumed phase)
+ * is not run again and emits nothing. A phase that throws leaves live delivery on: the loop ends it
+ * (`run.sink.endLive()`).
  */
-export function runToolCalls(run: RunState, turn: number, calls: ToolCall[]): MaybeAsync<ToolPhaseOutcome> {
+export function runToolCalls(
+  run: RunState,
+  turn: number,
+  calls: ToolCall[],
+  finished: Map<string, ToolResult>,
+): MaybeAsync<ToolPhaseOutcome> {
   run.sink.beginLive(run.out);
+  const settle = <R>(call: ToolCall, next: (result: ToolResult) => MaybeAsync<R>): MaybeAsync<R> => {
+    const known = finished.get(call.id);
+    if (known) return next(known);
+    return runOneCall(run, turn, call, (result) => (finished.set(call.id, result), next(result)));
+  };
   // A single call, as most turns make, goes without `Promise.all` (two promises, each a stack trace on Temporal):
   // the phase ends in the tool's own `then`.
-  if (calls.length === 1) return runOneCall(run, turn, calls[0]!, (result) => endToolPhase(run, [result]));
+  if (calls.length === 1) return settle(calls[0]!, (result) => endToolPhase(run, [result]));
   return runLimited(calls, run.config.maxParallelTools, (call) => {
     try {
-      return Promise.resolve(runOneCall(run, turn, call, (result) => result));
+      return Promise.resolve(settle(call, (result) => result));
     } catch (error) {
       return Promise.reject(error);
     }

@@ -11,7 +11,8 @@ import { SessionState } from "./session-state.js";
  * new when Temporal suggests it or a plan threshold is reached: between runs, and inside a long run at a turn
  * boundary (the run goes on in the next execution with the same run id), so no history grows without bound. On a
  * versioned worker the session is pinned to its build (the worker's default versioning behaviour), and moves to a
- * new target build the same way: at its next turn boundary, between runs, or when something wakes it while idle.
+ * new target build the same way: at its next turn boundary, between runs, or when something wakes it while idle
+ * or while its run waits for a person (the run carries its waits: run-executor.ts, waiting-move.ts).
  */
 export async function agentSession(input: SessionInput): Promise<SessionOutcome> {
   const session = new SessionState(input);

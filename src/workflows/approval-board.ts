@@ -44,19 +44,55 @@ export class ApprovalBoard {
   private readonly settled = new Map<string, string>();
   private readonly recent: DecisionRecord[] = [];
   private readonly rejected: RejectedDecision[] = [];
+  /** Calls whose wait the previous execution carried in, until the resumed run waits on them again. */
+  private readonly carriedWaits = new Set<string>();
 
   /** @param carried the decisions the previous execution listed (its input: checked, never trusted). */
   constructor(carried?: CarriedDecisions) {
     // From the previous execution's input, which is never trusted: only well-formed entries are kept.
     this.recent.push(...wellFormed<DecisionRecord>(carried?.recent));
     this.rejected.push(...wellFormed<RejectedDecision>(carried?.rejected));
+    for (const pending of wellFormedWaits<PendingApproval>(carried?.pendingApprovals)) {
+      this.approvals.set(pending.callId, pending);
+      this.carriedWaits.add(pending.callId);
+    }
+    for (const pending of wellFormedWaits<PendingQuestion>(carried?.pendingQuestions)) {
+      this.questions.set(pending.callId, pending);
+      this.carriedWaits.add(pending.callId);
+    }
   }
 
-  /** What the next execution carries: the listed decisions and ignored signals. */
+  /** What the next execution carries: the listed decisions and ignored signals, and what waits for a person. */
   carry(): CarriedDecisions | undefined {
-    return this.recent.length + this.rejected.length > 0
-      ? { recent: [...this.recent], rejected: [...this.rejected] }
-      : undefined;
+    const approvals = this.pendingApprovals();
+    const questions = this.pendingQuestions();
+    if (this.recent.length + this.rejected.length + approvals.length + questions.length === 0)
+      return undefined;
+    return {
+      recent: [...this.recent],
+      rejected: [...this.rejected],
+      ...(approvals.length > 0 ? { pendingApprovals: approvals } : {}),
+      ...(questions.length > 0 ? { pendingQuestions: questions } : {}),
+    };
+  }
+
+  /**
+   * The pending approval the previous execution carried for this call, the first time the resumed run asks for it
+   * (it waits on that one, until its original deadline); undefined otherwise.
+   */
+  resumeApproval(callId: string): PendingApproval | undefined {
+    return this.carriedWaits.delete(callId) ? this.approvals.get(callId) : undefined;
+  }
+
+  /** The pending question the previous execution carried for this call, as {@link resumeApproval}. */
+  resumeQuestion(callId: string): PendingQuestion | undefined {
+    return this.carriedWaits.delete(callId) ? this.questions.get(callId) : undefined;
+  }
+
+  /** Whether the call waits for a person: its approval or question is pending, and nobody answered it yet. */
+  awaitsPerson(callId: string): boolean {
+    if (this.approvals.has(callId)) return !this.decisions.has(callId);
+    return this.questions.has(callId) && !this.answers.has(callId);
   }
 
   pendingApprovals(): PendingApproval[] {
@@ -243,6 +279,21 @@ function wellFormed<T extends { callId: string; decision: string; at: number }>(
         Number.isFinite(entry.at),
     )
     .slice(-LISTED_DECISIONS);
+}
+
+/** The carried pending approvals or questions that have the fields a wait needs. */
+function wellFormedWaits<T extends { callId: string; runId: string; expiresAt: number }>(
+  entries: unknown,
+): T[] {
+  if (!Array.isArray(entries)) return [];
+  return entries.filter(
+    (entry: Partial<T> | null): entry is T =>
+      typeof entry === "object" &&
+      entry !== null &&
+      typeof entry.callId === "string" &&
+      typeof entry.runId === "string" &&
+      Number.isFinite(entry.expiresAt),
+  );
 }
 
 /** A string field of an unchecked request, clipped; undefined when it is not a string. */

@@ -12,6 +12,7 @@ import type {
 import { defaultRedactor } from "../kernel/permission/redact.js";
 import type { ToolCall } from "../kernel/tools.js";
 import type { ApprovalBoard } from "./approval-board.js";
+import type { PendingApproval, PendingQuestion } from "./messages.js";
 import { previewInput } from "./status-bounds.js";
 
 /** How long a durable approval or question waits by default. */
@@ -47,23 +48,13 @@ function describeWait(ms: number): string {
 export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undefined): ApprovalHandler {
   return {
     async request(call: ToolCall, ctx): Promise<ApprovalAnswer> {
-      const timeoutMs = timeoutOf(plan);
-      const requestedAt = host.now();
-      const approvers = approversFor(plan, call.name);
-      host.board.addApproval({
-        callId: call.id,
-        runId: host.runId,
-        tool: call.name,
-        input: previewInput(defaultRedactor(call.input)),
-        ...(ctx?.reason !== undefined ? { reason: ctx.reason } : {}),
-        requestedAt,
-        expiresAt: requestedAt + timeoutMs,
-        ...(approvers ? { approvers } : {}),
-      });
+      // A run resumed after continue-as-new waits on the approval it carried, until its original deadline.
+      const pending = host.board.resumeApproval(call.id) ?? askApproval(host, plan, call, ctx?.reason);
+      const timeoutMs = pending.expiresAt - pending.requestedAt;
       host.changed();
       try {
         await waitUnlessCancelled(
-          () => condition(() => host.board.decisionFor(call.id) !== undefined, timeoutMs),
+          () => condition(() => host.board.decisionFor(call.id) !== undefined, remaining(host, pending)),
           () => host.board.settleApprovalIfPending(call.id, "cancelled"),
         );
         const decided = host.board.decisionFor(call.id);
@@ -81,6 +72,57 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
       }
     },
   };
+}
+
+/** Puts a new approval for the call on the board, due `approvalTimeoutMs` from now. */
+function askApproval(
+  host: ApprovalHost,
+  plan: PermissionPlan | undefined,
+  call: ToolCall,
+  reason: string | undefined,
+): PendingApproval {
+  const requestedAt = host.now();
+  const approvers = approversFor(plan, call.name);
+  const pending: PendingApproval = {
+    callId: call.id,
+    runId: host.runId,
+    tool: call.name,
+    input: previewInput(defaultRedactor(call.input)),
+    ...(reason !== undefined ? { reason } : {}),
+    requestedAt,
+    expiresAt: requestedAt + timeoutOf(plan),
+    ...(approvers ? { approvers } : {}),
+  };
+  host.board.addApproval(pending);
+  return pending;
+}
+
+/** Puts a new question on the board, due `approvalTimeoutMs` from now. */
+function askQuestion(
+  host: ApprovalHost,
+  plan: PermissionPlan | undefined,
+  callId: string,
+  question: UserQuestion,
+): PendingQuestion {
+  const requestedAt = host.now();
+  const pending: PendingQuestion = {
+    callId,
+    runId: host.runId,
+    ...question,
+    requestedAt,
+    expiresAt: requestedAt + timeoutOf(plan),
+  };
+  host.board.addQuestion(pending);
+  return pending;
+}
+
+/**
+ * How long the wait's timer runs: to the wait's deadline (the whole timeout for a new wait; what is left of it for a
+ * carried one, at least 1 ms, as a timer cannot be shorter). Only the timer's duration depends on the clock, and a
+ * replay does not compare durations.
+ */
+function remaining(host: ApprovalHost, pending: { expiresAt: number }): number {
+  return Math.max(1, pending.expiresAt - host.now());
 }
 
 /**
@@ -108,19 +150,13 @@ export function durableInput(host: ApprovalHost, plan: PermissionPlan | undefine
   return {
     async request(question: UserQuestion, ctx): Promise<UserAnswer> {
       const callId = ctx?.call?.id ?? `question-${host.now()}`;
-      const timeoutMs = timeoutOf(plan);
-      const requestedAt = host.now();
-      host.board.addQuestion({
-        callId,
-        runId: host.runId,
-        ...question,
-        requestedAt,
-        expiresAt: requestedAt + timeoutMs,
-      });
+      // A run resumed after continue-as-new waits on the question it carried, until its original deadline.
+      const pending = host.board.resumeQuestion(callId) ?? askQuestion(host, plan, callId, question);
+      const timeoutMs = pending.expiresAt - pending.requestedAt;
       host.changed();
       try {
         await waitUnlessCancelled(
-          () => condition(() => host.board.answerFor(callId) !== undefined, timeoutMs),
+          () => condition(() => host.board.answerFor(callId) !== undefined, remaining(host, pending)),
           () => host.board.settleQuestionIfPending(callId, "cancelled"),
         );
         const answered = host.board.answerFor(callId);

@@ -24,6 +24,7 @@ import type { QueuedRun, SuspendedRun } from "./session-input.js";
 import type { RunSnapshot } from "../kernel/run-snapshot.js";
 import { historyIsLong } from "./history-budget.js";
 import { targetVersionChanged } from "./target-version.js";
+import { driveUntilMoved, retoldEvents } from "./waiting-move.js";
 import type { SessionState } from "./session-state.js";
 import { workflowPorts } from "./workflow-ports.js";
 import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
@@ -77,6 +78,8 @@ export async function executeRun(
     );
     if ("suspended" in driven) return { suspended: driven.suspended };
     session.messages = driven.result.messages;
+    // A build that no longer asks for a call whose wait was carried in leaves that wait behind: it ends here.
+    session.board.settleRun(run.runId, "no longer asked");
     session.finishRun(run.runId, driven.result, session.current.turn);
     return { plan };
   } finally {
@@ -136,6 +139,7 @@ async function driveKernel(
   const live = streamsLive(plan);
   const mark = liveOutputMark(plan, live);
   let published: RunResult | undefined;
+  const retold = retoldEvents(resumed?.snapshot.toolPhase);
   // Each event is handled as the kernel delivers it, with no promise per event (docs/decisions/0014).
   const take = (event: AgentEvent): void => {
     if (event.type === "turn_start") active.turn = event.turn;
@@ -144,42 +148,48 @@ async function driveKernel(
     if (event.type === "subagent" && event.usage) active.usage = addUsage(active.usage, event.usage);
     // Live output reaches clients from the model activity; the recorded copy would show it twice.
     if (event.type === "reasoning_delta" || (live && event.type === "text_delta")) return;
+    if (retold(event)) return;
     if (event.type === "done")
       published = publishDone(session, run.runId, event, active.addedFrom ?? historyLength);
     else session.publish(run.runId, event, modelCallOf(event, model.count()), mark);
     if (event.type === "turn_end" || event.type === "model_call_end") session.refreshVisibility();
   };
-  const result = await runKernelInto(
-    directOutlet(take),
-    kernelConfig(session, plan, run.runId, model),
-    run.input,
-    {
-      sessionId: session.sessionId,
-      signal: active.controller.signal,
-      steer: session.steers,
-      history: session.messages,
-      ...(run.images ? { images: run.images } : {}),
-      ...(resumed ? { resume: resumed.snapshot } : {}),
-      suspend: {
-        // Not while subagents run: continuing as new would close the execution that is their parent.
-        requested: () =>
-          (historyIsLong(plan.continueAsNew) || targetVersionChanged()) && session.subagents.size === 0,
-        suspend: (paused) => void (snapshot = paused),
-      },
-    },
+  // A run that waits for a person moves too, where it waits, when another build becomes the target.
+  const moves = () => targetVersionChanged() && session.subagents.size === 0;
+  const driven = await driveUntilMoved(
+    (toolPhase) =>
+      runKernelInto(directOutlet(take), kernelConfig(session, plan, run.runId, model), run.input, {
+        sessionId: session.sessionId,
+        signal: active.controller.signal,
+        steer: session.steers,
+        history: session.messages,
+        ...(run.images ? { images: run.images } : {}),
+        ...(resumed ? { resume: resumed.snapshot } : {}),
+        suspend: {
+          // Not while subagents run: continuing as new would close the execution that is their parent.
+          requested: () =>
+            (historyIsLong(plan.continueAsNew) || targetVersionChanged()) && session.subagents.size === 0,
+          suspend: (paused) => void (snapshot = paused),
+          toolPhase,
+        },
+      }),
+    session.board,
+    moves,
   );
-  if (snapshot) {
-    const suspended = {
-      run,
-      snapshot,
-      historyLength: active.addedFrom ?? historyLength,
-      modelCalls: model.count(),
-      // The next execution goes on with the tools the run was listed, not a new listing.
-      ...(session.usesMcpTools(plan) ? { mcpTools: listedMcpTools(plan) } : {}),
-    };
-    return { suspended };
+  if ("moved" in driven) snapshot = driven.moved;
+  else if (!snapshot) {
+    const { result } = driven;
+    return { result: published ? { ...result, stopReason: published.stopReason } : result };
   }
-  return { result: published ? { ...result, stopReason: published.stopReason } : result };
+  const suspended = {
+    run,
+    snapshot,
+    historyLength: active.addedFrom ?? historyLength,
+    modelCalls: model.count(),
+    // The next execution goes on with the tools the run was listed, not a new listing.
+    ...(session.usesMcpTools(plan) ? { mcpTools: listedMcpTools(plan) } : {}),
+  };
+  return { suspended };
 }
 
 /**

@@ -2,7 +2,14 @@ import type { RunSnapshot } from "../kernel/run-snapshot.js";
 import type { EventLogState } from "./event-log.js";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { Usage } from "../kernel/model.js";
-import type { DecisionRecord, RejectedDecision, RunSummary, SessionFailure } from "./messages.js";
+import type {
+  DecisionRecord,
+  PendingApproval,
+  PendingQuestion,
+  RejectedDecision,
+  RunSummary,
+  SessionFailure,
+} from "./messages.js";
 import type { TranscriptState } from "../common/transcript-ledger.js";
 import type { DurableToolPlan } from "../common/agent-plan.js";
 
@@ -14,7 +21,10 @@ export interface QueuedRun {
   offset: number;
 }
 
-/** A run paused at a turn boundary to continue as new; the next execution goes on with it first. */
+/**
+ * A run paused to continue as new, at a turn boundary or while its turn's open calls wait for a person (its snapshot's
+ * `toolPhase`; the waits travel in `CarriedState.decisions`); the next execution goes on with it first.
+ */
 export interface SuspendedRun {
   run: QueuedRun;
   snapshot: RunSnapshot;
@@ -57,6 +67,10 @@ export interface CarriedState {
 export interface CarriedDecisions {
   recent: DecisionRecord[];
   rejected: RejectedDecision[];
+  /** The approvals a run paused in its tool phase waits for (`activeRun`), as the status lists them. */
+  pendingApprovals?: PendingApproval[];
+  /** The questions it waits for. */
+  pendingQuestions?: PendingQuestion[];
 }
 
 /** The input of the session workflow. One workflow chain per session; its id is the session id. */

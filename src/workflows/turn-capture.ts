@@ -1,7 +1,7 @@
 import { proxySinks, workflowInfo } from "@temporalio/workflow";
 import { FORK_CAPTURE_REPLAY, type ForkCaptureSinks } from "../common/fork-capture.js";
 import type { AgentEvent } from "../kernel/events.js";
-import type { Middleware } from "../kernel/middleware.js";
+import type { AgentContext, Middleware } from "../kernel/middleware.js";
 import type { ActiveRun } from "./active-run.js";
 import type { SessionState } from "./session-state.js";
 
@@ -9,15 +9,12 @@ const { liteAgentForkCapture } = proxySinks<ForkCaptureSinks>();
 
 /**
  * Keeps the run's kernel context on the active run, so the end of a turn can read the conversation as the kernel
- * holds it then (middleware may have replaced the array). It adds no command.
+ * holds it then (middleware may have replaced the array): from the model call on, or for a turn resumed in its tool
+ * phase after continue-as-new, from its end. It adds no command.
  */
 export function turnTracker(active: ActiveRun): Middleware {
-  return {
-    name: "turn-tracker",
-    beforeModel: (ctx) => {
-      active.context = ctx;
-    },
-  };
+  const track = (ctx: AgentContext) => void (active.context = ctx);
+  return { name: "turn-tracker", beforeModel: track, afterTurn: track };
 }
 
 /**

@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
-import temporalProto from "@temporalio/proto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AgentClient } from "../../src/client.js";
 import { agentTaskQueue } from "../../src/runtime/agent-task-queue.js";
@@ -12,17 +11,23 @@ import { runCliInProcess } from "../support/cli-in-process.js";
 import { failedWorkflowTasks } from "../support/history-tasks.js";
 import { uniqueTaskQueue } from "../support/temporal.js";
 import { waitForLine } from "../support/worker-process.js";
+import {
+  buildOf as buildOfSession,
+  executionsOf as executionsOfSession,
+  setCurrent as setCurrentBuild,
+  setRamping as setRampingBuild,
+  wakeUntilOn,
+  type Deployment,
+} from "../support/worker-deployment.js";
 import { wakeSignal } from "../../src/workflows/messages.js";
 
 // Issue 36: two builds of a worker, in two `lite-agent worker --deployment-name --build-id` processes on the
 // suite's dev server. Sessions are pinned to the build they started on and move to a new current build at their
-// next continue-as-new: a long run at its next turn boundary, a run waiting for an approval once it is answered
-// (at the turn boundary after it), an idle session at its next run (or when woken), a subagent's child session at
+// next continue-as-new: a long run at its next turn boundary, a run waiting for an approval when woken (it carries
+// its wait, and the approval is acted on by the new build), an idle session at its next run (or when woken), a subagent's child session at
 // its own turn boundary and its parent once the subagent is done. Each build's tools say which build's worker
 // ran them, and its middleware tags each tool result with the build whose workflow code handled the call.
 
-const PROPAGATED =
-  temporalProto.temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED;
 const projectDir = path.resolve(import.meta.dirname, "..", "..");
 const fixture = path.join("test", "e2e", "fixtures", "versioned-agents.ts");
 const taskQueue = uniqueTaskQueue("versioning");
@@ -34,6 +39,12 @@ const builds = new Map<string, ChildProcess>();
 let connection: Connection;
 let temporal: Client;
 let agents: AgentClient;
+let deployment: Deployment;
+
+const setCurrent = (build: string) => setCurrentBuild(deployment, build);
+const setRamping = (build: string, percentage: number) => setRampingBuild(deployment, build, percentage);
+const buildOf = (sessionId: string) => buildOfSession(temporal, sessionId);
+const executionsOf = (sessionId: string) => executionsOfSession(temporal, sessionId);
 
 /** `lite-agent worker --deployment-name --build-id` for one build, as its own process; resolves once it polls. */
 async function startBuild(build: string): Promise<void> {
@@ -81,79 +92,6 @@ async function stopBuild(build: string): Promise<void> {
   await exited;
 }
 
-/**
- * Makes `build` the deployment's current version, once the server knows it (its worker polled), and waits until
- * the change reached the task queues (before that, a workflow task can still be told the old target).
- */
-async function setCurrent(build: string): Promise<void> {
-  const namespace = inject("temporalNamespace");
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await connection.workflowService.setWorkerDeploymentCurrentVersion({
-        namespace,
-        deploymentName,
-        buildId: build,
-        identity: "worker-versioning test",
-      });
-      break;
-    } catch (error) {
-      if (attempt >= 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  for (;;) {
-    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
-      namespace,
-      deploymentName,
-    });
-    const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
-    if (current === build && info?.routingConfigUpdateState === PROPAGATED) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Ramps `build` to `percentage` % and waits until the change reached the task queues, as {@link setCurrent}. */
-async function setRamping(build: string, percentage: number): Promise<void> {
-  const namespace = inject("temporalNamespace");
-  await connection.workflowService.setWorkerDeploymentRampingVersion({
-    namespace,
-    deploymentName,
-    buildId: build,
-    percentage,
-    identity: "worker-versioning test",
-  });
-  for (;;) {
-    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
-      namespace,
-      deploymentName,
-    });
-    const config = info?.routingConfig;
-    const ramped =
-      config?.rampingDeploymentVersion?.buildId === build && config.rampingVersionPercentage === percentage;
-    if (ramped && info?.routingConfigUpdateState === PROPAGATED) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** The build the session's latest execution is pinned to (or runs on), from the server's versioning info. */
-async function buildOf(sessionId: string): Promise<string | undefined> {
-  const described = await temporal.workflow.getHandle(sessionId).describe();
-  const info = described.raw.workflowExecutionInfo?.versioningInfo;
-  return info?.deploymentVersion?.buildId ?? undefined;
-}
-
-/** Every execution of the session (its continue-as-new chain), oldest first. */
-async function executionsOf(sessionId: string): Promise<{ runId: string; build: string | undefined }[]> {
-  const runs: { runId: string; build: string | undefined; start: number }[] = [];
-  for await (const execution of temporal.workflow.list({ query: `WorkflowId = '${sessionId}'` })) {
-    const described = await temporal.workflow.getHandle(sessionId, execution.runId).describe();
-    const build =
-      described.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
-    runs.push({ runId: execution.runId, build, start: execution.startTime.getTime() });
-  }
-  return runs.sort((a, b) => a.start - b.start).map(({ runId, build }) => ({ runId, build }));
-}
-
 /** The tool results of a run's events, in order. */
 function toolResults(events: DurableEvent[]): string[] {
   return events.flatMap((event) => (event.type === "tool_result" ? [String(event.result.content)] : []));
@@ -174,6 +112,7 @@ beforeAll(async () => {
   connection = await Connection.connect({ address: inject("temporalAddress") });
   temporal = new Client({ connection, namespace: inject("temporalNamespace") });
   agents = new AgentClient(temporal, { taskQueue });
+  deployment = { connection, namespace: inject("temporalNamespace"), deploymentName };
   await startBuild("build-1");
   await setCurrent("build-1");
 }, 120_000);
@@ -222,6 +161,13 @@ describe("worker deployment versioning", () => {
       `worker-versioning: the idle session is on ${await buildOf(idle)} after build 2 became current`,
     );
     writeFileSync(releaseFile, "");
+    // Woken, the waiting session moves to build 2 before anyone answers, still waiting for the same approval.
+    await wakeUntilOn(temporal, approval.sessionId, "build-2");
+    const waitingChain = await executionsOf(approval.sessionId);
+    expect(waitingChain.map((execution) => execution.build)).toEqual(["build-1", "build-2"]);
+    const moved = await agents.describe(approval.sessionId);
+    expect(moved.pendingApprovals).toEqual(pending);
+    expect(moved.currentRun?.runId).toBe(approval.runId);
     await agents.approve(approval.sessionId, pending[0]!.callId, { actor: "tester" });
     const second = await collect(agents.run("versioned", "idle second", { sessionId: idle }));
 
@@ -232,10 +178,16 @@ describe("worker deployment versioning", () => {
       "step l3 by build-2 [build-2]",
     ]);
     expect((await longEvents).at(-1)).toMatchObject({ type: "done", reason: "stop" });
+    // The approved call ran once, on build 2, under build 2's middleware; each event reached its follower once.
     expect(toolResults(await approvalEvents)).toEqual([
-      "published p1 by build-1 [build-1]",
+      "published p1 by build-2 [build-2]",
       "step a2 by build-2 [build-2]",
     ]);
+    const approvalOffsets = (await approvalEvents)
+      .filter((event) => event.deltaId === undefined)
+      .map((event) => event.offset);
+    expect(approvalOffsets).toEqual(approvalOffsets.map((_, index) => approvalOffsets[0]! + index));
+    expect((await approvalEvents).filter((event) => event.type === "approval_request")).toHaveLength(1);
     expect(toolResults(second)).toEqual(["step i2 by build-2 [build-2]"]);
     // The subagent follows the same rules: it moved at its own turn boundary, its parent once the subagent was done.
     const delegated = await delegatingEvents;
@@ -249,7 +201,7 @@ describe("worker deployment versioning", () => {
     ]);
     // Acted on once: the approved call ran exactly once, every step once.
     const lines = sideEffectLines();
-    expect(lines.filter((line) => line.startsWith("publish"))).toEqual(["publish p1 build-1"]);
+    expect(lines.filter((line) => line.startsWith("publish"))).toEqual(["publish p1 build-2"]);
     expect(lines).toEqual(
       expect.arrayContaining([
         "step l1 build-1",

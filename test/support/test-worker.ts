@@ -42,6 +42,8 @@ export async function startTestWorker(options: {
   tracing?: AgentTracing | false;
   /** Temporal worker options over the product's defaults (a forced replay mode still overrides them). */
   workerOptions?: CreateWorkerOptions["workerOptions"];
+  /** The worker deployment version the worker is (omitted: from the environment, as a user's worker). */
+  deployment?: CreateWorkerOptions["deployment"];
 }): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });

@@ -1,0 +1,112 @@
+import type { Client, Connection } from "@temporalio/client";
+import temporalProto from "@temporalio/proto";
+import { wakeSignal } from "../../src/workflows/messages.js";
+
+// Worker deployment versions on the suite's dev server: making a build current, and reading which build each
+// execution of a session runs on.
+
+const PROPAGATED =
+  temporalProto.temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED;
+
+/** Where a deployment lives: the connection, the namespace and the deployment's name. */
+export interface Deployment {
+  connection: Connection;
+  namespace: string;
+  deploymentName: string;
+}
+
+/**
+ * Makes `build` the deployment's current version, once the server knows it (its worker polled), and waits until
+ * the change reached the task queues (before that, a workflow task can still be told the old target).
+ */
+export async function setCurrent(
+  { connection, namespace, deploymentName }: Deployment,
+  build: string,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await connection.workflowService.setWorkerDeploymentCurrentVersion({
+        namespace,
+        deploymentName,
+        buildId: build,
+        identity: "lite-agent test",
+      });
+      break;
+    } catch (error) {
+      if (attempt >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  for (;;) {
+    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
+      namespace,
+      deploymentName,
+    });
+    const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
+    if (current === build && info?.routingConfigUpdateState === PROPAGATED) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Ramps `build` to `percentage` % and waits until the change reached the task queues, as {@link setCurrent}. */
+export async function setRamping(
+  { connection, namespace, deploymentName }: Deployment,
+  build: string,
+  percentage: number,
+): Promise<void> {
+  await connection.workflowService.setWorkerDeploymentRampingVersion({
+    namespace,
+    deploymentName,
+    buildId: build,
+    percentage,
+    identity: "lite-agent test",
+  });
+  for (;;) {
+    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
+      namespace,
+      deploymentName,
+    });
+    const config = info?.routingConfig;
+    const ramped =
+      config?.rampingDeploymentVersion?.buildId === build && config.rampingVersionPercentage === percentage;
+    if (ramped && info?.routingConfigUpdateState === PROPAGATED) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The build the session's latest execution is pinned to (or runs on), from the server's versioning info. */
+export async function buildOf(temporal: Client, sessionId: string): Promise<string | undefined> {
+  const described = await temporal.workflow.getHandle(sessionId).describe();
+  const info = described.raw.workflowExecutionInfo?.versioningInfo;
+  return info?.deploymentVersion?.buildId ?? undefined;
+}
+
+/**
+ * Wakes the session (the `wake` signal) until its latest execution runs on `build`. Again every 2 s: a new current
+ * version takes a few seconds to reach every task queue after the server reports it propagated, and a workflow task
+ * in that time is still told the old target (docs/operations.md, "Rollout"), so an early wake may move nothing.
+ */
+export async function wakeUntilOn(temporal: Client, sessionId: string, build: string): Promise<void> {
+  for (;;) {
+    await temporal.workflow.getHandle(sessionId).signal(wakeSignal);
+    for (let poll = 0; poll < 20; poll++) {
+      if ((await buildOf(temporal, sessionId)) === build) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Every execution of the session (its continue-as-new chain), oldest first, with the build each ran on. */
+export async function executionsOf(
+  temporal: Client,
+  sessionId: string,
+): Promise<{ runId: string; build: string | undefined }[]> {
+  const runs: { runId: string; build: string | undefined; start: number }[] = [];
+  for await (const execution of temporal.workflow.list({ query: `WorkflowId = '${sessionId}'` })) {
+    const described = await temporal.workflow.getHandle(sessionId, execution.runId).describe();
+    const build =
+      described.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
+    runs.push({ runId: execution.runId, build, start: execution.startTime.getTime() });
+  }
+  return runs.sort((a, b) => a.start - b.start).map(({ runId, build }) => ({ runId, build }));
+}
