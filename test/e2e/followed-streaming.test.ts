@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AgentClient, DurableEvent } from "../../src/client.js";
+import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import type { RunResult } from "../../src/kernel/events.js";
 import type { ModelChunk, ModelProvider } from "../../src/kernel/model.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import {
@@ -13,6 +12,7 @@ import {
 } from "../support/temporal.js";
 import { resultsTakenWithNoCommand } from "../support/history-tasks.js";
 import { toolResultCount } from "../support/tool-loop-model.js";
+import { collectDurable } from "../support/collect.js";
 
 // Sessions whose model calls stream while several clients follow each, on a worker whose sticky queue timeout is
 // 100 ms: the trio (live output as rejected updates, queries, a workflow task in flight) in which the SDK's core can
@@ -73,18 +73,6 @@ const streamer = defineAgent({
   maxTurns: CALLS + 2,
 });
 
-/** Reads a run to its end, keeping every event. */
-async function follow(
-  events: AsyncGenerator<DurableEvent, RunResult>,
-): Promise<{ events: DurableEvent[]; result: RunResult }> {
-  const seen: DurableEvent[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done) return { events: seen, result: next.value };
-    seen.push(next.value);
-  }
-}
-
 /**
  * Rejects once the session's history stops growing for STOPPED_AFTER_MS before `ended` settles, naming its last
  * events: a stopped session fails the test at once and says where it stopped, instead of a bare timeout.
@@ -138,7 +126,7 @@ describe("followed sessions whose model calls stream, on a worker with a 100 ms 
           const run = await client.start("followed-streamer", "note every number", { sessionId });
           // Several followers a session: each asks the session's worker on its own.
           const followers = Array.from({ length: FOLLOWERS }, () =>
-            follow(client.events(sessionId, run.runId, { fromOffset: run.offset })),
+            collectDurable(client.events(sessionId, run.runId, { fromOffset: run.offset })),
           );
           const all = Promise.all(followers);
           const outcomes = await Promise.race([all, failIfStopped(client, sessionId, all)]);

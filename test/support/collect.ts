@@ -1,3 +1,4 @@
+import type { DurableEvent } from "../../src/client.js";
 import type { AgentEvent, RunResult } from "../../src/kernel/events.js";
 
 /** Drains a run, returning every event and the result. */
@@ -5,6 +6,18 @@ export async function collect(
   run: AsyncGenerator<AgentEvent, RunResult>,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
   const events: AgentEvent[] = [];
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return { events, result: next.value };
+    events.push(next.value);
+  }
+}
+
+/** Follows a durable run to its end (`AgentClient.events`), returning every event, offsets and all, and the result. */
+export async function collectDurable(
+  run: AsyncGenerator<DurableEvent, RunResult>,
+): Promise<{ events: DurableEvent[]; result: RunResult }> {
+  const events: DurableEvent[] = [];
   for (;;) {
     const next = await run.next();
     if (next.done) return { events, result: next.value };

@@ -4,7 +4,6 @@ import { z } from "zod";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
 import { defineAgent, type AgentDefinition } from "../../src/define-agent.js";
 import { askUserTool } from "../../src/kernel/builtin-tools/ask-user-tool.js";
-import type { RunResult } from "../../src/kernel/events.js";
 import type { Message } from "../../src/kernel/messages.js";
 import type { ModelRequest } from "../../src/kernel/model.js";
 import { defineTool } from "../../src/kernel/tools.js";
@@ -14,6 +13,7 @@ import type { SessionStatus } from "../../src/workflows/messages.js";
 import { failedWorkflowTasks } from "../support/history-tasks.js";
 import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 import { executionsOf, setCurrent, wakeUntilOn, type Deployment } from "../support/worker-deployment.js";
+import { collectDurable } from "../support/collect.js";
 
 // A run waiting for a person moves to a new current build at once, carrying what it waits for (issue 36). Two
 // builds of one worker, in this process, on the suite's dev server: sessions wait on build b1, b2 becomes current,
@@ -98,18 +98,6 @@ async function startBuild(build: string): Promise<void> {
   );
 }
 
-/** A follower's events up to the run's end, and the run's result. */
-async function follow(
-  events: AsyncGenerator<DurableEvent, RunResult>,
-): Promise<{ events: DurableEvent[]; result: RunResult }> {
-  const seen: DurableEvent[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done) return { events: seen, result: next.value };
-    seen.push(next.value);
-  }
-}
-
 /** Polls the session's status until `ready` holds. */
 async function statusWhen(
   sessionId: string,
@@ -176,7 +164,7 @@ describe("a run waiting for a person, when another build becomes current", () =>
     const denied = await agents.start("waiter", "deny");
     const cancelled = await agents.start("waiter", "cancel");
     const followers = [timing, mixed, denied, cancelled].map((run) =>
-      follow(agents.events(run.sessionId, run.runId, { fromOffset: run.offset })),
+      collectDurable(agents.events(run.sessionId, run.runId, { fromOffset: run.offset })),
     );
     const [timingRun, mixedRun, deniedRun, cancelledRun] = followers;
     const before = new Map<string, SessionStatus>();
