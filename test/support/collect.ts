@@ -2,22 +2,22 @@ import type { DurableEvent } from "../../src/client.js";
 import type { AgentEvent, RunResult } from "../../src/kernel/events.js";
 
 /** Drains a run, returning every event and the result. */
-export async function collect(
+export function collect(
   run: AsyncGenerator<AgentEvent, RunResult>,
 ): Promise<{ events: AgentEvent[]; result: RunResult }> {
-  const events: AgentEvent[] = [];
-  for (;;) {
-    const next = await run.next();
-    if (next.done) return { events, result: next.value };
-    events.push(next.value);
-  }
+  return drain(run);
 }
 
 /** Follows a durable run to its end (`AgentClient.events`), returning every event, offsets and all, and the result. */
-export async function collectDurable(
+export function collectDurable(
   run: AsyncGenerator<DurableEvent, RunResult>,
 ): Promise<{ events: DurableEvent[]; result: RunResult }> {
-  const events: DurableEvent[] = [];
+  return drain(run);
+}
+
+/** Every value a generator yields, and what it returns. Typed entry points above keep callers' event types exact. */
+async function drain<E>(run: AsyncGenerator<E, RunResult>): Promise<{ events: E[]; result: RunResult }> {
+  const events: E[] = [];
   for (;;) {
     const next = await run.next();
     if (next.done) return { events, result: next.value };

@@ -79,6 +79,20 @@ const callOf = (event: AgentEvent): string | undefined =>
       ? event.result.id
       : undefined;
 
+/** A run whose person never answers, and the last tool phase it showed its driver (read it once the run waits). */
+function runNobodyAnswers() {
+  let phase: OpenToolPhase | undefined;
+  const first = agent({ request: never }, { request: never }).run("go", {
+    sessionId: "s",
+    suspend: {
+      requested: () => false,
+      suspend: () => undefined,
+      toolPhase: (opened) => void (phase = opened),
+    },
+  });
+  return { first, phase: () => phase };
+}
+
 describe("leaving a run in its tool phase and resuming it elsewhere", () => {
   it("keeps the finished call's result, runs only the waiting calls, and ends as one uninterrupted run", async () => {
     ran.length = 0;
@@ -86,15 +100,7 @@ describe("leaving a run in its tool phase and resuming it elsewhere", () => {
     expect(ran.sort()).toEqual(["publish", "quick"]);
 
     ran.length = 0;
-    let phase: OpenToolPhase | undefined;
-    const first = agent({ request: never }, { request: never }).run("go", {
-      sessionId: "s",
-      suspend: {
-        requested: () => false,
-        suspend: () => undefined,
-        toolPhase: (opened) => void (phase = opened),
-      },
-    });
+    const { first, phase: lastPhase } = runNobodyAnswers();
     const before = await readUntil(first, (events) =>
       ["q1", "p1", "u1"].every((id) =>
         events.some(
@@ -104,10 +110,10 @@ describe("leaving a run in its tool phase and resuming it elsewhere", () => {
         ),
       ),
     );
-    expect(phase?.open()).toEqual(["p1", "u1"]);
+    expect(lastPhase()?.open()).toEqual(["p1", "u1"]);
     expect(ran).toEqual(["quick"]);
     // Through JSON, as continue-as-new carries it.
-    const snapshot = JSON.parse(JSON.stringify(phase!.snapshot())) as RunSnapshot;
+    const snapshot = JSON.parse(JSON.stringify(lastPhase()!.snapshot())) as RunSnapshot;
     expect(snapshot.turn).toBe(1);
     expect(snapshot.toolPhase?.calls.map((call) => call.id)).toEqual(["q1", "p1", "u1"]);
     expect(snapshot.toolPhase?.results).toEqual([{ id: "q1", name: "quick", content: "quick done" }]);
@@ -164,17 +170,9 @@ describe("leaving a run in its tool phase and resuming it elsewhere", () => {
   });
 
   it("a run resumed in its tool phase after it was aborted ends aborted, with its finished results kept", async () => {
-    let phase: OpenToolPhase | undefined;
-    const first = agent({ request: never }, { request: never }).run("go", {
-      sessionId: "s",
-      suspend: {
-        requested: () => false,
-        suspend: () => undefined,
-        toolPhase: (opened) => void (phase = opened),
-      },
-    });
+    const { first, phase: lastPhase } = runNobodyAnswers();
     await readUntil(first, (events) => events.some((event) => event.type === "input_request"));
-    const snapshot = JSON.parse(JSON.stringify(phase!.snapshot())) as RunSnapshot;
+    const snapshot = JSON.parse(JSON.stringify(lastPhase()!.snapshot())) as RunSnapshot;
     ran.length = 0;
     const controller = new AbortController();
     controller.abort("cancelled");
