@@ -44,8 +44,10 @@ function countReport(reportPath, status) {
 function printFailures(reportPath, report) {
   for (const file of report.testResults ?? []) {
     const failedTests = file.assertionResults.filter((test) => test.status === "failed");
-    if (file.status === "failed" && failedTests.length === 0)
-      console.log(`FAILED ${reportPath}: ${file.name} (did not load)`);
+    if (file.status === "failed" && failedTests.length === 0) {
+      console.log(`FAILED ${reportPath}: ${file.name} (did not load, or a hook failed)`);
+      console.log(why([file.message || "(no message in the report)"]));
+    }
     for (const test of failedTests) {
       console.log(`FAILED ${reportPath}: ${file.name} > ${test.fullName ?? test.title}`);
       console.log(why(test.failureMessages ?? []));

@@ -115,7 +115,7 @@ beforeAll(async () => {
   deployment = { connection, namespace: inject("temporalNamespace"), deploymentName };
   await startBuild("build-1");
   await setCurrent("build-1");
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const child of builds.values()) if (child.exitCode === null) child.kill("SIGKILL");

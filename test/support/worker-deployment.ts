@@ -15,61 +15,90 @@ export interface Deployment {
   deploymentName: string;
 }
 
+/** How long a routing change may take on a loaded two-core machine before a test says which step stalled. */
+const ROUTING_PATIENCE_MS = 180_000;
+
 /**
  * Makes `build` the deployment's current version, once the server knows it (its worker polled), and waits until
  * the change reached the task queues (before that, a workflow task can still be told the old target).
  */
-export async function setCurrent(
-  { connection, namespace, deploymentName }: Deployment,
-  build: string,
-): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await connection.workflowService.setWorkerDeploymentCurrentVersion({
-        namespace,
-        deploymentName,
-        buildId: build,
-        identity: "lite-agent test",
-      });
-      break;
-    } catch (error) {
-      if (attempt >= 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  for (;;) {
-    const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
+export async function setCurrent(deployment: Deployment, build: string): Promise<void> {
+  const { connection, namespace, deploymentName } = deployment;
+  await untilAccepted(`make ${build} current in ${deploymentName}`, () =>
+    connection.workflowService.setWorkerDeploymentCurrentVersion({
       namespace,
       deploymentName,
-    });
-    const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
-    if (current === build && info?.routingConfigUpdateState === PROPAGATED) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+      buildId: build,
+      identity: "lite-agent test",
+    }),
+  );
+  await untilPropagated(
+    deployment,
+    `${build} current`,
+    (config) => config?.currentDeploymentVersion?.buildId === build,
+  );
 }
 
 /** Ramps `build` to `percentage` % and waits until the change reached the task queues, as {@link setCurrent}. */
-export async function setRamping(
+export async function setRamping(deployment: Deployment, build: string, percentage: number): Promise<void> {
+  const { connection, namespace, deploymentName } = deployment;
+  await untilAccepted(`ramp ${build} to ${percentage} % in ${deploymentName}`, () =>
+    connection.workflowService.setWorkerDeploymentRampingVersion({
+      namespace,
+      deploymentName,
+      buildId: build,
+      percentage,
+      identity: "lite-agent test",
+    }),
+  );
+  await untilPropagated(
+    deployment,
+    `${build} ramping at ${percentage} %`,
+    (config) =>
+      config?.rampingDeploymentVersion?.buildId === build && config.rampingVersionPercentage === percentage,
+  );
+}
+
+/**
+ * Asks until the server accepts: it refuses a version its worker has not polled yet, and a change while the
+ * deployment's previous one is still in flight. Throws the last refusal, naming the change, after the patience.
+ */
+async function untilAccepted(change: string, ask: () => Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + ROUTING_PATIENCE_MS;
+  for (;;) {
+    try {
+      await ask();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline)
+        throw new Error(`could not ${change} in ${ROUTING_PATIENCE_MS / 1000} s: ${String(error)}`, {
+          cause: error,
+        });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+type RoutingConfig = temporalProto.temporal.api.deployment.v1.IRoutingConfig | null | undefined;
+
+/** Waits until the deployment's routing satisfies `routed` and the change reached every task queue. */
+async function untilPropagated(
   { connection, namespace, deploymentName }: Deployment,
-  build: string,
-  percentage: number,
+  what: string,
+  routed: (config: RoutingConfig) => boolean,
 ): Promise<void> {
-  await connection.workflowService.setWorkerDeploymentRampingVersion({
-    namespace,
-    deploymentName,
-    buildId: build,
-    percentage,
-    identity: "lite-agent test",
-  });
+  const deadline = Date.now() + ROUTING_PATIENCE_MS;
   for (;;) {
     const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({
       namespace,
       deploymentName,
     });
-    const config = info?.routingConfig;
-    const ramped =
-      config?.rampingDeploymentVersion?.buildId === build && config.rampingVersionPercentage === percentage;
-    if (ramped && info?.routingConfigUpdateState === PROPAGATED) return;
+    if (routed(info?.routingConfig) && info?.routingConfigUpdateState === PROPAGATED) return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${deploymentName}: ${what} did not reach the task queues in ${ROUTING_PATIENCE_MS / 1000} s ` +
+          `(routing ${JSON.stringify(info?.routingConfig)}, update state ${info?.routingConfigUpdateState})`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

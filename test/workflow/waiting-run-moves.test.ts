@@ -148,7 +148,7 @@ beforeAll(async () => {
   await setCurrent(deployment, "b1");
   // Deployed, not current: sessions start on b1 still.
   await startBuild("b2");
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const worker of workers) await worker.stop();
