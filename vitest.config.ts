@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import { replayMode } from "./test/support/forced-replay.mjs";
+import LongestFirst from "./test/support/longest-first.js";
 
 /**
  * Tests that measure recovery after kill -9 or restart a server: they run alone, after the others, so the load of
@@ -56,6 +57,8 @@ export default defineConfig({
     testTimeout: replayMode() ? 120_000 : 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Within each group, the longest files start first (test/support/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     exclude: [...configDefaults.exclude, ...leftOut],
     // Forced replay (LITE_AGENT_TEST_REPLAY_MODE): every worker a test process or its children start takes the mode's
     // options; without the variable it changes nothing.
