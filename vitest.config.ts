@@ -31,9 +31,6 @@ const RUN_LAST = ["test/e2e/every-history-replays.test.ts"];
  *   (up to 2,000 events): far more replay than CI's time on two cores allows. Its histories are still replayed
  *   (test/e2e/every-history-replays.test.ts, in the normal pass), and continue-as-new in the middle of runs still runs
  *   with the cache off in test/e2e/cancel-and-continue.test.ts;
- * - the interrupt file was left out while tools' own events were kept only in the memory of the worker that caches
- *   the session, and the streaming files while live model output was kept there too; both travel in heartbeats now
- *   (docs/decisions/0019, 0021), and they have not been tried without a cache since (the tool-event files pass);
  * - the reproduction of the SDK's buffered-query defect needs a worker that caches and a 100 ms sticky timeout of its
  *   own: without a cache there is nothing to reproduce, and the short-sticky mode forces what it sets already.
  */
@@ -41,9 +38,6 @@ const LEFT_OUT_OF_FORCED_REPLAY: Record<string, string[]> = {
   "no-cache": [
     "test/workflow/promises-per-turn.test.ts",
     "test/e2e/long-run.test.ts",
-    "test/e2e/streaming-followers.test.ts",
-    "test/e2e/streaming.test.ts",
-    "test/e2e/interrupt-leak.test.ts",
     "test/workflow/sdk-buffered-query.test.ts",
   ],
   "short-sticky": ["test/workflow/promises-per-turn.test.ts", "test/workflow/sdk-buffered-query.test.ts"],
