@@ -6,7 +6,8 @@ import type { BudgetOverrun } from "../kernel/budget.js";
 import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
 import type { ApproverSet } from "../common/approver-rules.js";
 
-// Wire names are persisted in histories: never rename one without patched() and a new replay history.
+// Wire names are persisted in histories and sent by clients to sessions on any build: they stay frozen
+// (docs/versioning.md, "What stays compatible across builds").
 
 /** Starts (queues) a run in a session. */
 export interface StartRunRequest {

@@ -3,7 +3,8 @@ import type { ToolEventBatch, ToolEventCursor } from "../common/tool-event-batch
 import type { StreamDelta } from "../stream/stream-delta.js";
 import type { LoggedEntry } from "./event-log.js";
 
-// Wire names are persisted in histories: never rename one without patched() and a new replay history.
+// Wire names are persisted in histories and sent by clients to sessions on any build: they stay frozen
+// (docs/versioning.md, "What stays compatible across builds").
 
 /** A read of the session stream: events from an offset, and tools' events after a cursor. */
 export interface ReadStreamRequest {
