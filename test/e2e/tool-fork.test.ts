@@ -224,8 +224,10 @@ describe("ctx.fork from a tool in a durable run: a child session of the agent", 
     const sessionId = `flaky-${Date.now()}`;
     const before = provider.requests.filter((request) => isFirstCall(request, "Explore: retried")).length;
     const result = await client.send("forker", "flaky", { sessionId });
-    expect(result.text).toBe("Parent: attempt 2: Found facts about tides");
-    expect(flakyAttempts).toBe(2);
+    // The first attempt outlives its timeout; a later one answers (on a loaded machine a second attempt can time out
+    // too: the run takes the result of the attempt that answered, the last).
+    expect(flakyAttempts).toBeGreaterThanOrEqual(2);
+    expect(result.text).toBe(`Parent: attempt ${flakyAttempts}: Found facts about tides`);
     // One fork: its first model call happened once.
     const forkFirstCalls = provider.requests.filter((request) =>
       isFirstCall(request, "Explore: retried"),
