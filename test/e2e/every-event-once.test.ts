@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectDurable } from "../support/collect.js";
 import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import type { RunResult } from "../../src/kernel/events.js";
@@ -21,15 +22,6 @@ const fastReader = defineAgent({
 interface Followed {
   events: DurableEvent[];
   result: RunResult;
-}
-
-async function follow(events: AsyncGenerator<DurableEvent, RunResult>): Promise<Followed> {
-  const seen: DurableEvent[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done) return { events: seen, result: next.value };
-    seen.push(next.value);
-  }
 }
 
 /** The stream offsets a reader got, one per durable event (live text carries the offset of the event before it). */
@@ -64,7 +56,7 @@ describe("a follower of a fast run that continues as new every ~100 history even
     start = run.offset;
     // One follower reads the run as it goes; another reads its first events, lets go (a client that disconnects),
     // and comes back only once the run is far past what the session carries across continue-as-new.
-    const following = follow(client.events(sessionId, run.runId, { fromOffset: start }));
+    const following = collectDurable(client.events(sessionId, run.runId, { fromOffset: start }));
     const first: DurableEvent[] = [];
     for await (const event of client.events(sessionId, run.runId, { fromOffset: start })) {
       first.push(event);
@@ -78,7 +70,7 @@ describe("a follower of a fast run that continues as new every ~100 history even
       if (status.offset >= pausedAt + 1_000) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const rest = await follow(client.events(sessionId, run.runId, { fromOffset: pausedAt + 1 }));
+    const rest = await collectDurable(client.events(sessionId, run.runId, { fromOffset: pausedAt + 1 }));
     resumed = { events: [...first, ...rest.events], result: rest.result };
     whole = await following;
   }, 120_000);
@@ -132,7 +124,7 @@ describe("a follower of a fast run that continues as new every ~100 history even
       await new Promise((resolve) => setTimeout(resolve, 100));
 
     const run = whole.events[0]!.runId;
-    const { events, result } = await follow(client.events(sessionId, run, { fromOffset: start }));
+    const { events, result } = await collectDurable(client.events(sessionId, run, { fromOffset: start }));
     expect(result.text).toBe(`read ${TURNS - 1} pages`);
     const lost = events.filter((event) => event.type === "events_lost");
     expect(lost).toHaveLength(1);
