@@ -195,12 +195,11 @@ describe("durable approvals", () => {
   it("two approvals pending at once, answered out of order", async () => {
     const started = await client.start("pair", "refund both");
     const run = follow(client, started);
-    await expect
-      .poll(
-        async () => (await client.describe(started.sessionId)).pendingApprovals.map((p) => p.callId).sort(),
-        { timeout: 10_000 },
-      )
-      .toEqual(["a", "b"]);
+    const requested = (id: string) => (e: AgentEvent) => e.type === "approval_request" && e.call.id === id;
+    await Promise.all([run.until(requested("a")), run.until(requested("b"))]);
+    // Both are asked for in one step, so once the stream has told both the status must list both.
+    const pending = (await client.describe(started.sessionId)).pendingApprovals.map((p) => p.callId);
+    expect(pending.sort()).toEqual(["a", "b"]);
     await client.approve(started.sessionId, "b");
     await client.deny(started.sessionId, "a", { reason: "duplicate" });
     await run.done;

@@ -10,7 +10,13 @@ import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { approveSignal } from "../../src/workflows/messages.js";
 import { collect } from "../support/collect.js";
-import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import {
+  QUERY_POLL_TIMEOUT_MS,
+  startTestWorker,
+  testClient,
+  uniqueTaskQueue,
+  type RunningWorker,
+} from "../support/temporal.js";
 
 const refund = defineTool({
   name: "refund",
@@ -61,7 +67,9 @@ describe("a cancelled run settles everything it was waiting on", () => {
   });
 
   const waitFor = (sessionId: string, status: string) =>
-    expect.poll(async () => (await client.describe(sessionId)).status, { timeout: 15_000 }).toBe(status);
+    expect
+      .poll(async () => (await client.describe(sessionId)).status, { timeout: QUERY_POLL_TIMEOUT_MS })
+      .toBe(status);
 
   it("cancelling during an approval settles it: status, events, and a later approve is refused", async () => {
     const sessionId = `cancel-approval-${randomUUID()}`;
@@ -86,7 +94,9 @@ describe("a cancelled run settles everything it was waiting on", () => {
     );
     await client.handle(sessionId).signal(approveSignal, { callId: "r2" });
     await expect
-      .poll(async () => (await client.describe(sessionId)).rejectedSignals, { timeout: 15_000 })
+      .poll(async () => (await client.describe(sessionId)).rejectedSignals, {
+        timeout: QUERY_POLL_TIMEOUT_MS,
+      })
       .toEqual([expect.stringMatching(/^approve signal ignored: call 'r2' was already settled \(cancelled/)]);
   });
 

@@ -9,7 +9,13 @@ import { delegateTool } from "../../src/subagents/delegate-tool.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { collect } from "../support/collect.js";
-import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import {
+  QUERY_POLL_TIMEOUT_MS,
+  startTestWorker,
+  testClient,
+  uniqueTaskQueue,
+  type RunningWorker,
+} from "../support/temporal.js";
 
 const lookup = defineTool({
   name: "lookup",
@@ -240,11 +246,15 @@ describe("subagents as child workflows", () => {
     expect(waiting.backgroundTasks).toMatchObject([{ label: "Subagent group: tides", done: false }]);
     // The child session gets to its approval on its own time, after the parent's run has ended.
     await expect
-      .poll(async () => (await client.describe(sessionId)).pendingApprovals, { timeout: 20_000 })
+      .poll(async () => (await client.describe(sessionId)).pendingApprovals, {
+        timeout: QUERY_POLL_TIMEOUT_MS,
+      })
       .toMatchObject([{ callId: "r1", sessionId: `${sessionId}/task-b1-1` }]);
     await client.approve(sessionId, "r1", { actor: "alice" });
     await expect
-      .poll(async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done, { timeout: 20_000 })
+      .poll(async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done, {
+        timeout: QUERY_POLL_TIMEOUT_MS,
+      })
       .toBe(true);
     const second = await collect(client.run("detacher", "anything new?", { sessionId }));
     const note = second.events.find((event) => event.type === "background_completed");

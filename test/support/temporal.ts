@@ -20,3 +20,10 @@ export async function testClient(taskQueue: string): Promise<AgentClient> {
   const connection = await Connection.connect({ address: temporalAddress() });
   return new AgentClient(new Client({ connection, namespace: inject("temporalNamespace") }), { taskQueue });
 }
+
+/**
+ * How long to poll a state read through a query (`describe`). A query that reaches a worker without a workflow cache
+ * while one of the session's tasks is in flight is dropped when the run is evicted, and waits out the server's 30 s
+ * query timeout before the client asks again; forced replay (no-cache) runs hit that.
+ */
+export const QUERY_POLL_TIMEOUT_MS = 60_000;
