@@ -1,3 +1,4 @@
+import { temporal } from "@temporalio/proto";
 import type { History } from "./history-files.js";
 
 /** One event of a history. */
@@ -13,6 +14,32 @@ export function scheduledActivities(history: History, type: string): HistoryEven
   return eventsOf(history).filter(
     (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === type,
   );
+}
+
+/** An activity attempt that timed out: the activity's type and the timeout (`TIMEOUT_TYPE_HEARTBEAT`, ...). */
+export interface ActivityTimeout {
+  type: string;
+  timeout: string;
+}
+
+/**
+ * The activity attempts that timed out, in history order: the attempt before a retried one's recorded start (its
+ * last failure), and the last attempt of one that failed with a timeout.
+ */
+export function activityTimeouts(history: History): ActivityTimeout[] {
+  const events = eventsOf(history);
+  const typeOf = (scheduledEventId: unknown) =>
+    events.find((e) => String(e.eventId) === String(scheduledEventId))?.activityTaskScheduledEventAttributes
+      ?.activityType?.name ?? "?";
+  return events.flatMap((event) => {
+    const retried = event.activityTaskStartedEventAttributes;
+    const timedOut = event.activityTaskTimedOutEventAttributes;
+    const failure = (retried?.attempt ?? 0) > 1 ? retried?.lastFailure : timedOut?.failure;
+    const kind = failure?.timeoutFailureInfo?.timeoutType ?? failure?.cause?.timeoutFailureInfo?.timeoutType;
+    if (!kind) return [];
+    const scheduledEventId = retried?.scheduledEventId ?? timedOut?.scheduledEventId;
+    return [{ type: typeOf(scheduledEventId), timeout: temporal.api.enums.v1.TimeoutType[kind] }];
+  });
 }
 
 /** The names of the updates the workflow accepted, in history order. */
