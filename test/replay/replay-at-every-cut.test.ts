@@ -36,6 +36,23 @@ describe("replay at every workflow task cut", () => {
     ]);
   });
 
+  it("a phase shifts the cuts between the first and the last, so a chain's executions take different ones", () => {
+    const { history } = loadHistoryFile("tool-loop.json");
+    const startedIds = eventsOf(history)
+      .filter((event) => event.workflowTaskStartedEventAttributes)
+      .map((event) => String(event.eventId));
+    expect(startedIds.length).toBeGreaterThan(6);
+    const cutIds = (phase: number) =>
+      workflowTaskCuts(history, 4, phase)
+        .slice(0, -1)
+        .map((cut) => String(cut.events.at(-1)!.eventId));
+    const [unshifted, shifted] = [cutIds(0), cutIds(0.5)];
+    expect([unshifted[0], unshifted.at(-1)]).toEqual([startedIds[0], startedIds.at(-1)]);
+    expect([shifted[0], shifted.at(-1)]).toEqual([startedIds[0], startedIds.at(-1)]);
+    expect(shifted).toHaveLength(4);
+    expect(shifted.slice(1, -1).some((id) => unshifted.includes(id))).toBe(false);
+  });
+
   it("a recorded history replays at every cut", async () => {
     const { history, workflowId } = loadHistoryFile("tool-loop.json");
     const failures = await replayAtEveryCut([{ workflowId, runId: "r1", history }], {

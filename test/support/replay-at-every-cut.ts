@@ -8,6 +8,8 @@ export interface RecordedExecution {
   workflowId: string;
   runId: string;
   history: History;
+  /** Which of its workflow task cuts to replay, when not all: at most `max`, shifted by `phase` (spreadEvenly). */
+  cuts?: { max: number; phase: number };
 }
 
 /** An execution that does not replay: where its replay first fails, and why. */
@@ -30,10 +32,11 @@ interface Cut {
  * a `WorkflowTaskStarted` event: the history a worker without the workflow cached is given for that task, which it
  * replays up to the task and then runs. (The SDK's replayer takes a history cut there; it also takes one cut just
  * after a `WorkflowTaskCompleted`, but not one cut between a task's command events.) With more boundaries than
- * `maxCuts`, only `maxCuts` of them, spread evenly from the first to the last: each cut replays the history up to it,
+ * `maxCuts`, only `maxCuts` of them, spread evenly from the first to the last and shifted by `phase` (a fraction of
+ * their spacing, so the executions of a chain can each take different ones): each cut replays the history up to it,
  * so the cost of every cut grows with the square of the history's length.
  */
-export function workflowTaskCuts(history: History, maxCuts = Infinity): Cut[] {
+export function workflowTaskCuts(history: History, maxCuts = Infinity, phase = 0): Cut[] {
   const events = history.events ?? [];
   const cuts: Cut[] = [];
   events.forEach((event, index) => {
@@ -43,20 +46,25 @@ export function workflowTaskCuts(history: History, maxCuts = Infinity): Cut[] {
       events: events.slice(0, index + 1),
     });
   });
-  return [...spreadEvenly(cuts, maxCuts), { label: "the whole history", events }];
+  return [...spreadEvenly(cuts, maxCuts, phase), { label: "the whole history", events }];
 }
 
-/** `count` items of `items` spread evenly over it, the first and the last among them (all when there are fewer). */
-function spreadEvenly<T>(items: T[], count: number): T[] {
+/**
+ * `count` items of `items` (all when there are fewer): the first, the last, and between them `count - 2` spread
+ * evenly, each shifted forward by `phase` (0 to 1) of the spacing.
+ */
+function spreadEvenly<T>(items: T[], count: number, phase: number): T[] {
   if (items.length <= count) return items;
   if (count < 2) return items.slice(-count);
-  const picked = Array.from({ length: count }, (_, n) => Math.round((n * (items.length - 1)) / (count - 1)));
+  const spacing = (items.length - 1) / (count - 1);
+  const inner = Array.from({ length: count - 2 }, (_, n) => Math.round((n + 1 + phase) * spacing));
+  const picked = [0, ...inner, items.length - 1].map((index) => Math.min(index, items.length - 1));
   return [...new Set(picked)].map((index) => items[index]!);
 }
 
 /**
  * Replays every execution from its start, cut at every workflow task boundary ({@link workflowTaskCuts}; at most
- * `maxCutsPerExecution` of them), with one replay worker; an execution's cuts stop at its first failure. Resolves with
+ * `maxCutsPerExecution` of them, or as the execution's `cuts` says), with one replay worker; an execution's cuts stop at its first failure. Resolves with
  * the executions that do not replay (none: every cut of every execution replays). Sink calls of a cut's last, live
  * task go nowhere.
  */
@@ -71,7 +79,8 @@ export async function replayAtEveryCut(
   async function* cuts() {
     for await (const execution of executions) {
       failed = false;
-      for (const cut of workflowTaskCuts(execution.history, maxCutsPerExecution)) {
+      const { max, phase } = execution.cuts ?? { max: maxCutsPerExecution, phase: 0 };
+      for (const cut of workflowTaskCuts(execution.history, max, phase)) {
         if (failed) break;
         current = { execution, cut };
         yield { workflowId: execution.workflowId, history: { events: cut.events } };
