@@ -3,25 +3,12 @@ import { replayMode } from "./test/support/forced-replay.mjs";
 import LongestFirst from "./test/support/longest-first.js";
 
 /**
- * Tests that measure recovery after kill -9 or restart a server: they run alone, after the others, so the load of
- * the rest of the suite does not stretch the times they check. The promise count runs its workflows on the test's
- * own thread (debugMode, ~300 turns) and the fresh recordings start a worker of their own and play four scenarios:
- * alone, they do not slow the suite's other sessions either.
+ * Run after every other test, side by side: the replay of every history the run's tests wrote on the suite's dev server,
+ * cut at every workflow task boundary (test/support/replay-at-every-cut.ts), and the chaos test, which writes its
+ * histories on a dev server of its own and replays them itself. The replay keeps one core busy; the chaos test, its
+ * workers and its server take the other, and the chaos test's minute of kills does not also carry the suite's load.
  */
-const RUN_ALONE = [
-  "test/e2e/fast-recovery.test.ts",
-  "test/e2e/worker-crash.test.ts",
-  "test/e2e/server-restart.test.ts",
-  "test/e2e/chaos.test.ts",
-  "test/workflow/promises-per-turn.test.ts",
-  "test/replay/fresh-recordings.test.ts",
-];
-
-/**
- * Runs after every other test: it replays every history the run's tests wrote on the suite's dev server, cut at every
- * workflow task boundary (test/support/replay-at-every-cut.ts).
- */
-const RUN_LAST = ["test/e2e/every-history-replays.test.ts"];
+const RUN_LAST = ["test/e2e/every-history-replays.test.ts", "test/e2e/chaos.test.ts"];
 
 /**
  * Tests left out of a forced replay pass (LITE_AGENT_TEST_REPLAY_MODE, test/support/forced-replay.mjs), with why:
@@ -65,7 +52,7 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...leftOut, ...RUN_ALONE, ...RUN_LAST],
+          exclude: [...configDefaults.exclude, ...leftOut, ...RUN_LAST],
           // Most of a test's time is spent waiting on the server, timers and child processes: three files at a
           // time on two cores keep both busy (vitest's default here would be one).
           maxWorkers: 3,
@@ -75,16 +62,12 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "alone",
-          include: RUN_ALONE,
+          name: "last",
+          include: RUN_LAST,
           exclude: [...configDefaults.exclude, ...leftOut],
-          maxWorkers: 1,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
-      },
-      {
-        extends: true,
-        test: { name: "last", include: RUN_LAST, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
     ],
   },

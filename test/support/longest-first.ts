@@ -10,6 +10,7 @@ export const LONGEST_FILES = [
   "test/e2e/cli.test.ts", // 140
   "test/e2e/durable-crash.test.ts", // 70
   "test/package/installed-package.test.ts", // 55
+  "test/e2e/fast-recovery.test.ts", // 55
   "test/workflow/waiting-run-moves.test.ts", // 40
   "test/workflow/sdk-buffered-query.test.ts", // 40
   "test/workflow/bundle.test.ts", // 35
