@@ -17,14 +17,16 @@ export class WorkflowTaskFailingError extends AgentError {}
  * Runs a query, asking again while the server answers "not now": a session whose worker died in the middle of a
  * workflow task cannot answer until that task times out and its next attempt completes, and the server cancels or
  * refuses queries until then (it refuses from the third attempt on). `whyFailing` tells those apart from a task
- * that fails for good (see workflowTaskFailure); such a session gets a WorkflowTaskFailingError at once.
+ * that fails for good (see workflowTaskFailure); such a session gets a WorkflowTaskFailingError at once. The first
+ * "not now" is always asked again, however long it took: a worker that evicts a session drops the queries it held
+ * for it, and each waits out the server's query timeout (30 s), longer than the patience here.
  */
 export async function queryWithRetry<T>(
   query: () => Promise<T>,
   whyFailing?: () => Promise<string | undefined>,
 ): Promise<T> {
   const started = Date.now();
-  for (let pause = 250; ; pause = Math.min(pause * 2, 2_000)) {
+  for (let pause = 250, attempt = 1; ; pause = Math.min(pause * 2, 2_000), attempt++) {
     try {
       return await query();
     } catch (error) {
@@ -34,7 +36,7 @@ export async function queryWithRetry<T>(
         if (why) throw new WorkflowTaskFailingError(`its workflow task fails: ${why}`, { cause: error });
       }
       if (!retrying && !isTransient(error)) throw error;
-      if (Date.now() - started > QUERY_PATIENCE_MS) {
+      if (attempt > 1 && Date.now() - started > QUERY_PATIENCE_MS) {
         if (!retrying) throw error;
         const waited = Math.round(QUERY_PATIENCE_MS / 1000);
         throw new WorkflowTaskFailingError(`its workflow task kept retrying for ${waited} s`, {

@@ -1,5 +1,5 @@
 import { ServiceError } from "@temporalio/client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WorkflowTaskFailingError, queryWithRetry } from "../../../src/runtime/query-with-retry.js";
 
 const grpcError = (code: number, message = "context canceled") =>
@@ -22,6 +22,28 @@ describe("queryWithRetry", () => {
     });
     expect(answer).toBe("status");
     expect(calls).toBe(4);
+  });
+
+  it("asks again once after a 'not now' that outlasted its patience (a query dropped at an eviction), not twice", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const slowFailure = () => (vi.setSystemTime(Date.now() + 31_000), grpcError(4));
+      let calls = 0;
+      const answer = await queryWithRetry(async () => {
+        if (++calls === 1) throw slowFailure();
+        return "status";
+      });
+      expect([answer, calls]).toEqual(["status", 2]);
+      calls = 0;
+      const failing = queryWithRetry(async () => {
+        calls++;
+        throw slowFailure();
+      });
+      await expect(failing).rejects.toThrow("Failed to query Workflow");
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("does not ask again when the answer is 'no' (not found, invalid argument, any other error)", async () => {
