@@ -11,6 +11,13 @@ import LongestFirst from "./test/support/longest-first.js";
 const RUN_LAST = ["test/e2e/every-history-replays.test.ts", "test/e2e/chaos.test.ts"];
 
 /**
+ * Unit tests: in one process, one file after another, sharing the modules they import. Each needs a fraction of a
+ * second; a process and a fresh import of the SDK per file would cost them more than their tests, on the cores the
+ * end-to-end tests need. None of them mocks modules or changes the process's environment.
+ */
+const UNIT = ["test/unit/**/*.test.ts", "test/storage/**/*.test.ts", "test/lint/**/*.test.ts"];
+
+/**
  * Tests left out of a forced replay pass (LITE_AGENT_TEST_REPLAY_MODE, test/support/forced-replay.mjs), with why:
  * - the promise count measures what the workflow code makes per turn against a hand-written loop; a mode changes
  *   how often both replay, so the figures it pins mean something else (it counts, it does not check behaviour);
@@ -52,10 +59,21 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...leftOut, ...RUN_LAST],
+          exclude: [...configDefaults.exclude, ...leftOut, ...UNIT, ...RUN_LAST],
           // Most of a test's time is spent waiting on the server, timers and child processes: three files at a
           // time on two cores keep both busy (vitest's default here would be one).
           maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...leftOut],
+          isolate: false,
+          maxWorkers: 1,
           sequence: { groupOrder: 0 },
         },
       },
