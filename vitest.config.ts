@@ -26,15 +26,26 @@ const UNIT = ["test/unit/**/*.test.ts", "test/storage/**/*.test.ts", "test/lint/
  *   (test/e2e/every-history-replays.test.ts, in the normal pass), and continue-as-new in the middle of runs still runs
  *   with the cache off in test/e2e/cancel-and-continue.test.ts;
  * - the reproduction of the SDK's buffered-query defect needs a worker that caches and a 100 ms sticky timeout of its
- *   own: without a cache there is nothing to reproduce, and the short-sticky mode forces what it sets already.
+ *   own: without a cache there is nothing to reproduce, and the short-sticky mode forces what it sets already;
+ * - the bundle's own tests build and inspect the workflow code and start no worker: a mode changes nothing for them.
  */
+const BUNDLE_ONLY = [
+  "test/workflow/bundle.test.ts",
+  "test/workflow/shared-modules.test.ts",
+  "test/workflow/workflow-entry.test.ts",
+];
 const LEFT_OUT_OF_FORCED_REPLAY: Record<string, string[]> = {
   "no-cache": [
     "test/workflow/promises-per-turn.test.ts",
     "test/e2e/long-run.test.ts",
     "test/workflow/sdk-buffered-query.test.ts",
+    ...BUNDLE_ONLY,
   ],
-  "short-sticky": ["test/workflow/promises-per-turn.test.ts", "test/workflow/sdk-buffered-query.test.ts"],
+  "short-sticky": [
+    "test/workflow/promises-per-turn.test.ts",
+    "test/workflow/sdk-buffered-query.test.ts",
+    ...BUNDLE_ONLY,
+  ],
 };
 const leftOut = LEFT_OUT_OF_FORCED_REPLAY[replayMode() ?? ""] ?? [];
 
