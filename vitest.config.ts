@@ -84,7 +84,8 @@ export default defineConfig({
           include: UNIT,
           exclude: [...configDefaults.exclude, ...leftOut],
           isolate: false,
-          maxWorkers: 1,
+          // Vitest runs the projects of one group with the same number of workers.
+          maxWorkers: 3,
           sequence: { groupOrder: 0 },
         },
       },
