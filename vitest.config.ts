@@ -3,12 +3,13 @@ import { replayMode } from "./test/support/forced-replay.mjs";
 import LongestFirst from "./test/support/longest-first.js";
 
 /**
- * Run after every other test, side by side: the replay of every history the run's tests wrote on the suite's dev server,
- * cut at every workflow task boundary (test/support/replay-at-every-cut.ts), and the chaos test, which writes its
- * histories on a dev server of its own and replays them itself. The replay keeps one core busy; the chaos test, its
- * workers and its server take the other, and the chaos test's minute of kills does not also carry the suite's load.
+ * The chaos test runs alone after the suite: it kills and restarts workers on a dev server of its own, and a loaded
+ * machine slows a replacement worker's start past the quiet time kept before a server restart (a worker that starts
+ * while the server is down exits). Then, last, the replay of every history the run's tests wrote on the suite's dev
+ * server, cut at every workflow task boundary (test/support/replay-at-every-cut.ts).
  */
-const RUN_LAST = ["test/e2e/every-history-replays.test.ts", "test/e2e/chaos.test.ts"];
+const RUN_ALONE = ["test/e2e/chaos.test.ts"];
+const RUN_LAST = ["test/e2e/every-history-replays.test.ts"];
 
 /**
  * Unit tests: in one process, one file after another, sharing the modules they import. Each needs a fraction of a
@@ -70,7 +71,7 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...leftOut, ...UNIT, ...RUN_LAST],
+          exclude: [...configDefaults.exclude, ...leftOut, ...UNIT, ...RUN_ALONE, ...RUN_LAST],
           // Most of a test's time is spent waiting on the server, timers and child processes: three files at a
           // time on two cores keep both busy (vitest's default here would be one).
           maxWorkers: 3,
@@ -92,11 +93,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: "alone",
+          include: RUN_ALONE,
+          exclude: [...configDefaults.exclude, ...leftOut],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: "last",
           include: RUN_LAST,
           exclude: [...configDefaults.exclude, ...leftOut],
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
