@@ -16,7 +16,7 @@ import { replayMode } from "../support/forced-replay.mjs";
 import {
   describeReplayFailure,
   replayAtEveryCut,
-  workflowTaskCuts,
+  workflowTaskCount,
   type RecordedExecution,
 } from "../support/replay-at-every-cut.js";
 import { temporalAddress } from "../support/temporal.js";
@@ -46,7 +46,7 @@ const MAX_CUTS = 20;
  * The cuts the executions of one continue-as-new chain share, when it has more than two: each takes its first and last
  * task and an equal part of the rest, at places shifted from one execution to the next (replay-at-every-cut.ts), so the
  * chain is cut at as many different places as two executions at MAX_CUTS, for a fraction of the replay (the 2,000-turn
- * run's 12 executions: 4 cuts each instead of 20).
+ * run's 13 executions: 4 cuts each instead of 20).
  */
 const CUTS_PER_CHAIN = 2 * MAX_CUTS;
 const MIN_CUTS_PER_EXECUTION = 4;
@@ -141,7 +141,7 @@ function planCuts(listing: Listing): void {
         : MAX_CUTS;
     chain.forEach((execution, index) => {
       execution.cuts = { max, phase: index / chain.length };
-      const tasks = workflowTaskCuts(execution.history).length - 1;
+      const tasks = workflowTaskCount(execution.history);
       if (tasks > max)
         listing.thinned.push(`${execution.workflowId} (run ${execution.runId}): ${max} cuts of ${tasks}`);
     });

@@ -1,7 +1,7 @@
 import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
-import { replayAtEveryCut, workflowTaskCuts } from "../support/replay-at-every-cut.js";
+import { replayAtEveryCut, workflowTaskCount, workflowTaskCuts } from "../support/replay-at-every-cut.js";
 import { recordFirstModelCallAsTool } from "./alter-history.js";
 import { eventsOf, scheduledActivities } from "./history-events.js";
 import { loadHistoryFile, replayPayloadStorage } from "./history-files.js";
@@ -26,6 +26,7 @@ describe("replay at every workflow task cut", () => {
     const started = eventsOf(history).filter((event) => event.workflowTaskStartedEventAttributes);
     const cuts = workflowTaskCuts(history);
     expect(cuts.map((cut) => cut.events.at(-1))).toEqual([...started, eventsOf(history).at(-1)]);
+    expect(workflowTaskCount(history)).toBe(started.length);
     expect(cuts.at(-1)!.label).toBe("the whole history");
     const three = workflowTaskCuts(history, 3);
     expect(three.map((cut) => cut.events.at(-1))).toEqual([

@@ -49,6 +49,11 @@ export function workflowTaskCuts(history: History, maxCuts = Infinity, phase = 0
   return [...spreadEvenly(cuts, maxCuts, phase), { label: "the whole history", events }];
 }
 
+/** How many workflow tasks a history records (its `WorkflowTaskStarted` events): the cuts it has. */
+export function workflowTaskCount(history: History): number {
+  return (history.events ?? []).filter((event) => event.workflowTaskStartedEventAttributes).length;
+}
+
 /**
  * `count` items of `items` (all when there are fewer): the first, the last, and between them `count - 2` spread
  * evenly, each shifted forward by `phase` (0 to 1) of the spacing.
@@ -64,9 +69,9 @@ function spreadEvenly<T>(items: T[], count: number, phase: number): T[] {
 
 /**
  * Replays every execution from its start, cut at every workflow task boundary ({@link workflowTaskCuts}; at most
- * `maxCutsPerExecution` of them, or as the execution's `cuts` says), with one replay worker; an execution's cuts stop at its first failure. Resolves with
- * the executions that do not replay (none: every cut of every execution replays). Sink calls of a cut's last, live
- * task go nowhere.
+ * `maxCutsPerExecution` of them, or as the execution's `cuts` says), with one replay worker; an execution's cuts stop
+ * at its first failure. Resolves with the executions that do not replay (none: every cut of every execution replays).
+ * Sink calls of a cut's last, live task go nowhere.
  */
 export async function replayAtEveryCut(
   executions: Iterable<RecordedExecution> | AsyncIterable<RecordedExecution>,
