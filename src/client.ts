@@ -8,6 +8,7 @@ import {
   WorkflowNotFoundError,
   type WorkflowHandle,
 } from "@temporalio/client";
+import type { UpdateDefinition } from "@temporalio/common";
 import { withSubagentEvents } from "./runtime/subagent-events.js";
 import { SUBAGENT_RUN_ID, type ForkOrigin, type SessionInput } from "./workflows/session-input.js";
 import type { RunResult } from "./kernel/events.js";
@@ -50,6 +51,7 @@ import {
   queueSteerUpdate,
   sessionStatusQuery,
   startRunUpdate,
+  taskBoundarySignal,
   type SessionStatus,
   type StartRunResult,
 } from "./workflows/messages.js";
@@ -267,9 +269,7 @@ export class AgentClient {
         .catch((error: unknown) => {
           // Refused as busy: the session runs; the same update goes again without the start (used once).
           if (!isSessionBusy(error)) throw error;
-          const send = (id: string) =>
-            this.handle(sessionId).executeUpdate(startRunUpdate, { args: [request], updateId: id });
-          return updateWithRetry(send, updateId);
+          return this.update(sessionId, startRunUpdate, [request], updateId);
         });
       return { ...started, sessionId };
     } catch (error) {
@@ -458,12 +458,7 @@ export class AgentClient {
     const body = typeof answer === "string" ? { text: answer } : answer;
     try {
       const target = await this.decisionTarget(sessionId, callId, "pendingQuestions");
-      await updateWithRetry((updateId) =>
-        this.handle(target).executeUpdate(answerQuestionUpdate, {
-          args: [{ callId, ...body, ...this.withActor(options) }],
-          updateId,
-        }),
-      );
+      await this.update(target, answerQuestionUpdate, [{ callId, ...body, ...this.withActor(options) }]);
     } catch (error) {
       throw toSessionError(error, sessionId, "answer");
     }
@@ -476,11 +471,7 @@ export class AgentClient {
   async interrupt(sessionId: string, message?: string): Promise<boolean> {
     try {
       const request = message === undefined ? { id: randomUUID() } : { id: randomUUID(), content: message };
-      return (
-        await updateWithRetry((updateId) =>
-          this.handle(sessionId).executeUpdate(interruptUpdate, { args: [request], updateId }),
-        )
-      ).interrupted;
+      return (await this.update(sessionId, interruptUpdate, [request])).interrupted;
     } catch (error) {
       throw toSessionError(error, sessionId, "interrupt");
     }
@@ -499,9 +490,7 @@ export class AgentClient {
   /** Cancels the running run (or the given run, running or queued); returns the ids cancelled. */
   async cancel(sessionId: string, options: { runId?: string; reason?: string } = {}): Promise<string[]> {
     try {
-      const { cancelled } = await updateWithRetry((updateId) =>
-        this.handle(sessionId).executeUpdate(cancelRunUpdate, { args: [options], updateId }),
-      );
+      const { cancelled } = await this.update(sessionId, cancelRunUpdate, [options]);
       return cancelled;
     } catch (error) {
       throw toSessionError(error, sessionId, "cancel");
@@ -511,9 +500,7 @@ export class AgentClient {
   /** Closes a session: queued runs still finish, then the workflow completes; no new runs or steers are accepted. */
   async closeSession(sessionId: string): Promise<void> {
     try {
-      await updateWithRetry((updateId) =>
-        this.handle(sessionId).executeUpdate(closeSessionUpdate, { args: [], updateId }),
-      );
+      await this.update(sessionId, closeSessionUpdate, []);
     } catch (error) {
       throw toSessionError(error, sessionId, "close");
     }
@@ -643,12 +630,33 @@ export class AgentClient {
   ): Promise<void> {
     try {
       const target = await this.decisionTarget(sessionId, request.callId, "pendingApprovals");
-      await updateWithRetry((updateId) =>
-        this.handle(target).executeUpdate(decideToolCallUpdate, { args: [request], updateId }),
-      );
+      await this.update(target, decideToolCallUpdate, [request]);
     } catch (error) {
       throw toSessionError(error, sessionId, request.decision === "allow" ? "approve" : "deny");
     }
+  }
+
+  /**
+   * Sends an update to the session (or child session) `target` with {@link updateWithRetry}: again while the
+   * session refuses it as busy, with a `taskBoundary` signal before the attempts after the second refusal.
+   */
+  private update<Ret, Args extends unknown[]>(
+    target: string,
+    definition: UpdateDefinition<Ret, Args>,
+    args: Args,
+    updateId?: string,
+  ): Promise<Ret> {
+    const handle = this.handle(target);
+    return updateWithRetry(
+      // The SDK types an update's arguments by two overloads (none, or at least one); any list goes through as is.
+      (id) =>
+        handle.executeUpdate(definition as unknown as UpdateDefinition<Ret, [unknown]>, {
+          args: args as unknown as [unknown],
+          updateId: id,
+        }),
+      () => handle.signal(taskBoundarySignal),
+      updateId,
+    );
   }
 
   private async queueSteer(
@@ -660,9 +668,7 @@ export class AgentClient {
     if (typeof content === "string" && content.trim() === "")
       throw new AgentError(`${kind}: the message is empty`);
     try {
-      await updateWithRetry((updateId) =>
-        this.handle(sessionId).executeUpdate(queueSteerUpdate, { args: [{ id, kind, content }], updateId }),
-      );
+      await this.update(sessionId, queueSteerUpdate, [{ id, kind, content }]);
     } catch (error) {
       throw toSessionError(error, sessionId, kind);
     }

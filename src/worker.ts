@@ -119,12 +119,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const registry = new AgentRegistry(options.agents, options.providers, options.approverGroups);
   const agents = registry.agentNames();
   if (agents.length === 0) throw new TypeError("createWorker: no agents to serve");
-  if (options.workerOptions?.maxCachedWorkflows === 0)
-    throw new TypeError(
-      "createWorker: workerOptions.maxCachedWorkflows must be 1 or more: a worker without a workflow cache refuses " +
-        "every update to a session whose last workflow task made no command (docs/operations.md, " +
-        "'Answering from the UI or the Temporal CLI')",
-    );
   // Before the connection: serving metrics installs the process's Temporal runtime.
   const telemetry = WorkerTelemetry.fromOptions(options);
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));

@@ -3,7 +3,7 @@ import { WorkflowUpdateFailedError } from "@temporalio/client";
 import type { ExecuteToolInput } from "../common/activity-types.js";
 import { taskForkId } from "../kernel/builtin-tools/delegate-tool.js";
 import type { ToolContext } from "../kernel/tools.js";
-import { startForkUpdate } from "../workflows/messages.js";
+import { startForkUpdate, taskBoundarySignal } from "../workflows/messages.js";
 import { updateWithRetry } from "../runtime/update-with-retry.js";
 
 /**
@@ -26,7 +26,8 @@ export function toolFork(input: ExecuteToolInput, context: Context): NonNullable
       ...(options.tools ? { tools: options.tools.map((tool) => tool.name) } : {}),
     };
     const send = (updateId: string) => handle.executeUpdate(startForkUpdate, { args: [request], updateId });
-    return await updateWithRetry(send, `${activityId}/${forkId}`).catch(refusalReason);
+    const markBoundary = () => handle.signal(taskBoundarySignal);
+    return await updateWithRetry(send, markBoundary, `${activityId}/${forkId}`).catch(refusalReason);
   };
 }
 

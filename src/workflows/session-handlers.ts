@@ -20,6 +20,7 @@ import {
   startRunUpdate,
   steerSignal,
   wakeSignal,
+  taskBoundarySignal,
   HANDLER_DESCRIPTIONS as about,
   type DecideToolCallRequest,
 } from "./messages.js";
@@ -136,6 +137,8 @@ function registerHumanHandlers(session: SessionState): void {
   );
   // The recorded workflow task it brings is the point: the idle loop reads then whether its build changed.
   setHandler(wakeSignal, () => void (session.woken = true), { description: about.wake });
+  // The event it records is the point (src/workflows/update-admission.ts); the session state does not change.
+  setHandler(taskBoundarySignal, () => undefined, { description: about.taskBoundary });
 }
 
 /** An update validator's refusal: the operation and the reason, as the caller reads it. */

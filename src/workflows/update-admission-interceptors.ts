@@ -1,5 +1,15 @@
 import type { WorkflowInterceptors } from "@temporalio/workflow";
-import { UpdateAdmission } from "./update-admission.js";
+import { TASK_BOUNDARY_JOB, UpdateAdmission } from "./update-admission.js";
+import { taskBoundarySignal } from "./messages.js";
+
+type Job = { variant?: string; signalWorkflow?: { signalName?: string | null } | null };
+
+/** A job's kind: its variant, or {@link TASK_BOUNDARY_JOB} for the task boundary signal. */
+function jobKind(job: Job): string {
+  if (job.variant === "signalWorkflow" && job.signalWorkflow?.signalName === taskBoundarySignal.name)
+    return TASK_BOUNDARY_JOB;
+  return job.variant ?? "unknown";
+}
 
 /**
  * The workflow interceptors every bundle loads (src/runtime/workflow-bundle.ts): they show each activation's jobs to
@@ -13,7 +23,7 @@ export const interceptors = (): WorkflowInterceptors => {
       {
         activate(input, next) {
           const jobs = input.activation.jobs ?? [];
-          const kinds = jobs.map((job) => (job as { variant?: string }).variant ?? "unknown");
+          const kinds = jobs.map(jobKind);
           admission.observe(kinds, input.activation.isReplaying === true);
           return next(input);
         },

@@ -4,9 +4,13 @@ import { SESSION_BUSY } from "./messages.js";
 /** Refused updates remembered by id until they come back (a client that gives up leaves its id behind). */
 const KEPT_REFUSALS = 64;
 
+/** The kind of a `taskBoundary` signal's job (src/workflows/messages.ts): its handler does nothing. */
+export const TASK_BOUNDARY_JOB = "taskBoundary";
+
 /** Jobs that make no command and change nothing a command depends on. Updates count once admitted. */
 const INERT_JOBS: ReadonlySet<string> = new Set([
   "doUpdate",
+  TASK_BOUNDARY_JOB,
   "queryWorkflow",
   "removeFromCache",
   "notifyHasPatch",
@@ -26,8 +30,13 @@ export type JobKinds = readonly string[];
  * or the activation that refused this same update before (the client sees a refusal only once its task has completed,
  * so what came before it is in finished tasks). A refused
  * update fails with {@link SESSION_BUSY}; the client sends it again with the same id, and then it is admitted unless
- * work came in the meantime. Replays never ask (validators run only live), so histories replay whatever a live
- * worker saw. docs/architecture.md, "Updates".
+ * work came in the meantime. A worker without the session cached (a cold worker's first task, or a worker with no
+ * cache) takes a finished task that made no command in the same activation as the next task's update (the core
+ * treats such a task as part of the next one), while a replay takes that task apart, before the update: it refuses
+ * the update, and since a refused update leaves no event, every attempt finds the same history. So a client refused
+ * twice sends the `taskBoundary` signal ({@link TASK_BOUNDARY_JOB}, no work): its event closes the finished task,
+ * and the next attempt comes with nothing but it. Replays never ask (validators run only live), so histories replay
+ * whatever a live worker saw. docs/architecture.md, "Updates".
  */
 export class UpdateAdmission {
   /** Activations seen, queries not counted. */

@@ -13,7 +13,12 @@ import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { agentSession } from "../../src/workflows/agent-session.js";
-import { HANDLER_DESCRIPTIONS, startRunUpdate, type SessionStatus } from "../../src/workflows/messages.js";
+import {
+  HANDLER_DESCRIPTIONS,
+  startRunUpdate,
+  taskBoundarySignal,
+  type SessionStatus,
+} from "../../src/workflows/messages.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 import { updateWithRetry } from "../../src/runtime/update-with-retry.js";
@@ -127,10 +132,12 @@ describe("AgentStatus is true for every state, and the UI explains the session",
       args: [{ sessionId, agent: "ghost" }],
     });
     // Sent as any client must: again, with the same id, while the session refuses it as busy.
-    const started = await updateWithRetry((updateId) =>
-      client
-        .handle(sessionId)
-        .executeUpdate(startRunUpdate, { args: [{ agent: "ghost", input: "hello" }], updateId }),
+    const started = await updateWithRetry(
+      (updateId) =>
+        client
+          .handle(sessionId)
+          .executeUpdate(startRunUpdate, { args: [{ agent: "ghost", input: "hello" }], updateId }),
+      () => client.handle(sessionId).signal(taskBoundarySignal),
     );
     const { events, result } = await collect(
       client.events(sessionId, started.runId, { fromOffset: started.offset }),

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from "@temporalio/workflow";
 import { describe, expect, it } from "vitest";
 import { SESSION_BUSY } from "../../../src/workflows/messages.js";
-import { UpdateAdmission } from "../../../src/workflows/update-admission.js";
+import { TASK_BOUNDARY_JOB, UpdateAdmission } from "../../../src/workflows/update-admission.js";
 
 /** Whether `admit` refuses the update as busy (any other outcome is a failure of the test). */
 function refused(admission: UpdateAdmission, updateId: string): boolean {
@@ -102,5 +102,29 @@ describe("UpdateAdmission: an update is accepted only into a workflow task that 
     expect(refused(admission, "with-work")).toBe(true);
     admission.observe(["doUpdate"], false);
     expect(refused(admission, "after-work")).toBe(true);
+  });
+
+  it("refuses an update a cold worker takes with a finished task's signal, and admits it after a task boundary", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow", "doUpdate"], true);
+    // What a worker without the session cached is given: a finished task that made no command, with the update.
+    admission.observe(["signalWorkflow", "doUpdate"], false);
+    expect(refused(admission, "after-signal")).toBe(true);
+    // A worker without a cache forgets that refusal; the client's taskBoundary signal separates the next attempt.
+    const cold = new UpdateAdmission();
+    cold.observe(["initializeWorkflow", "doUpdate"], true);
+    cold.observe(["signalWorkflow"], true);
+    cold.observe([TASK_BOUNDARY_JOB, "doUpdate"], false);
+    expect(refused(cold, "after-signal")).toBe(false);
+  });
+
+  it("counts a task boundary as no work on a caching worker either", () => {
+    const admission = new UpdateAdmission();
+    admission.observe(["initializeWorkflow"], false);
+    admission.observe(["doUpdate"], false);
+    expect(refused(admission, "u1")).toBe(true);
+    admission.observe([TASK_BOUNDARY_JOB], false);
+    admission.observe(["doUpdate"], false);
+    expect(refused(admission, "u1")).toBe(false);
   });
 });
