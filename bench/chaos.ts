@@ -1,7 +1,7 @@
 // `npm run bench -- chaos`: the chaos benchmark (a script that reports figures, not a timed test). It starts its
-// own dev server (file DB, fixed port), keeps two worker processes (bench/chaos/worker.ts) alive while it SIGKILLs
-// one every 3-5 s (once its replacement is ready: never leaving no worker) and starts a replacement, restarts the dev server twice (down 15 s, longer than the heartbeat
-// timeouts, then 10 s; same DB and port), and drives CHAOS_SESSIONS sessions of 8-turn runs (a tool call per turn that
+// own dev server (file DB, fixed port), keeps three worker processes (bench/chaos/worker.ts) alive while it SIGKILLs
+// one every 3-5 s (while two are ready: never leaving no ready worker) and starts a replacement, restarts the dev
+// server twice (down 15 s, longer than the heartbeat timeouts, then 10 s; same DB and port), and drives CHAOS_SESSIONS sessions of 8-turn runs (a tool call per turn that
 // appends to a ledger file) through it all, each run followed by a client whose offsets are checked one by one.
 // Afterwards it counts runs lost (not ended with stopReason "stop" by the deadline), completed tool calls repeated
 // (a call id with two `tool-end` ledger lines; at-most-once tools must not even start twice), and the recovery time
@@ -76,7 +76,13 @@ const OUTAGES_MS = [15_000, 10_000];
 /** No kills this long before a planned restart and after the server is back, so recoveries are not confounded. */
 const KILL_QUIET_BEFORE_RESTART_MS = 10_000;
 const KILL_QUIET_AFTER_RESTART_MS = 5_000;
-const WORKERS = 2;
+/**
+ * Worker processes kept running: three, so a kill every few seconds never leaves the queue without a ready worker
+ * while a replacement starts (a start takes seconds on a loaded machine).
+ */
+const WORKERS = 3;
+/** A kill happens only while this many workers are ready: the victim and at least one that keeps polling. */
+const READY_TO_KILL = 2;
 const RETRY_PAUSE_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -142,8 +148,13 @@ export interface ChaosResult {
   modelCallsRetried: number;
   clientErrorsRetried: number;
   kills: number;
-  /** Mean seconds between kills (a kill waits until both workers are ready, so slow starts space them out). */
+  /** Mean seconds between kills, over the whole chaos phase (quiet around the server restarts included). */
   killIntervalMeanSeconds: number;
+  /**
+   * Mean seconds between two kills with no server restart between them: the pace of kills while they run (a kill
+   * also waits for two ready workers, so slow starts space them out).
+   */
+  killIntervalBetweenRestartsSeconds: number;
   /** Seconds from spawning a worker process to its "worker ready" (p50, max). */
   workerStartSeconds: { p50: number; max: number };
   unplannedWorkerExits: number;
@@ -303,7 +314,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
 
   async function killOne(): Promise<void> {
     const ready = alive().filter((worker) => worker.ready);
-    if (ready.length < WORKERS) return; // never leave no worker: wait for the replacement
+    if (ready.length < READY_TO_KILL) return; // never leave no ready worker: wait for a replacement
     const victim = ready[Math.floor(Math.random() * ready.length)]!;
     victim.killed = true;
     const exited = new Promise((resolve) => victim.child.once("exit", resolve));
@@ -693,6 +704,7 @@ function analyse(input: AnalysisInput): ChaosResult {
     kills: kills.length,
     killIntervalMeanSeconds:
       kills.length < 2 ? NaN : round1((kills.at(-1)!.at - kills[0]!.at) / 1000 / (kills.length - 1)),
+    killIntervalBetweenRestartsSeconds: round1(meanGapBetweenRestarts(kills, input.outages)),
     workerStartSeconds: {
       p50: round1(percentile(input.workerStarts, 50)),
       max: round1(Math.max(...input.workerStarts)),
@@ -788,7 +800,8 @@ function print(result: ChaosResult): void {
     `runs started ${result.runsStarted} (${result.turnsPerRun} turns each; p50 ${result.runSecondsP50} s, ` +
       `p99 ${result.runSecondsP99} s); tool calls completed ${result.toolCallsCompleted}, interrupted ` +
       `${result.toolCallsInterrupted} (error results ${result.toolErrorResults}); model calls ${result.modelCalls}, ` +
-      `retried ${result.modelCallsRetried}; kills every ${result.killIntervalMeanSeconds} s on average ` +
+      `retried ${result.modelCallsRetried}; kills every ${result.killIntervalMeanSeconds} s on average, ` +
+      `${result.killIntervalBetweenRestartsSeconds} s between restarts ` +
       `(worker start p50 ${result.workerStartSeconds.p50} s, max ${result.workerStartSeconds.max} s); client errors retried ${result.clientErrorsRetried}; unplanned worker ` +
       `exits ${result.unplannedWorkerExits}; sessions unrecovered after a kill ${result.recovery.unrecovered}; ` +
       `outages ${result.outages.map((outage) => `${outage.seconds} s`).join(", ")}; longest stall outside ` +
@@ -800,4 +813,14 @@ function print(result: ChaosResult): void {
   for (const failed of result.historiesNotReplaying) console.log(`NOT REPLAYING ${JSON.stringify(failed)}`);
   for (const failed of result.failedWorkflowTasks) console.log(`FAILED TASK ${JSON.stringify(failed)}`);
   for (const run of result.followers.runs) console.log(`FOLLOWER ${JSON.stringify(run)}`);
+}
+
+/** The mean gap between consecutive kills that have no server outage between them (NaN without such a pair). */
+function meanGapBetweenRestarts(kills: readonly Kill[], outages: readonly { downAt: number }[]): number {
+  const gaps: number[] = [];
+  for (let index = 1; index < kills.length; index++) {
+    const [before, after] = [kills[index - 1]!.at, kills[index]!.at];
+    if (!outages.some((outage) => outage.downAt > before && outage.downAt < after)) gaps.push(after - before);
+  }
+  return gaps.length === 0 ? NaN : gaps.reduce((total, gap) => total + gap, 0) / gaps.length / 1000;
 }

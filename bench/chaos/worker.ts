@@ -18,26 +18,40 @@ const maxHistoryEvents = process.env.MAX_HISTORY_EVENTS ? Number(process.env.MAX
 const model = chaosModel(context, process.env.CHAOS_SPEED === "fast" ? "fast" : "slow");
 
 Runtime.install({ logger: new DefaultLogger("ERROR") });
-const connection = await connectWithRetry(env("TEMPORAL_ADDRESS"));
-const worker = await createWorker({
-  agents: [chaosAgent(context, heartbeat, maxHistoryEvents)],
-  providers: { [model.id]: model },
-  taskQueue: env("TASK_QUEUE"),
-  connection,
-  namespace: "default",
-  storage: false,
-});
+const { connection, worker } = await startWithRetry(env("TEMPORAL_ADDRESS"));
 const running = worker.run();
 console.log("worker ready");
 await running;
 await connection.close();
 
-/** A worker started while the benchmark has the server down waits for it (up to a minute) instead of exiting. */
-async function connectWithRetry(address: string): Promise<NativeConnection> {
+/** Connects and creates the worker (which asks the server about the namespace and the queue). */
+async function start(address: string) {
+  const connection = await NativeConnection.connect({ address });
+  try {
+    const worker = await createWorker({
+      agents: [chaosAgent(context, heartbeat, maxHistoryEvents)],
+      providers: { [model.id]: model },
+      taskQueue: env("TASK_QUEUE"),
+      connection,
+      namespace: "default",
+      storage: false,
+    });
+    return { connection, worker };
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * A worker started while the benchmark has the server down, or that sees it go down before it polls, waits for it
+ * (up to a minute) instead of exiting.
+ */
+async function startWithRetry(address: string): Promise<Awaited<ReturnType<typeof start>>> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      return await NativeConnection.connect({ address });
+      return await start(address);
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { runChaos } from "../../bench/chaos.js";
 
-// The chaos benchmark, smaller, at two speeds: its own dev server (file DB), two worker processes, one SIGKILLed every
-// 3-5 s and replaced, the server down 15 s once (longer than the heartbeat timeouts), ten sessions of 8-turn runs for a
+// The chaos benchmark, smaller, at two speeds: its own dev server (file DB), three worker processes, one SIGKILLed every
+// 3-5 s while two are ready and replaced, the server down 15 s once (longer than the heartbeat timeouts), ten sessions of 8-turn runs for a
 // minute, each continuing as new often (in the middle of runs, too), every run followed by a client. Slow: model calls
 // of ~300 ms and tool calls of 400-1,200 ms, so kills land in calls. Fast: neither pauses, so runs race through
 // continue-as-new while their followers read. What it checks are not figures but what must hold whatever the timing:
@@ -24,11 +24,16 @@ it.each([
       speed,
     });
     const context = `ledger, worker logs and DB in ${dir}`;
-    const { runsCompleted, kills, followers, recovery } = result;
-    console.error(
-      `chaos ${speed}: ${JSON.stringify({ runsCompleted, kills, followers, recovery: recovery.p99 })}`,
-    );
-    // Kills wait for both workers to be ready and for quiet around the restart: a loaded machine makes fewer.
+    const { runsCompleted, kills, killIntervalBetweenRestartsSeconds, followers, recovery } = result;
+    const figures = {
+      runsCompleted,
+      kills,
+      killIntervalBetweenRestartsSeconds,
+      followers,
+      recovery: recovery.p99,
+    };
+    console.error(`chaos ${speed}: ${JSON.stringify(figures)}`);
+    // Kills wait for two ready workers and for quiet around the restart: a loaded machine makes fewer.
     expect(result.kills, context).toBeGreaterThanOrEqual(3);
     expect(result.serverRestarts, context).toBe(1);
     expect(result.recovery.affected, context).toBeGreaterThan(0);
