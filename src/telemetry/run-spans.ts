@@ -15,7 +15,10 @@ interface OpenRun {
   agent: string;
   span: Span | undefined;
   turn: { number: number; span: Span } | undefined;
+  /** The newest turn ended: a repeated event of it or of an earlier turn changes nothing. */
+  endedTurn: number;
   approvals: Map<string, { span: Span | undefined; requestedAt: number }>;
+  resolvedApprovals: Set<string>;
 }
 
 /**
@@ -23,10 +26,14 @@ interface OpenRun {
  * (`turn <n>`) and approval waits from the events the session workflow reports, at the time this worker learns of
  * them, and counts turns and approvals. Runs and turns get ids every worker derives alike (run-span-ids.ts), so
  * the model and tool call spans the activities make are their children, and a worker that takes over a run after a
- * crash carries its spans on under the same ids (marked `lite_agent.resumed`).
+ * crash carries its spans on under the same ids (marked `lite_agent.resumed`). An event told again (a workflow task
+ * that ran live twice: retried after a failure or timeout, or dropped with a refused update and run again) changes
+ * nothing and counts nothing.
  */
 export class RunSpans {
   private readonly runs = new Map<string, OpenRun>();
+  /** Runs that ended, newest last (bounded like the open ones): their repeated events are ignored. */
+  private readonly endedRuns = new Set<string>();
 
   constructor(
     private readonly tracing: AgentTracing | undefined,
@@ -36,11 +43,13 @@ export class RunSpans {
 
   /** Handles one reported event of run `runId` of the session `info.workflowId`. */
   event(info: Pick<WorkflowInfo, "workflowId">, agent: string, runId: string, event: TelemetryEvent): void {
+    if (this.endedRuns.has(runKey(info.workflowId, runId))) return;
     const run = this.open(info.workflowId, runId, agent);
     switch (event.type) {
       case "turn_start":
         return this.startTurn(run, event.turn, false);
       case "turn_end":
+        if (event.turn <= run.endedTurn) return;
         this.metrics?.turnEnded(agent);
         return this.endTurn(run, event.turn, event.stopReason);
       case "approval_request":
@@ -58,10 +67,13 @@ export class RunSpans {
   }
 
   private open(sessionId: string, runId: string, agent: string): OpenRun {
-    const key = `${sessionId}\u0000${runId}`;
+    const key = runKey(sessionId, runId);
     let run = this.runs.get(key);
     if (!run) {
-      run = { sessionId, runId, agent, span: undefined, turn: undefined, approvals: new Map() };
+      run = {
+        ...{ sessionId, runId, agent, span: undefined, turn: undefined, endedTurn: 0 },
+        ...{ approvals: new Map(), resolvedApprovals: new Set<string>() },
+      };
       this.runs.set(key, run);
       if (this.runs.size > MAX_OPEN_RUNS) this.runs.delete(this.runs.keys().next().value!);
     }
@@ -95,6 +107,7 @@ export class RunSpans {
   }
 
   private startTurn(run: OpenRun, turn: number, resumed: boolean): void {
+    if (turn <= run.endedTurn || run.turn?.number === turn) return;
     if (run.turn) this.endTurn(run, run.turn.number, undefined);
     if (!this.tracing) return;
     this.runSpan(run, turn > 1 || resumed);
@@ -117,12 +130,14 @@ export class RunSpans {
     if (!run.turn || run.turn.number !== turn) this.startTurn(run, turn, true);
     const span = run.turn?.span;
     run.turn = undefined;
+    run.endedTurn = Math.max(run.endedTurn, turn);
     if (!span) return;
     if (stopReason) span.setAttribute(LITE_AGENT.stopReason, stopReason);
     span.end();
   }
 
   private startApproval(run: OpenRun, id: string, tool: string): void {
+    if (run.approvals.has(id) || run.resolvedApprovals.has(id)) return;
     this.metrics?.approvalRequested(run.agent);
     const parent = run.turn ? trace.setSpan(this.runContext(run), run.turn.span) : this.runContext(run);
     const span = this.tracing?.tracer.startSpan(
@@ -134,6 +149,8 @@ export class RunSpans {
   }
 
   private endApproval(run: OpenRun, id: string, decision: string): void {
+    if (run.resolvedApprovals.has(id)) return;
+    run.resolvedApprovals.add(id);
     const approval = run.approvals.get(id);
     run.approvals.delete(id);
     this.metrics?.approvalResolved(
@@ -148,7 +165,10 @@ export class RunSpans {
   private endRun(run: OpenRun, event: Extract<TelemetryEvent, { type: "done" }>): void {
     if (run.turn) this.endTurn(run, run.turn.number, undefined);
     for (const [id] of run.approvals) this.endApproval(run, id, "cancelled");
-    this.runs.delete(`${run.sessionId}\u0000${run.runId}`);
+    const key = runKey(run.sessionId, run.runId);
+    this.runs.delete(key);
+    this.endedRuns.add(key);
+    if (this.endedRuns.size > MAX_OPEN_RUNS) this.endedRuns.delete(this.endedRuns.keys().next().value!);
     // Unseen until its end: a run that ended before its first turn (its agent unknown), so not a resumed one.
     const span = this.runSpan(run, false);
     if (!span) return;
@@ -160,4 +180,8 @@ export class RunSpans {
     if (event.reason === "error") span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   }
+}
+
+function runKey(sessionId: string, runId: string): string {
+  return `${sessionId}\u0000${runId}`;
 }

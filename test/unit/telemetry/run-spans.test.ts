@@ -29,6 +29,33 @@ function setup() {
 }
 
 describe("RunSpans", () => {
+  it("changes and counts nothing for events told again (a workflow task that ran live twice)", () => {
+    const { spans, send, finished, recorded } = setup();
+    const turn1 = [
+      { type: "turn_start", turn: 1 },
+      { type: "approval_request", id: "c1", tool: "refund" },
+    ] as const;
+    send("run-a", ...turn1, ...turn1);
+    const settle = [
+      { type: "approval_resolved", id: "c1", decision: "allow" },
+      { type: "turn_end", turn: 1, stopReason: "tool_use" },
+    ] as const;
+    send("run-a", ...settle, ...turn1, ...settle);
+    const done = { type: "done", reason: "stop", usage } as const;
+    send(
+      "run-a",
+      { type: "turn_start", turn: 2 },
+      { type: "turn_end", turn: 2, stopReason: "stop" },
+      done,
+      done,
+    );
+    send("run-a", { type: "turn_end", turn: 2, stopReason: "stop" }, done);
+    const names = finished().map((span) => span.name);
+    expect(names.sort()).toEqual(["approval refund", "invoke_agent agent", "turn 1", "turn 2"]);
+    expect(recorded).toEqual(["asked agent", "resolved agent allow 0", "turn agent", "turn agent"]);
+    expect(spans.openRuns).toBe(0);
+  });
+
   it("makes a run span, its turns and approval waits under the ids every worker derives", () => {
     const { spans, send, byName, recorded, advance } = setup();
     send("run-a", { type: "turn_start", turn: 1 }, { type: "approval_request", id: "c1", tool: "refund" });
