@@ -3,13 +3,12 @@ import { replayMode } from "./test/support/forced-replay.mjs";
 import LongestFirst from "./test/support/longest-first.js";
 
 /**
- * The chaos test runs alone after the suite: it kills and restarts workers on a dev server of its own, and a loaded
- * machine slows a replacement worker's start past the quiet time kept before a server restart (a worker that starts
- * while the server is down exits). Then, last, the replay of every history the run's tests wrote on the suite's dev
- * server, cut at every workflow task boundary (test/support/replay-at-every-cut.ts).
+ * Last, once every other test has ended: the replay of every history the run's tests wrote on the suite's dev
+ * server, cut at every workflow task boundary (test/support/replay-at-every-cut.ts), and beside it the chaos test,
+ * which kills and restarts workers on a dev server of its own and replays what they wrote itself. Both take minutes
+ * mostly on their own; together they keep both cores busy.
  */
-const RUN_ALONE = ["test/e2e/chaos.test.ts"];
-const RUN_LAST = ["test/e2e/every-history-replays.test.ts"];
+const RUN_LAST = ["test/e2e/every-history-replays.test.ts", "test/e2e/chaos.test.ts"];
 
 /**
  * Unit tests: in one process, one file after another, sharing the modules they import. Each needs a fraction of a
@@ -28,6 +27,10 @@ const UNIT = ["test/unit/**/*.test.ts", "test/storage/**/*.test.ts", "test/lint/
  *   with the cache off in test/e2e/cancel-and-continue.test.ts;
  * - the reproduction of the SDK's buffered-query defect needs a worker that caches and a 100 ms sticky timeout of its
  *   own: without a cache there is nothing to reproduce, and the short-sticky mode forces what it sets already;
+ * - the chaos test replays every execution its killed workers wrote, cut at every workflow task, itself; in a mode
+ *   its workers would take the mode too, and its two speeds take minutes more than CI's time allows twice;
+ * - the followed-streaming test sets a 100 ms sticky timeout of its own (it runs in the short-sticky pass): without a
+ *   cache its eight followed sessions that stream fast replay far longer than its time (it ran out at 180 s);
  * - the bundle's own tests build and inspect the workflow code and start no worker: a mode changes nothing for them.
  */
 const BUNDLE_ONLY = [
@@ -39,6 +42,8 @@ const LEFT_OUT_OF_FORCED_REPLAY: Record<string, string[]> = {
   "no-cache": [
     "test/workflow/promises-per-turn.test.ts",
     "test/e2e/long-run.test.ts",
+    "test/e2e/chaos.test.ts",
+    "test/e2e/followed-streaming.test.ts",
     "test/workflow/sdk-buffered-query.test.ts",
     ...BUNDLE_ONLY,
   ],
@@ -71,7 +76,7 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...leftOut, ...UNIT, ...RUN_ALONE, ...RUN_LAST],
+          exclude: [...configDefaults.exclude, ...leftOut, ...UNIT, ...RUN_LAST],
           // Most of a test's time is spent waiting on the server, timers and child processes: three files at a
           // time on two cores keep both busy (vitest's default here would be one).
           maxWorkers: 3,
@@ -93,21 +98,11 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "alone",
-          include: RUN_ALONE,
-          exclude: [...configDefaults.exclude, ...leftOut],
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
           name: "last",
           include: RUN_LAST,
           exclude: [...configDefaults.exclude, ...leftOut],
-          maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -18,6 +18,11 @@ export const LONGEST_FILES = [
   "test/e2e/followed-streaming.test.ts", // 35
   "test/e2e/background-groups.test.ts", // 35
   "test/e2e/mcp-server-dies.test.ts", // 35
+  // Long without a workflow cache (the no-cache pass).
+  "test/e2e/durable-compaction.test.ts", // 25, 125 without a cache
+  "test/e2e/authorised-approvers.test.ts", // 20, 100
+  "test/e2e/approvals.test.ts", // 15, 95
+  "test/e2e/every-event-once.test.ts", // 30, 70
 ];
 
 /**
