@@ -16,7 +16,7 @@ import { historyToJSONObject } from "./runtime/history-json.js";
 import { queryWithRetry } from "./runtime/query-with-retry.js";
 import { workflowTaskFailure } from "./runtime/workflow-task-failure.js";
 import { readTranscript } from "./runtime/read-transcript.js";
-import { isSessionBusy, updateWithRetry } from "./runtime/update-with-retry.js";
+import { boundaryWhenStuck, isSessionBusy, updateWithRetry } from "./runtime/update-with-retry.js";
 import type { ImageBlock, Message } from "./kernel/messages.js";
 import { AgentError } from "./kernel/errors.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
@@ -51,7 +51,6 @@ import {
   queueSteerUpdate,
   sessionStatusQuery,
   startRunUpdate,
-  taskBoundarySignal,
   type SessionStatus,
   type StartRunResult,
 } from "./workflows/messages.js";
@@ -638,7 +637,7 @@ export class AgentClient {
 
   /**
    * Sends an update to the session (or child session) `target` with {@link updateWithRetry}: again while the
-   * session refuses it as busy, with a `taskBoundary` signal before the attempts after the second refusal.
+   * session refuses it as busy, with a `taskBoundary` signal when two refusals came with no new event between them.
    */
   private update<Ret, Args extends unknown[]>(
     target: string,
@@ -654,7 +653,7 @@ export class AgentClient {
           args: args as unknown as [unknown],
           updateId: id,
         }),
-      () => handle.signal(taskBoundarySignal),
+      boundaryWhenStuck(handle),
       updateId,
     );
   }

@@ -3,8 +3,8 @@ import { WorkflowUpdateFailedError } from "@temporalio/client";
 import type { ExecuteToolInput } from "../common/activity-types.js";
 import { taskForkId } from "../kernel/builtin-tools/delegate-tool.js";
 import type { ToolContext } from "../kernel/tools.js";
-import { startForkUpdate, taskBoundarySignal } from "../workflows/messages.js";
-import { updateWithRetry } from "../runtime/update-with-retry.js";
+import { startForkUpdate } from "../workflows/messages.js";
+import { boundaryWhenStuck, updateWithRetry } from "../runtime/update-with-retry.js";
 
 /**
  * `ctx.fork` for a tool running in the `executeTool` activity: asks the session workflow (`startFork`) to run
@@ -26,8 +26,8 @@ export function toolFork(input: ExecuteToolInput, context: Context): NonNullable
       ...(options.tools ? { tools: options.tools.map((tool) => tool.name) } : {}),
     };
     const send = (updateId: string) => handle.executeUpdate(startForkUpdate, { args: [request], updateId });
-    const markBoundary = () => handle.signal(taskBoundarySignal);
-    return await updateWithRetry(send, markBoundary, `${activityId}/${forkId}`).catch(refusalReason);
+    const afterBusy = boundaryWhenStuck(handle);
+    return await updateWithRetry(send, afterBusy, `${activityId}/${forkId}`).catch(refusalReason);
   };
 }
 

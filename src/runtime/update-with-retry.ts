@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ApplicationFailure, WorkflowUpdateFailedError } from "@temporalio/client";
 import { errorMessage } from "../kernel/errors.js";
-import { SESSION_BUSY } from "../workflows/messages.js";
+import { SESSION_BUSY, taskBoundarySignal } from "../workflows/messages.js";
 
 /** How many times an update the server dropped unprocessed is sent again. */
 const UNPROCESSED_ATTEMPTS = 5;
@@ -13,23 +13,19 @@ const BUSY_ATTEMPTS = 50;
 /** The pause before the n-th busy retry: none at first, then growing to half a second. */
 const busyPause = (attempt: number) => Math.min(500, attempt < 3 ? 0 : 10 * 2 ** (attempt - 3));
 
-/** After this many busy refusals in a row, each attempt is preceded by a task boundary (see updateWithRetry). */
-const BUSY_BEFORE_BOUNDARY = 2;
-
 /**
  * Sends an update (`send` gets the update id to use: the same on every attempt), and sends it again when nothing of
  * it was applied:
  * - the session refused it as busy ({@link SESSION_BUSY}): it accepts an update only into a workflow task that holds
  *   nothing else, and the same id, sent again, proves the earlier task finished (src/workflows/update-admission.ts).
- *   Refused twice in a row, it calls `markBoundary` (the session's `taskBoundary` signal) before each next attempt: a
- *   worker without the session cached refuses every attempt until an event separates it from the last finished task;
+ *   After each such refusal it calls `afterBusy` ({@link boundaryWhenStuck}) before the next attempt;
  * - the server dropped it because the workflow task that carried it completed without processing it ("wasn't
  *   processed by worker": seen right after a worker restart, while the session is being replayed).
  * `send` must reject when the update is refused, as `executeUpdate` does (`startUpdate` hands back a handle instead).
  */
 export async function updateWithRetry<T>(
   send: (updateId: string) => Promise<T>,
-  markBoundary: () => Promise<unknown>,
+  afterBusy: () => Promise<unknown>,
   updateId: string = randomUUID(),
 ): Promise<T> {
   let unprocessedTries = 0;
@@ -40,12 +36,35 @@ export async function updateWithRetry<T>(
       if (isSessionBusy(error) && ++busyTries < BUSY_ATTEMPTS) {
         await pause(busyPause(busyTries));
         // A boundary that cannot be sent (the session just closed) leaves the next attempt to say why.
-        if (busyTries >= BUSY_BEFORE_BOUNDARY) await markBoundary().catch(() => undefined);
+        await afterBusy().catch(() => undefined);
       } else if (unprocessed(error) && ++unprocessedTries < UNPROCESSED_ATTEMPTS)
         await pause(200 * unprocessedTries);
       else throw error;
     }
   }
+}
+
+/** What {@link boundaryWhenStuck} needs of a session's workflow handle. */
+export interface BoundaryTarget {
+  describe(): Promise<{ historyLength: number }>;
+  signal(definition: typeof taskBoundarySignal): Promise<void>;
+}
+
+/**
+ * An `afterBusy` for {@link updateWithRetry}: sends the session's `taskBoundary` signal when the update was refused
+ * twice with no new event in its history between the refusals. A worker without the session cached refuses every
+ * attempt of an update that follows a finished task which made no command, and a refused update leaves no event, so
+ * the attempts would find the same history until the client gave up; the signal's event (its handler does nothing)
+ * separates the next attempt from that task. A session that keeps working grows its history and gets no signal.
+ */
+export function boundaryWhenStuck(session: BoundaryTarget): () => Promise<void> {
+  let lastLength: number | undefined;
+  return async () => {
+    const { historyLength } = await session.describe();
+    const stuck = historyLength === lastLength;
+    lastLength = historyLength;
+    if (stuck) await session.signal(taskBoundarySignal);
+  };
 }
 
 /** Whether the session refused the update only because its workflow task held other work. */

@@ -266,9 +266,9 @@ export const startForkUpdate = defineUpdate<RunResult, [StartForkRequest]>("star
  */
 export const wakeSignal = defineSignal<[]>("wake");
 /**
- * Does nothing: a client sends it when an update was refused as busy twice, so that the session's history has an
- * event between a finished task and the update's next attempt (src/workflows/update-admission.ts). Its jobs count as
- * no work.
+ * Does nothing: a client sends it when an update was refused as busy twice with no new event in the session's history
+ * between the refusals, so that the history has an event between a finished task and the update's next attempt
+ * (src/workflows/update-admission.ts). Its jobs count as no work.
  */
 export const taskBoundarySignal = defineSignal<[]>("taskBoundary");
 export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");
@@ -308,7 +308,7 @@ export const HANDLER_DESCRIPTIONS = {
     "Used by a tool's ctx.fork: {callId, input, forkId, tools?} starts a fork of the agent as a child session and returns its result. Refused unless that tool call is running.",
   wake: "Does nothing but wake the session: after a rollout, an idle session moves to the new current build. No input.",
   taskBoundary:
-    "Does nothing: a client sends it when an update was refused twice as busy, to separate the update from finished work. No input.",
+    "Does nothing: a client sends it when an update was refused twice as busy with no new event between, to separate the update from finished work. No input.",
   sessionStatus:
     "The session: status, current run, pending approvals and questions, queue, usage, rejected inputs.",
   runSummary: "A finished run's outcome, by run id: {runId, stopReason, text, usage}.",

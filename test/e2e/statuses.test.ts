@@ -13,15 +13,10 @@ import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { agentSession } from "../../src/workflows/agent-session.js";
-import {
-  HANDLER_DESCRIPTIONS,
-  startRunUpdate,
-  taskBoundarySignal,
-  type SessionStatus,
-} from "../../src/workflows/messages.js";
+import { HANDLER_DESCRIPTIONS, startRunUpdate, type SessionStatus } from "../../src/workflows/messages.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
-import { updateWithRetry } from "../../src/runtime/update-with-retry.js";
+import { boundaryWhenStuck, updateWithRetry } from "../../src/runtime/update-with-retry.js";
 
 const refund = defineTool({
   name: "refund",
@@ -137,7 +132,7 @@ describe("AgentStatus is true for every state, and the UI explains the session",
         client
           .handle(sessionId)
           .executeUpdate(startRunUpdate, { args: [{ agent: "ghost", input: "hello" }], updateId }),
-      () => client.handle(sessionId).signal(taskBoundarySignal),
+      boundaryWhenStuck(client.handle(sessionId)),
     );
     const { events, result } = await collect(
       client.events(sessionId, started.runId, { fromOffset: started.offset }),

@@ -1,8 +1,8 @@
 import { WorkflowUpdateFailedError } from "@temporalio/client";
 import { ApplicationFailure } from "@temporalio/common";
 import { describe, expect, it, vi } from "vitest";
-import { updateWithRetry } from "../../../src/runtime/update-with-retry.js";
-import { SESSION_BUSY } from "../../../src/workflows/messages.js";
+import { boundaryWhenStuck, updateWithRetry } from "../../../src/runtime/update-with-retry.js";
+import { SESSION_BUSY, type taskBoundarySignal } from "../../../src/workflows/messages.js";
 
 const dropped = () =>
   new WorkflowUpdateFailedError(
@@ -12,11 +12,12 @@ const dropped = () =>
     ),
   );
 
-/** A task boundary that only counts how often it was marked. */
+/** An `afterBusy` that only counts its calls. */
 function boundaries() {
   const marked = { count: 0 };
   return { marked, mark: async () => void marked.count++ };
 }
+
 const noBoundary = async () => undefined;
 
 describe("updateWithRetry", () => {
@@ -65,22 +66,8 @@ describe("updateWithRetry", () => {
     );
     expect(answer).toBe("steered");
     expect(ids).toEqual(["update-1", "update-1", "update-1", "update-1"]);
-    // Before the third and fourth attempts: after two refusals in a row, each attempt follows a task boundary.
-    expect(marked.count).toBe(2);
-  });
-
-  it("marks no task boundary when the first attempt after a refusal is admitted", async () => {
-    let calls = 0;
-    const { marked, mark } = boundaries();
-    await updateWithRetry(async () => {
-      if (++calls === 1)
-        throw new WorkflowUpdateFailedError(
-          "Workflow Update failed",
-          ApplicationFailure.retryable("busy", SESSION_BUSY),
-        );
-      return "ok";
-    }, mark);
-    expect(marked.count).toBe(0);
+    // After each refusal, before the next attempt.
+    expect(marked.count).toBe(3);
   });
 
   it("sends the update again when the task boundary cannot be marked", async () => {
@@ -121,5 +108,39 @@ describe("updateWithRetry", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("boundaryWhenStuck", () => {
+  /** A session whose history has the given lengths at each describe, and the signals it got. */
+  function session(lengths: number[]) {
+    const signals: string[] = [];
+    let call = 0;
+    return {
+      signals,
+      target: {
+        describe: async () => ({ historyLength: lengths[Math.min(call++, lengths.length - 1)]! }),
+        signal: async (definition: typeof taskBoundarySignal) => void signals.push(definition.name),
+      },
+    };
+  }
+
+  it("sends the task boundary when two refusals came with no new event between them", async () => {
+    const { signals, target } = session([40, 40, 44, 44]);
+    const afterBusy = boundaryWhenStuck(target);
+    await afterBusy();
+    expect(signals).toEqual([]);
+    await afterBusy();
+    expect(signals).toEqual(["taskBoundary"]);
+    await afterBusy();
+    await afterBusy();
+    expect(signals).toEqual(["taskBoundary", "taskBoundary"]);
+  });
+
+  it("sends nothing to a session that keeps working (its history grows between refusals)", async () => {
+    const { signals, target } = session([40, 47, 53, 60]);
+    const afterBusy = boundaryWhenStuck(target);
+    for (let n = 0; n < 4; n++) await afterBusy();
+    expect(signals).toEqual([]);
   });
 });
