@@ -71,8 +71,14 @@ export class RunSpans {
     let run = this.runs.get(key);
     if (!run) {
       run = {
-        ...{ sessionId, runId, agent, span: undefined, turn: undefined, endedTurn: 0 },
-        ...{ approvals: new Map(), resolvedApprovals: new Set<string>() },
+        sessionId,
+        runId,
+        agent,
+        span: undefined,
+        turn: undefined,
+        endedTurn: 0,
+        approvals: new Map(),
+        resolvedApprovals: new Set(),
       };
       this.runs.set(key, run);
       if (this.runs.size > MAX_OPEN_RUNS) this.runs.delete(this.runs.keys().next().value!);

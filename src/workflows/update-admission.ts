@@ -34,8 +34,8 @@ export type JobKinds = readonly string[];
  * cache) takes a finished task that made no command in the same activation as the next task's update (the core
  * treats such a task as part of the next one), while a replay takes that task apart, before the update: it refuses
  * the update, and since a refused update leaves no event, every attempt finds the same history. So a client refused
- * twice with no new event between sends the `taskBoundary` signal ({@link TASK_BOUNDARY_JOB}, no work): its event closes the finished task,
- * and the next attempt comes with nothing but it. Replays never ask (validators run only live), so histories replay
+ * twice with no new event between sends the `taskBoundary` signal ({@link TASK_BOUNDARY_JOB}, no work): its event
+ * closes the finished task, and the next attempt comes with nothing but it. Replays never ask (validators run only live), so histories replay
  * whatever a live worker saw. docs/architecture.md, "Updates".
  */
 export class UpdateAdmission {
