@@ -3,10 +3,17 @@ import { collectDurable } from "../support/collect.js";
 import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import type { RunResult } from "../../src/kernel/events.js";
+import { replayMode } from "../support/forced-replay.mjs";
 import { connectTestClient, startTestWorker, uniqueTaskQueue } from "../support/temporal.js";
 import { pageReader, pageTool } from "../support/tool-loop-model.js";
 
 const TURNS = 160;
+/**
+ * How long the run and its followers may take. Without a workflow cache every workflow task and every read (a query)
+ * replays the execution: the run took 170 s beside the rest of the suite on two cores (33 s alone), steadily, with
+ * no stall. The test checks what arrives, not how fast.
+ */
+const SETUP_TIMEOUT_MS = replayMode() === "no-cache" ? 400_000 : 120_000;
 /** 4 KB a tool result: the 256 KB the session carries across continue-as-new are about 55 turns of this run. */
 const page = pageTool(4_096);
 const fastReader = defineAgent({
@@ -76,7 +83,7 @@ describe("a follower of a fast run that continues as new every ~100 history even
     const rest = await collectDurable(client.events(sessionId, run.runId, { fromOffset: pausedAt + 1 }));
     resumed = { events: [...first, ...rest.events], result: rest.result };
     whole = await following;
-  }, 120_000);
+  }, SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await client?.close();
     await stopWorker?.();
