@@ -5,7 +5,7 @@ export type MiddlewareFactory<Options> = (options: Options) => Middleware;
 
 // Module state, filled only while modules load (the built-ins' and each `defineMiddleware` call), so every
 // workflow sees the same factories: the worker loads the bundle's modules and the middleware modules once per
-// thread, before any session (docs/decisions/0014, phase 9). Not on globalThis: the workflow sandbox keeps global
+// thread, before any session (docs/decisions/0014). Not on globalThis: the workflow sandbox keeps global
 // writes per workflow.
 // eslint-disable-next-line no-restricted-syntax -- filled only while the shared modules load (see above).
 const factories = new Map<string, MiddlewareFactory<unknown>>();

@@ -18,7 +18,7 @@ import type { StreamHistoryOptions } from "./stream-history.js";
  * events (a turn's events come together, one workflow task at a time, and the next wait for an activity or a
  * workflow task), and the longest pause while nothing happens. Each read is a query the session's worker answers
  * (3–4 ms of its CPU, whatever the answer holds, and the workflow's next task waits while it runs), so reads are
- * spaced by what they can bring (docs/decisions/0014, phases 3, 8 and 10). Events a person watches lose nothing at
+ * spaced by what they can bring (docs/decisions/0014). Events a person watches lose nothing at
  * 100 ms; while every read brings events (a busy session, turns of a few tens of ms), the pause doubles to the longest
  * one, since each read then takes a batch of turns: that halves a busy session's reads again.
  */

@@ -82,7 +82,7 @@ function modulePath(module: string): string {
  * The modules loaded once per worker thread and shared by every session it runs: the workflow entry (so the whole of
  * the kernel, the session and their libraries) and the middleware modules. Without this, the SDK's reusable context
  * loads every module again for each workflow, to keep module state apart: about 1 MB of memory per cached session
- * (docs/decisions/0014, phase 9). Shared modules must keep no per-session state at module level (a lint rule guards
+ * (docs/decisions/0014). Shared modules must keep no per-session state at module level (a lint rule guards
  * the workflow folders) and call no workflow API while they load; the SDK freezes what they export.
  */
 function preloadedModules(middlewareModules: readonly string[]): string[] {

@@ -14,7 +14,7 @@ const INSTALLED = Symbol.for("lite-agent.external-storage-fast-path");
  * payload that could reach the size threshold to store, no reference among the payloads to retrieve. The runner
  * (SDK 1.23, and 1.24 still) makes an `AbortController`, an `AbortSignal.any` and, to store, a protobuf encoding of
  * each payload before it looks: ~40 µs a payload, on every activation, completion, activity task and activity
- * result of a worker with storage (docs/decisions/0014, phase 13). What the check skips is what the runner would
+ * result of a worker with storage (docs/decisions/0014). What the check skips is what the runner would
  * have passed through unchanged, and it answers with the same array; anything else goes through the runner. The
  * SDK makes a runner per visit, so the check sits on the prototype; installing it twice is harmless.
  */

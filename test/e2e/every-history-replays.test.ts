@@ -56,13 +56,13 @@ const FAILED_HISTORIES_DIR = fileURLToPath(new URL("../../.cache/histories-not-r
 const SESSION_WORKFLOW_TYPE = "agentSession";
 
 /**
- * Sessions on the default task queues are the README samples the package test runs in a scratch project
+ * Sessions on the default task queues are the README's and guides' samples the package test runs in a scratch project
  * (test/package/installed-package.test.ts): their middleware modules are compiled there, not bundled here. Every
  * other test gives its workers a queue of its own (uniqueTaskQueue).
  */
 const DEFAULT_QUEUE_PREFIX = "lite-agent.";
 const SCRATCH_PROJECT_SESSIONS =
-  "a README sample's session, whose middleware lives in the package test's scratch project";
+  "a README or guide sample's session, whose middleware lives in the package test's scratch project";
 
 /** The tests' own middleware modules: the sessions of their agents replay with them bundled, as their workers ran. */
 const MIDDLEWARE_DIR = new URL("./fixtures/middleware/", import.meta.url);

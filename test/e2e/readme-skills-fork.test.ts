@@ -11,15 +11,13 @@ import {
 import { temporalAddress, uniqueTaskQueue } from "../support/temporal.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const SECTION = "Skills, forks and time travel";
+const GUIDE = "docs/guides/skills-forks-and-time-travel.md";
 
-/** The `ts` blocks of the README section, with the package's imports pointed at this repository's sources. */
-function sectionSamples(): string[] {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf(`\n## ${SECTION}\n`);
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+/** The guide's `ts` blocks, with the package's imports pointed at this repository's sources. */
+function guideSamples(): string[] {
+  const guide = readFileSync(path.join(root, GUIDE), "utf8");
   const entries: Record<string, string> = { "": "index.ts", "/worker": "worker.ts", "/client": "client.ts" };
-  return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) =>
+  return [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) =>
     match[1]!.replace(/from "lite-agent-temporal(\/worker|\/client)?"/g, (_, entry: string | undefined) =>
       JSON.stringify(path.join(root, "src", entries[entry ?? ""]!)).replace(/^/, "from "),
     ),
@@ -33,8 +31,8 @@ function chats(server: OpenAIServer): { model: string; messages: { role: string;
     .map((request) => request.body as { model: string; messages: { role: string; content: unknown }[] });
 }
 
-describe(`the README's "${SECTION}" samples`, () => {
-  const [skills, fork, notes] = sectionSamples();
+describe(`the samples of ${GUIDE}`, () => {
+  const [skills, fork, notes] = guideSamples();
   // Inside the repository, so the samples' own imports (zod) resolve and vitest compiles them.
   const folder = path.join(root, ".cache", "readme-samples", uniqueTaskQueue("samples"));
   let server: OpenAIServer | undefined;

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { uniqueTaskQueue } from "../support/test-worker.js";
-import { readmeSampleModule, readmeSectionModules } from "./readme-sample.js";
+import { guideModules, readmeSampleModule } from "./readme-sample.js";
 import { npm, packAndInstall, type ScratchProject } from "./scratch-project.js";
 
 /** The parts of this repository's package.json the tests read. */
@@ -132,8 +132,8 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
     expect(out.printed).toContain("Order 42 is refunded.");
   }, 180_000);
 
-  it("runs the README's middleware and subagent sample: a defineMiddleware module bundled by the worker, a child session", async () => {
-    const [middleware, team] = readmeSectionModules(path.join(root, "README.md"), "Middleware and subagents");
+  it("runs the middleware and subagents guide's sample: a defineMiddleware module bundled by the worker, a child session", async () => {
+    const [middleware, team] = guideModules(path.join(root, "docs/guides/middleware-and-subagents.md"));
     writeFileSync(path.join(project.dir, "house-rules.js"), middleware!);
     writeFileSync(path.join(project.dir, "team.mjs"), team!);
     const out = await runConsumer(project, "readme-team-harness.mjs");
@@ -149,7 +149,7 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
     ]);
   }, 180_000);
 
-  it("runs the README's MCP sample: server-filesystem started by npx, in process and on the worker", async () => {
+  it("runs the MCP tools guide's sample: server-filesystem started by npx, in process and on the worker", async () => {
     const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as PackageManifest)
       .devDependencies["@modelcontextprotocol/server-filesystem"];
     await npm(
@@ -162,7 +162,7 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
       ],
       project.dir,
     );
-    const [notes] = readmeSectionModules(path.join(root, "README.md"), "MCP tools");
+    const [notes] = guideModules(path.join(root, "docs/guides/mcp-tools.md"));
     writeFileSync(path.join(project.dir, "notes.mjs"), notes!);
     const out = await runConsumer(project, "readme-mcp-harness.mjs");
     expect(out.pending).toBe(0);

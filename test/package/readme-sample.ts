@@ -18,14 +18,12 @@ export function readmeSampleModule(readmePath: string): string {
   }).outputText;
 }
 
-/** Every `ts` code block under the README heading `heading`, each compiled to an ES module (types erased). */
-export function readmeSectionModules(readmePath: string, heading: string): string[] {
-  const readme = readFileSync(readmePath, "utf8");
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README: no section "## ${heading}"`);
-  const end = readme.indexOf("\n## ", start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+/** Every `ts` code block of a guide (`docs/guides/<topic>.md`), in order, each compiled to an ES module (types erased). */
+export function guideModules(guidePath: string): string[] {
+  const blocks = [...readFileSync(guidePath, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map(
+    (match) => match[1]!,
+  );
+  if (blocks.length === 0) throw new Error(`${guidePath}: no ts code block`);
   return blocks.map(
     (source) =>
       ts.transpileModule(source, {

@@ -18,7 +18,7 @@ export function recordFirstModelCallAsTool(history: History): History {
  * Alters a history (in place) so that each workflow task sees a later workflow time than the live run did: every
  * event from the n-th `WorkflowTaskStarted` on is moved `n × stepMs` later. That is what a worker can see that takes
  * over a session after a crash: the first task it runs after replaying the history runs with the time of the task
- * before (docs/decisions/0014, phase 15). Code that decides a command by
+ * before (bench/results/0014-durable-overhead-log.md, phase 15). Code that decides a command by
  * workflow time replays such a history differently; code that does not, alike. Returns the history for chaining.
  */
 export function spreadWorkflowTaskTimes(history: History, stepMs: number): History {

@@ -30,7 +30,7 @@ const delegateInput = z.object({
 
 /**
  * The delegation tool's input schema. A function, not an exported schema: the worker freezes what the shared
- * workflow modules export (docs/decisions/0014, phase 9), and a zod schema adds members to itself when first used.
+ * workflow modules export (docs/decisions/0014), and a zod schema adds members to itself when first used.
  */
 export function delegateSchema(): typeof delegateInput {
   return delegateInput;

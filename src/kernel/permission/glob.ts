@@ -2,7 +2,7 @@ import picomatch from "picomatch/posix.js";
 import picomatchConstants from "picomatch/lib/constants.js";
 
 // The worker shares the workflow bundle's modules between sessions and deep-freezes what each exports
-// (docs/decisions/0014, phase 9). picomatch's constants hold global expressions whose `lastIndex` its
+// (docs/decisions/0014). picomatch's constants hold global expressions whose `lastIndex` its
 // `replace` calls set while compiling a pattern: frozen, compiling would throw. The freeze stops at an object that
 // is frozen already, so freezing the table itself (never changed) leaves its expressions as they are.
 Object.freeze(picomatchConstants);

@@ -1,4 +1,4 @@
-// Runs the README's "MCP tools" sample (notes.mjs, compiled from the README by the test) against the installed
+// Runs the MCP tools guide's sample (notes.mjs, compiled from docs/guides/mcp-tools.md by the test) against the installed
 // package, in a project that also has @modelcontextprotocol/server-filesystem installed (so `npx` starts it without
 // the network): a scripted OpenAI-compatible server stands in for OpenAI, the Temporal server is TEMPORAL_ADDRESS.
 // Prints one JSON line.

@@ -1,4 +1,4 @@
-// Runs the README's "Middleware and subagents" sample (house-rules.js and team.mjs, compiled from the README by the
+// Runs the middleware and subagents guide's sample (house-rules.js and team.mjs, compiled from the guide by the
 // test) against the installed package, with a scripted OpenAI-compatible server standing in for OpenAI and the
 // Temporal server named by TEMPORAL_ADDRESS. Prints one JSON line.
 import { startOpenAIServer } from "lite-agent-temporal/testing";

@@ -1,7 +1,7 @@
-// What both README harnesses do: point the OpenAI provider at a scripted OpenAI-compatible server, import the
+// What the README and guide harnesses do: point the OpenAI provider at a scripted OpenAI-compatible server, import the
 // compiled sample with its stdout captured, and return what it printed.
 
-/** Runs `module` (a compiled README sample) against `server`; resolves with what the sample printed. */
+/** Runs `module` (a compiled README or guide sample) against `server`; resolves with what the sample printed. */
 export async function runSample(server, module) {
   process.env.OPENAI_BASE_URL = server.baseURL;
   process.env.OPENAI_API_KEY = "test-key";
