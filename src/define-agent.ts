@@ -79,7 +79,7 @@ export interface AgentDefinition {
    * Compaction of the conversation the session keeps (off unless given): `{ strategy: "default" }` (model-free
    * passes) or `{ strategy: "llm", summaryModel? }` (a model summarises older turns), above `tokenThreshold`.
    * In-process runs add the `compaction` middleware; durable runs also archive what each compaction removes
-   * (`client.transcript()`).
+   * (`client.session(id).transcript()`).
    */
   compaction?: CompactionPlan;
   /**
@@ -227,9 +227,9 @@ export function middlewareModules(definition: AgentDefinition): string[] {
 
 /**
  * The workflow-safe modules of some agents' own middleware (`defineMiddleware`), each once, sorted: what their
- * worker bundles, and what reading one of their sessions' histories replays (`client.fork`'s `workflowModules`).
+ * worker bundles, and what reading one of their sessions' histories replays (the `workflowModules` of `session.fork`).
  * @example
- * const fork = await client.fork(sessionId, { atTurn: 2, workflowModules: workflowModulesOf([reviewer]) });
+ * const fork = await client.session(id).fork({ atTurn: 2, workflowModules: workflowModulesOf([reviewer]) });
  */
 export function workflowModulesOf(agents: readonly AgentDefinition[]): string[] {
   return [...new Set(agents.flatMap((agent) => middlewareModules(agent)))].sort();

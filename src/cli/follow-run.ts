@@ -1,4 +1,4 @@
-import type { AgentClient } from "../client.js";
+import type { AgentClient, SessionHandle } from "../client.js";
 import { handleInterrupts } from "../terminal/interrupts.js";
 import type { RunResult } from "../kernel/events.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
@@ -38,7 +38,7 @@ function detachedLines(scope: CliScope, options: FollowRunOptions): string {
 
 function responderFor(
   scope: CliScope,
-  client: AgentClient,
+  session: SessionHandle,
   options: FollowRunOptions,
   renderer: EventRenderer,
 ): HumanResponder {
@@ -51,8 +51,7 @@ function responderFor(
       })
     : undefined;
   return new HumanResponder({
-    client,
-    sessionId: options.sessionId,
+    session,
     ...(options.yes ? { approvals: "allow" as const } : options.no ? { approvals: "deny" as const } : {}),
     ...(options.answer === undefined ? {} : { answer: options.answer }),
     actor: options.actor,
@@ -77,10 +76,11 @@ export async function followRun(
   options: FollowRunOptions,
 ): Promise<number> {
   const renderer = new EventRenderer(scope.io.stdout, scope.io.color);
-  const responder = responderFor(scope, client, options, renderer);
+  const session = client.session(options.sessionId);
+  const responder = responderFor(scope, session, options, renderer);
   const interrupts = handleInterrupts(() => undefined);
   const interrupted = interrupts.interrupted.then((): typeof INTERRUPTED => INTERRUPTED);
-  const events = client.events(options.sessionId, options.runId, { fromOffset: options.fromOffset ?? 0 });
+  const events = session.events(options.runId, { fromOffset: options.fromOffset ?? 0 });
   const show = (event: DurableEvent) =>
     options.json ? scope.io.stdout(jsonEventLine(event, options.sessionId)) : renderer.render(event);
   try {

@@ -1,4 +1,4 @@
-import type { AgentClient } from "../client.js";
+import type { SessionHandle } from "../client.js";
 import { excerpt } from "../terminal/event-printer.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
 import { errorMessage } from "../kernel/errors.js";
@@ -9,8 +9,8 @@ import { shellQuote } from "./shell-quote.js";
 
 /** Options of {@link HumanResponder}. */
 export interface HumanResponderOptions {
-  client: AgentClient;
-  sessionId: string;
+  /** The session of the run whose requests it answers. */
+  session: SessionHandle;
   /** `--yes` / `--no`: the decision on every approval; else they are asked inline, or left waiting. */
   approvals?: "allow" | "deny";
   /** `--answer`: the reply to every question; else questions are asked inline (mode `ask`) or left waiting. */
@@ -95,7 +95,7 @@ export class HumanResponder {
     callId: string,
   ): Promise<boolean> {
     try {
-      const status = await this.options.client.describe(this.options.sessionId);
+      const status = await this.options.session.describe();
       return status[kind].some((pending) => pending.callId === callId);
     } catch {
       return true;
@@ -103,12 +103,12 @@ export class HumanResponder {
   }
 
   private command(verb: string, callId: string, rest: string): string {
-    const { commandPrefix, sessionId } = this.options;
-    return `${commandPrefix} ${verb} ${shellQuote(sessionId)} ${shellQuote(callId)}${rest}`;
+    const { commandPrefix, session } = this.options;
+    return `${commandPrefix} ${verb} ${shellQuote(session.sessionId)} ${shellQuote(callId)}${rest}`;
   }
 
   private async approval(event: AgentEventOf<"approval_request">, signal: AbortSignal): Promise<void> {
-    const { client, sessionId, approvals, actor, prompter } = this.options;
+    const { session, approvals, actor, prompter } = this.options;
     const callId = event.call.id;
     if (!(await this.stillPending("pendingApprovals", callId)) || signal.aborted) return;
     let reply: { decision: "allow" | "deny"; reason?: string } | undefined;
@@ -130,12 +130,12 @@ export class HumanResponder {
       return;
     }
     if (!reply || signal.aborted) return;
-    const decide = reply.decision === "allow" ? client.approve.bind(client) : client.deny.bind(client);
-    await decide(sessionId, callId, { actor, ...(reply.reason ? { reason: reply.reason } : {}) });
+    const decide = reply.decision === "allow" ? session.approve.bind(session) : session.deny.bind(session);
+    await decide(callId, { actor, ...(reply.reason ? { reason: reply.reason } : {}) });
   }
 
   private async question(event: AgentEventOf<"input_request">, signal: AbortSignal): Promise<void> {
-    const { client, sessionId, answer, actor, prompter } = this.options;
+    const { session, answer, actor, prompter } = this.options;
     const callId = event.call.id;
     if (!(await this.stillPending("pendingQuestions", callId)) || signal.aborted) return;
     const parse = (reply: string) => parseQuestionReply(reply, event.question);
@@ -158,7 +158,7 @@ export class HumanResponder {
       return;
     }
     if (!reply || signal.aborted) return;
-    await client.answer(sessionId, callId, reply, { actor });
+    await session.answer(callId, reply, { actor });
     if (answer !== undefined) this.options.say(`answered ${callId}: ${formatAnswer(reply)}`);
   }
 }

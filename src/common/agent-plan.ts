@@ -90,7 +90,7 @@ export interface ContinueAsNewPlan {
  * How the session's carried conversation is compacted (durable and in-process runs alike): before a model call,
  * once the conversation's estimated tokens exceed `tokenThreshold`, the compactor replaces the conversation, and
  * the compacted form is what the session keeps and carries across continue-as-new. Durable runs archive the
- * messages a compaction removes first (see `client.transcript()`).
+ * messages a compaction removes first (see `session.transcript()`).
  */
 export interface CompactionPlan {
   /**

@@ -3,7 +3,7 @@ import type { Message } from "../kernel/messages.js";
 
 /**
  * The replay name (and so the task-queue prefix) of the replayer that reads a session's conversation at the end of a
- * turn (`client.fork`). The session workflow reports each turn's end only on a replay under this name: workers never
+ * turn (`session.fork`). The session workflow reports each turn's end only on a replay under this name: workers never
  * pay for it.
  */
 export const FORK_CAPTURE_REPLAY = "lite-agent-fork-capture";

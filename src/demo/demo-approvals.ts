@@ -1,13 +1,13 @@
 import type { Readable, Writable } from "node:stream";
-import type { AgentClient } from "../client.js";
+import type { SessionHandle } from "../client.js";
 import { osUserName } from "../cli/actor.js";
 import { HumanResponder } from "../cli/human-responder.js";
 import { InlinePrompter } from "../cli/inline-prompter.js";
 
 /** Where the demo can ask a person, and what it was told on the command line. */
 export interface DemoApprovalOptions {
-  client: AgentClient;
-  sessionId: string;
+  /** The demo run's session. */
+  session: SessionHandle;
   /** `--yes`: approve without asking. */
   yes: boolean;
   input: Readable & { isTTY?: boolean };
@@ -21,7 +21,7 @@ export interface DemoApprovalOptions {
  * to approve next time. Ctrl-C at the prompt is the demo's Ctrl-C (it cancels the run).
  */
 export function demoApprovals(options: DemoApprovalOptions): HumanResponder {
-  const { client, sessionId, yes, input, output, say } = options;
+  const { session, yes, input, output, say } = options;
   const interactive = input.isTTY === true;
   if (!yes && !interactive)
     say("No terminal to ask for approvals: the report write is declined (--yes approves it).");
@@ -29,8 +29,7 @@ export function demoApprovals(options: DemoApprovalOptions): HumanResponder {
     ? new InlinePrompter({ input, output, onInterrupt: () => process.kill(process.pid, "SIGINT") })
     : undefined;
   return new HumanResponder({
-    client,
-    sessionId,
+    session,
     ...(yes ? { approvals: "allow" as const } : interactive ? {} : { approvals: "deny" as const }),
     actor: osUserName() ?? "demo user",
     ...(prompter ? { prompter } : {}),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AgentClient } from "../client.js";
+import type { AgentClient, SessionHandle } from "../client.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import { DEMO_AGENT_NAME } from "./demo-agent.js";
 
@@ -25,11 +25,11 @@ export interface DemoSessionOptions {
 /** Reads the run's events to its `done`, passing each on, and returns the run's result. */
 async function follow(
   options: DemoSessionOptions,
-  sessionId: string,
+  session: SessionHandle,
   runId: string,
   offset: number,
 ): Promise<RunResult> {
-  const events = options.client.events(sessionId, runId, { fromOffset: offset });
+  const events = session.events(runId, { fromOffset: offset });
   for (;;) {
     const next = await events.next();
     if (next.done) return next.value;
@@ -44,19 +44,20 @@ async function follow(
 export async function runDemoSession(options: DemoSessionOptions): Promise<DemoSessionResult> {
   const { client, interrupt, log } = options;
   const sessionId = `demo-${randomUUID().slice(0, 8)}`;
-  const started = await client.start(DEMO_AGENT_NAME, options.prompt, { sessionId });
+  const session = client.session(sessionId);
+  const started = await session.start(options.prompt, { agent: DEMO_AGENT_NAME });
   options.onStarted(sessionId);
   const cancel = () => {
-    client.cancel(sessionId).catch((error: unknown) => log(`could not cancel the run: ${String(error)}`));
+    session.cancel().catch((error: unknown) => log(`could not cancel the run: ${String(error)}`));
   };
   if (interrupt.aborted) cancel();
   else interrupt.addEventListener("abort", cancel, { once: true });
   try {
-    return { sessionId, result: await follow(options, sessionId, started.runId, started.offset) };
+    return { sessionId, result: await follow(options, session, started.runId, started.offset) };
   } finally {
     interrupt.removeEventListener("abort", cancel);
-    await client
-      .closeSession(sessionId)
+    await session
+      .close()
       .catch((error: unknown) => log(`could not close session ${sessionId}: ${String(error)}`));
   }
 }

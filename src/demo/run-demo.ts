@@ -69,8 +69,7 @@ async function runOnce(context: DemoContext): Promise<number> {
       // The link while the run works: the session's page fills in live, and the run's approval waits there too.
       io.write(`${style.bold(`Session: ${sessionId}`)}\n${sessionLinkLine(context, sessionId)}\n\n`);
       approvals = demoApprovals({
-        client: context.runtime!.client,
-        sessionId,
+        session: context.runtime!.client.session(sessionId),
         yes: options.yes,
         input: io.input,
         output: io.output,

@@ -87,7 +87,7 @@ function missingMiddleware(sessionId: string, error: unknown): ForkPointError | 
   if (id === undefined) return undefined;
   return new ForkPointError(
     `session '${sessionId}' runs middleware '${id}' from a defineMiddleware module, which reading its history ` +
-      "replays: pass the modules its workers bundle (client.fork's `workflowModules`, e.g. workflowModulesOf(agents); " +
+      "replays: pass the modules its workers bundle (the `workflowModules` of session.fork, e.g. workflowModulesOf(agents); " +
       "the CLI's --agents <module>, the module its workers serve)",
   );
 }

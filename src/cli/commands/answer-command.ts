@@ -26,7 +26,7 @@ async function answer(
     ...(options.select ? { selected: options.select } : {}),
   };
   const actor = resolveActor(options.actor, scope.io.env);
-  await (await scope.client()).answer(sessionId, callId, reply, { actor });
+  await (await scope.client()).session(sessionId).answer(callId, reply, { actor });
   scope.io.stdout(`answered ${callId} in session ${sessionId}: ${formatAnswer(reply)}\n`);
   return 0;
 }

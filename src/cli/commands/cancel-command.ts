@@ -8,9 +8,7 @@ interface CancelOptions {
 }
 
 async function cancel(scope: CliScope, [sessionId]: [string], options: CancelOptions): Promise<number> {
-  const cancelled = await (
-    await scope.client()
-  ).cancel(sessionId, {
+  const cancelled = await (await scope.client()).session(sessionId).cancel({
     ...(options.run ? { runId: options.run } : {}),
     ...(options.reason ? { reason: options.reason } : {}),
   });

@@ -3,7 +3,7 @@ import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 
 async function close(scope: CliScope, [sessionId]: [string]): Promise<number> {
-  await (await scope.client()).closeSession(sessionId);
+  await (await scope.client()).session(sessionId).close();
   scope.io.stdout(
     `session ${sessionId} closed: queued runs still finish; no new runs or steers are accepted\n`,
   );

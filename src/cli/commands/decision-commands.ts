@@ -20,8 +20,8 @@ function decide(decision: "allow" | "deny") {
       ...(options.reason ? { reason: options.reason } : {}),
     };
     const client = await scope.client();
-    if (decision === "allow") await client.approve(sessionId, callId, request);
-    else await client.deny(sessionId, callId, request);
+    if (decision === "allow") await client.session(sessionId).approve(callId, request);
+    else await client.session(sessionId).deny(callId, request);
     scope.io.stdout(
       `${decision === "allow" ? "allowed" : "denied"} ${callId} in session ${sessionId} (by ${request.actor})\n`,
     );

@@ -33,7 +33,7 @@ async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags):
   }
   const modules = await workflowModules(scope, options.agents);
   const client = await scope.client();
-  const forked = await client.fork(sessionId, {
+  const forked = await client.session(sessionId).fork({
     atTurn: options.turn,
     ...(modules.length > 0 ? { workflowModules: modules } : {}),
     ...(options.id ? { newSessionId: options.id } : {}),

@@ -19,7 +19,7 @@ function eventCount(history: unknown): number {
 async function fetchHistory(scope: CliScope, sessionId: string): Promise<unknown> {
   const client = await scope.client();
   try {
-    return await client.history(sessionId);
+    return await client.session(sessionId).history();
   } catch (error) {
     if (/NOT_FOUND/.test(errorMessage(error)))
       throw new CliError(`history: session '${sessionId}' not found`);

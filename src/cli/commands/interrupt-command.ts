@@ -4,7 +4,11 @@ import type { CliScope } from "../cli-scope.js";
 
 async function interrupt(scope: CliScope, [sessionId, words]: [string, string[]]): Promise<number> {
   const text = words.join(" ").trim();
-  const interrupted = await (await scope.client()).interrupt(sessionId, text === "" ? undefined : text);
+  const interrupted = await (
+    await scope.client()
+  )
+    .session(sessionId)
+    .interrupt(text === "" ? undefined : text);
   const steered = text === "" ? "" : "; the message is steered in first";
   scope.io.stdout(
     interrupted

@@ -50,8 +50,8 @@ async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions
   const { sessionBuild } = await import("../session-build.js");
   // The status is a query, the build a describe: two calls, made at once.
   const [status, build] = await Promise.all([
-    client.describe(sessionId),
-    sessionBuild(client.handle(sessionId)),
+    client.session(sessionId).describe(),
+    sessionBuild(client.session(sessionId).workflow),
   ]);
   const events = options.events > 0 ? await lastEvents(scope, sessionId, status.offset, options) : undefined;
   if (options.json) {

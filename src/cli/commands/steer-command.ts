@@ -16,10 +16,10 @@ async function steer(
   if (text === "") throw usageError("the message is empty");
   const client = await scope.client();
   if (options.followUp) {
-    await client.followUp(sessionId, text);
+    await client.session(sessionId).followUp(text);
     scope.io.stdout(`follow-up queued in session ${sessionId}: it is sent when the model would stop\n`);
   } else {
-    await client.steer(sessionId, text);
+    await client.session(sessionId).steer(text);
     scope.io.stdout(
       `steer queued in session ${sessionId}: the model sees it at the start of its next turn\n`,
     );

@@ -12,7 +12,7 @@ async function transcript(
   [sessionId]: [string],
   options: TranscriptOptions,
 ): Promise<number> {
-  const messages = await (await scope.client()).transcript(sessionId);
+  const messages = await (await scope.client()).session(sessionId).transcript();
   if (options.json) {
     scope.io.stdout(`${JSON.stringify(messages, null, 2)}\n`);
     return 0;

@@ -24,7 +24,7 @@ async function runToWatch(
   named: string | undefined,
 ): Promise<{ runId: string; from?: number }> {
   if (named) return { runId: named };
-  const status = await (await scope.client()).describe(sessionId);
+  const status = await (await scope.client()).session(sessionId).describe();
   const current = status.currentRun;
   if (current)
     return { runId: current.runId, ...(current.offset === undefined ? {} : { from: current.offset }) };

@@ -1,0 +1,213 @@
+import { randomUUID } from "node:crypto";
+import type { WorkflowHandle } from "@temporalio/client";
+import type { UpdateDefinition } from "@temporalio/common";
+import type { RunResult } from "../kernel/events.js";
+import { AgentError } from "../kernel/errors.js";
+import type { Message } from "../kernel/messages.js";
+import type { UserAnswer } from "../kernel/permission/types.js";
+import { historyToJSONObject } from "../runtime/history-json.js";
+import { readTranscript } from "../runtime/read-transcript.js";
+import type { DurableEvent, EventStreamPosition } from "../runtime/run-event-stream.js";
+import type { agentSession } from "../workflows/agent-session.js";
+import {
+  answerQuestionUpdate,
+  cancelRunUpdate,
+  closeSessionUpdate,
+  decideToolCallUpdate,
+  interruptUpdate,
+  queueSteerUpdate,
+  type DecideToolCallRequest,
+  type SessionStatus,
+} from "../workflows/messages.js";
+import type { ClientContext } from "./client-context.js";
+import { forkSession, type ForkedSession, type SessionForkOptions } from "./fork-session.js";
+import { runEvents } from "./run-events.js";
+import type { SessionRunOptions, StartedRun } from "./run-options.js";
+import { sessionCall } from "./session-call.js";
+import { decisionTarget, ownStatus, sessionStatus } from "./session-status.js";
+import { updateSession } from "./session-update.js";
+
+/** Who decides or answers, and why (`approve`, `deny`; `answer` takes the actor only). */
+export interface DecisionOptions {
+  /** Default: the client's `actor`. */
+  actor?: string;
+  reason?: string;
+}
+
+/**
+ * One session, from `client.session(id)`: runs in it, their events, steering, decisions and what it holds. Every
+ * operation fails with a `SessionError` that names it and the session.
+ */
+export class SessionHandle {
+  /** The session's agent, once known (given to a start, or read from the session). */
+  private agent: string | undefined;
+
+  /** Made by `AgentClient.session`. */
+  constructor(
+    private readonly client: ClientContext,
+    readonly sessionId: string,
+  ) {}
+
+  /** The session's Temporal workflow handle (its current execution). */
+  get workflow(): WorkflowHandle<typeof agentSession> {
+    return this.client.temporal.workflow.getHandle<typeof agentSession>(this.sessionId);
+  }
+
+  /** Queues a run (starting the session if needed, which then needs `agent`); returns where its events will be. */
+  async start(input: string | Message[], options: SessionRunOptions = {}): Promise<StartedRun> {
+    const agent = options.agent ?? this.agent ?? (await this.sessionAgent());
+    this.agent = agent;
+    const { runId = randomUUID(), images } = options;
+    const request = { runId, agent, input, ...(images ? { images } : {}) };
+    const started = await this.client.launcher.queueRun(this.sessionId, request);
+    return { ...started, sessionId: this.sessionId };
+  }
+
+  /** Starts a run and yields its events as they happen; returns the run's result. */
+  async *run(
+    input: string | Message[],
+    options: SessionRunOptions = {},
+  ): AsyncGenerator<DurableEvent, RunResult> {
+    const started = await this.start(input, options);
+    return yield* this.events(started.runId, { fromOffset: started.offset });
+  }
+
+  /** Runs to the end and returns the result. */
+  async send(input: string | Message[], options: SessionRunOptions = {}): Promise<RunResult> {
+    const events = this.run(input, options);
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /**
+   * The events of one run from an offset, each once, in order: resume from the last `offset` seen plus one (and
+   * the last `deltaId` seen) and nothing is missed or repeated; events whose history is gone come as one
+   * `events_lost`. Its subagents' events are merged in. Ends with the run's `done`.
+   */
+  events(runId: string, position: EventStreamPosition = {}): AsyncGenerator<DurableEvent, RunResult> {
+    return runEvents(this.client, this.sessionId, runId, position);
+  }
+
+  /** Queues a steering message for the next turn start. `id` makes retries idempotent. */
+  steer(content: string | Message, options: { id?: string } = {}): Promise<void> {
+    return this.queueSteer("steer", content, options.id);
+  }
+
+  /** Queues a message for when the model would stop. `id` makes retries idempotent. */
+  followUp(content: string | Message, options: { id?: string } = {}): Promise<void> {
+    return this.queueSteer("followUp", content, options.id);
+  }
+
+  /** Allows a pending tool call (in the session or a running subagent); rejected when unknown or decided. */
+  approve(callId: string, options: DecisionOptions = {}): Promise<void> {
+    return this.decide({ callId, decision: "allow", ...this.withActor(options) });
+  }
+
+  /** Denies a pending tool call; the model gets `Error: denied by user[: reason]`. */
+  deny(callId: string, options: DecisionOptions = {}): Promise<void> {
+    return this.decide({ callId, decision: "deny", ...this.withActor(options) });
+  }
+
+  /** Answers a pending question (`ask_user`): free text, or the selected options. */
+  answer(callId: string, answer: string | UserAnswer, options: { actor?: string } = {}): Promise<void> {
+    const body = typeof answer === "string" ? { text: answer } : answer;
+    return this.call("answer", async () => {
+      const target = await decisionTarget(this.client.temporal, this.sessionId, callId, "pendingQuestions");
+      const request = { callId, ...body, ...this.withActor(options) };
+      await updateSession(this.client.temporal, target, answerQuestionUpdate, [request]);
+    });
+  }
+
+  /** Cancels the in-flight model call and re-plans now with the queued steers (`message` first); true if one was. */
+  interrupt(message?: string): Promise<boolean> {
+    const request = message === undefined ? { id: randomUUID() } : { id: randomUUID(), content: message };
+    return this.call("interrupt", async () => (await this.update(interruptUpdate, [request])).interrupted);
+  }
+
+  /** Cancels the running run (or the given run, running or queued); returns the ids cancelled. */
+  cancel(options: { runId?: string; reason?: string } = {}): Promise<string[]> {
+    return this.call("cancel", async () => (await this.update(cancelRunUpdate, [options])).cancelled);
+  }
+
+  /** Closes the session: queued runs still finish, then its workflow completes; no new runs or steers. */
+  close(): Promise<void> {
+    return this.call("close", () => this.update(closeSessionUpdate, []));
+  }
+
+  /**
+   * The session's status: current run and turn, queue, usage, stream offset. Its running subagents' approvals and
+   * questions are listed with its own (each with the subagent's `sessionId`); answer them through either.
+   */
+  describe(): Promise<SessionStatus> {
+    return this.call("describe", () => sessionStatus(this.client.temporal, this.sessionId));
+  }
+
+  /**
+   * The whole transcript, however often it compacted: archived segments (read through the client's payload
+   * storage, which must be the workers'), then the current messages not archived yet; each once, in order.
+   */
+  transcript(): Promise<Message[]> {
+    const { externalStorage, payloadCodecs } = this.client.temporal.options.loadedDataConverter;
+    return this.call("transcript", () => readTranscript(this.workflow, externalStorage, payloadCodecs));
+  }
+
+  /** The current workflow history, as Temporal's JSON (for `replay`, or to attach to a bug report). */
+  history(): Promise<unknown> {
+    return this.call("history", async () => historyToJSONObject(await this.workflow.fetchHistory()));
+  }
+
+  /**
+   * Forks the session at the end of turn `atTurn` (read by replaying its history; the session is not touched): a
+   * new idle session with its conversation then, optionally on another agent or model. Only ended turns fork.
+   */
+  fork(options: SessionForkOptions): Promise<ForkedSession> {
+    return forkSession(this.client, this.sessionId, options);
+  }
+
+  /** The agent the session runs, from its status (a session that does not exist yet has none). */
+  private async sessionAgent(): Promise<string> {
+    return (await this.call("start run", () => ownStatus(this.client.temporal, this.sessionId))).agent;
+  }
+
+  private decide(request: DecideToolCallRequest): Promise<void> {
+    return this.call(request.decision === "allow" ? "approve" : "deny", async () => {
+      const target = await decisionTarget(
+        this.client.temporal,
+        this.sessionId,
+        request.callId,
+        "pendingApprovals",
+      );
+      await updateSession(this.client.temporal, target, decideToolCallUpdate, [request]);
+    });
+  }
+
+  private queueSteer(
+    kind: "steer" | "followUp",
+    content: string | Message,
+    id: string = randomUUID(),
+  ): Promise<void> {
+    if (typeof content === "string" && content.trim() === "")
+      return Promise.reject(new AgentError(`${kind}: the message is empty`));
+    return this.call(kind, () => this.update(queueSteerUpdate, [{ id, kind, content }]));
+  }
+
+  /** The call's options with the client's actor when the call names none. */
+  private withActor<T extends { actor?: string }>(options: T): T {
+    const { actor } = this.client;
+    return options.actor === undefined && actor !== undefined ? { ...options, actor } : options;
+  }
+
+  private update<Ret, Args extends unknown[]>(
+    definition: UpdateDefinition<Ret, Args>,
+    args: Args,
+  ): Promise<Ret> {
+    return updateSession(this.client.temporal, this.sessionId, definition, args);
+  }
+
+  /** Runs `call`, its errors mapped to SessionErrors naming `operation` and this session. */
+  private call<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    return sessionCall(this.sessionId, operation, call);
+  }
+}
