@@ -379,7 +379,7 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
     }
     for (;;) {
       if (Date.now() > hardDeadline) return;
-      const stream = client.events(run.sessionId, run.runId, { fromOffset: offset });
+      const stream = client.session(run.sessionId).events(run.runId, { fromOffset: offset });
       try {
         for (;;) {
           const next = await beforeDeadline(stream.next(), hardDeadline);
@@ -461,7 +461,10 @@ export async function runChaos(options: ChaosOptions): Promise<{ result: ChaosRe
   const lostRuns: LostRun[] = [];
   for (const run of runs.filter((candidate) => candidate.stopReason !== "stop")) {
     const status = await beforeDeadline(
-      client.describe(run.sessionId).catch((error: unknown) => `describe failed: ${String(error)}`),
+      client
+        .session(run.sessionId)
+        .describe()
+        .catch((error: unknown) => `describe failed: ${String(error)}`),
       Date.now() + 10_000,
     );
     lostRuns.push({

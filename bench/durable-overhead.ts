@@ -239,8 +239,8 @@ export function quietVariant(
   return async () => {
     const clock = startClock();
     const run = await client.start(definition.name, "go");
-    await client.closeSession(run.sessionId);
-    const outcome = await client.handle(run.sessionId).result();
+    await client.session(run.sessionId).close();
+    const outcome = await client.session(run.sessionId).workflow.result();
     const elapsed = clock();
     if (outcome.turns !== turns) throw new Error(`quiet run took ${outcome.turns} turns, expected ${turns}`);
     return { ...elapsed, workflowId: run.sessionId };
@@ -264,8 +264,8 @@ export function runtimeVariant(
     const made = queries() - queriesBefore;
     if (result.stopReason !== "stop") throw new Error(`benchmark run ended with ${result.stopReason}`);
     // Outside the timing: the session workflow completes before the next sample starts.
-    await client.closeSession(run.sessionId);
-    await client.handle(run.sessionId).result();
+    await client.session(run.sessionId).close();
+    await client.session(run.sessionId).workflow.result();
     return { ...elapsed, workflowId: run.sessionId, queries: made };
   };
 }

@@ -175,7 +175,7 @@ async function measureMode(client: AgentClient, inlineRequests: boolean): Promis
 
 /** Follows the run's events, as a client would, until the given turn starts. */
 async function followUntilTurn(client: AgentClient, run: StartedRun, turn: number): Promise<void> {
-  const events = client.events(run.sessionId, run.runId, { fromOffset: run.offset });
+  const events = client.session(run.sessionId).events(run.runId, { fromOffset: run.offset });
   try {
     for (;;) {
       const next = await events.next();

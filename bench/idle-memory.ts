@@ -147,14 +147,14 @@ interface PendingApproval {
 /** Starts a session whose run waits for an approval; returns once it waits (and its history length then). */
 async function startApprovalSession(client: AgentClient): Promise<PendingApproval> {
   const started = await client.start(IDLE_MEMORY_AGENT, "approve");
-  const events = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
+  const events = client.session(started.sessionId).events(started.runId, { fromOffset: started.offset });
   for (;;) {
     const next = await events.next();
     if (next.done) throw new Error("the approval run ended before it asked");
     if (next.value.type !== "approval_request") continue;
     await events.return(undefined as never);
     await sleep(2_000); // the client's last stream poll settles
-    const described = await client.handle(started.sessionId).describe();
+    const described = await client.session(started.sessionId).workflow.describe();
     return {
       sessionId: started.sessionId,
       runId: started.runId,
@@ -169,9 +169,9 @@ async function startApprovalSession(client: AgentClient): Promise<PendingApprova
 async function finishApproval(client: AgentClient, pending: PendingApproval): Promise<ApprovalWait> {
   await sleep(Math.max(0, APPROVAL_WAIT_MS - (performance.now() - pending.since)));
   const waitedSeconds = round((performance.now() - pending.since) / 1000);
-  const historyEventsAfterWait = (await client.handle(pending.sessionId).describe()).historyLength;
-  await client.approve(pending.sessionId, pending.callId, { actor: "bench" });
-  const events = client.events(pending.sessionId, pending.runId);
+  const historyEventsAfterWait = (await client.session(pending.sessionId).workflow.describe()).historyLength;
+  await client.session(pending.sessionId).approve(pending.callId, { actor: "bench" });
+  const events = client.session(pending.sessionId).events(pending.runId);
   let resumedAfterApproval = false;
   for (;;) {
     const next = await events.next();

@@ -135,11 +135,11 @@ async function runCase(env: DurableBenchEnv, following: boolean): Promise<LongRu
     const loadAverageAtStart = loadavg().map((value) => round(value, 100));
     const startedAt = performance.now();
     const started = await client.start(agent.name, "read every page", { sessionId });
-    const { runId: firstExecution } = await client.handle(sessionId).describe();
+    const { runId: firstExecution } = await client.session(sessionId).workflow.describe();
     let turnStartsSeen: number | undefined;
     if (following) {
       turnStartsSeen = 0;
-      const events = client.events(sessionId, started.runId, { fromOffset: started.offset });
+      const events = client.session(sessionId).events(started.runId, { fromOffset: started.offset });
       for (;;) {
         const next = await events.next();
         if (next.done) {
@@ -154,7 +154,7 @@ async function runCase(env: DurableBenchEnv, following: boolean): Promise<LongRu
     } else {
       let lastReported = 0;
       for (;;) {
-        const status = await client.describe(sessionId);
+        const status = await client.session(sessionId).describe();
         if (status.runsCompleted >= 1) break;
         if (status.status === "failed") throw new Error(`the run failed: ${status.failure?.message}`);
         const turn = status.currentRun?.turn ?? 0;
@@ -164,7 +164,7 @@ async function runCase(env: DurableBenchEnv, following: boolean): Promise<LongRu
     }
     const seconds = (performance.now() - startedAt) / 1000;
     const loadAverageAtEnd = loadavg().map((value) => round(value, 100));
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     if (status.turns !== TURNS) throw new Error(`the run took ${status.turns} turns, expected ${TURNS}`);
     const chain = await executionChain(client, sessionId, firstExecution);
     let executionsListed = 0;
@@ -183,8 +183,8 @@ async function runCase(env: DurableBenchEnv, following: boolean): Promise<LongRu
     };
   } finally {
     await client
-      .handle(sessionId)
-      .terminate("long-run benchmark: measured")
+      .session(sessionId)
+      .workflow.terminate("long-run benchmark: measured")
       .catch(() => undefined);
     await client.close();
     await worker.stop();

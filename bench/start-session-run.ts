@@ -32,7 +32,7 @@ export async function startSessionRun(
 
 /** Reads a run's events to its end, as a client following the run would, and returns its result. */
 export async function followRun(client: AgentClient, started: StartedRun): Promise<RunResult> {
-  const events = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
+  const events = client.session(started.sessionId).events(started.runId, { fromOffset: started.offset });
   for (;;) {
     const next = await events.next();
     if (next.done) return next.value;

@@ -78,7 +78,7 @@ function silentModel(id: string): ModelProvider {
 }
 
 async function sessionHistory(client: AgentClient, sessionId: string): Promise<HistoryEvent[]> {
-  return (await client.handle(sessionId).fetchHistory()).events ?? [];
+  return (await client.session(sessionId).workflow.fetchHistory()).events ?? [];
 }
 
 function signalsAndUpdates(events: HistoryEvent[]): number {
@@ -139,7 +139,7 @@ async function measure(
     const started = await client.start("streamer", "stream");
     const startedAt = performance.now();
     reads.count = 0;
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       if (event.type !== "text_delta") continue;
@@ -148,7 +148,9 @@ async function measure(
     }
     const readsPerSecond = reads.count / ((performance.now() - startedAt) / 1000);
     const silent = await client.start("silent", "answer");
-    for await (const _event of client.events(silent.sessionId, silent.runId, { fromOffset: silent.offset }));
+    for await (const _event of client
+      .session(silent.sessionId)
+      .events(silent.runId, { fromOffset: silent.offset }));
     return {
       latencies,
       streamed: await sessionHistory(client, started.sessionId),

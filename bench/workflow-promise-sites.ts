@@ -47,8 +47,8 @@ const stop = promiseHooks.onInit((promise) => {
 const client = new AgentClient(env.client, { taskQueue, deltas: "temporal" });
 const once = async () => {
   const run = await client.start(overheadAgent.name, "go");
-  await client.closeSession(run.sessionId);
-  await client.handle(run.sessionId).result();
+  await client.session(run.sessionId).close();
+  await client.session(run.sessionId).workflow.result();
 };
 await once();
 counting = true;

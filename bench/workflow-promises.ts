@@ -69,8 +69,8 @@ export async function benchWorkflowPromises(env: DurableBenchEnv): Promise<Workf
     const quiet = new AgentClient(env.client, { taskQueue: queues.quiet, deltas: "temporal" });
     const quietRun = (definition: AgentDefinition) => async () => {
       const run = await quiet.start(definition.name, "go");
-      await quiet.closeSession(run.sessionId);
-      await quiet.handle(run.sessionId).result();
+      await quiet.session(run.sessionId).close();
+      await quiet.session(run.sessionId).workflow.result();
     };
     const minimalRun = (definition: AgentDefinition) => async () => {
       const tools = toAgentPlan(definition).tools.map(({ name, description, parameters }) => ({
@@ -97,8 +97,8 @@ export async function benchWorkflowPromises(env: DurableBenchEnv): Promise<Workf
       runtime: await count(async () => {
         const run = await following.start(overheadAgent.name, "go");
         await followRun(following, run);
-        await following.closeSession(run.sessionId);
-        await following.handle(run.sessionId).result();
+        await following.session(run.sessionId).close();
+        await following.session(run.sessionId).workflow.result();
       }),
       runtimeQuiet: await count(quietRun(overheadAgent)),
       minimalLoop: await count(minimalRun(overheadAgent)),

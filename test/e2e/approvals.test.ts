@@ -53,7 +53,7 @@ function follow(client: AgentClient, started: { sessionId: string; runId: string
   const events: DurableEvent[] = [];
   const waiters: { test: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
   const done = (async () => {
-    const run = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
+    const run = client.session(started.sessionId).events(started.runId, { fromOffset: started.offset });
     for (;;) {
       const next = await run.next();
       if (next.done) return next.value;
@@ -98,7 +98,7 @@ describe("durable approvals", () => {
       { type: "approval_request" }
     >;
     expect(request.call).toMatchObject({ id: "r1", name: "refund", input: { order: 42 } });
-    const status = await client.describe(started.sessionId);
+    const status = await client.session(started.sessionId).describe();
     expect(status.status).toBe("awaiting_approval");
     expect(status.pendingApprovals).toMatchObject([
       { callId: "r1", tool: "refund", input: { order: 42 }, runId: started.runId },
@@ -118,14 +118,14 @@ describe("durable approvals", () => {
       .toEqual([started.sessionId]);
     // The Temporal UI reads current details through this built-in query.
     const metadata = await client
-      .handle(started.sessionId)
-      .query<{ currentDetails?: string }>("__temporal_workflow_metadata");
+      .session(started.sessionId)
+      .workflow.query<{ currentDetails?: string }>("__temporal_workflow_metadata");
     expect(metadata.currentDetails).toContain("awaiting approval");
     expect(metadata.currentDetails).toContain(
       `temporal workflow signal --workflow-id ${started.sessionId} --name approve --input '{"callId":"r1"}'`,
     );
 
-    await client.approve(started.sessionId, "r1", { actor: "alice", reason: "customer verified" });
+    await client.session(started.sessionId).approve("r1", { actor: "alice", reason: "customer verified" });
     const result = await run.done;
     expect(result.text).toBe("done");
     expect(run.events.find(isType("approval_resolved"))).toMatchObject({
@@ -143,7 +143,7 @@ describe("durable approvals", () => {
     expect(run.events.find(isType("tool_result"))).toMatchObject({
       result: { content: "refunded order 42" },
     });
-    expect((await client.describe(started.sessionId)).status).toBe("idle");
+    expect((await client.session(started.sessionId).describe()).status).toBe("idle");
   });
 
   it("denied: the tool never runs and the model reads why", async () => {
@@ -151,7 +151,7 @@ describe("durable approvals", () => {
     const started = await client.start("asker", "refund order 42");
     const run = follow(client, started);
     await run.until(isType("approval_request"));
-    await client.deny(started.sessionId, "r1", { actor: "bob", reason: "not eligible" });
+    await client.session(started.sessionId).deny("r1", { actor: "bob", reason: "not eligible" });
     await run.done;
     expect(refunds.length).toBe(before);
     expect(run.events.find(isType("tool_result"))).toMatchObject({
@@ -198,10 +198,12 @@ describe("durable approvals", () => {
     const requested = (id: string) => (e: AgentEvent) => e.type === "approval_request" && e.call.id === id;
     await Promise.all([run.until(requested("a")), run.until(requested("b"))]);
     // Both are asked for in one step, so once the stream has told both the status must list both.
-    const pending = (await client.describe(started.sessionId)).pendingApprovals.map((p) => p.callId);
+    const pending = (await client.session(started.sessionId).describe()).pendingApprovals.map(
+      (p) => p.callId,
+    );
     expect(pending.sort()).toEqual(["a", "b"]);
-    await client.approve(started.sessionId, "b");
-    await client.deny(started.sessionId, "a", { reason: "duplicate" });
+    await client.session(started.sessionId).approve("b");
+    await client.session(started.sessionId).deny("a", { reason: "duplicate" });
     await run.done;
     const results = Object.fromEntries(
       run.events.flatMap((e) => (e.type === "tool_result" ? [[e.result.id, e.result.content]] : [])),
@@ -213,17 +215,17 @@ describe("durable approvals", () => {
     const started = await client.start("asker", "refund order 42");
     const run = follow(client, started);
     await run.until(isType("approval_request"));
-    await expect(client.approve(started.sessionId, "nope")).rejects.toThrow(
+    await expect(client.session(started.sessionId).approve("nope")).rejects.toThrow(
       /no pending approval for call 'nope' \(pending: r1\)/,
     );
     const malformed = await client
-      .handle(started.sessionId)
-      .executeUpdate(decideToolCallUpdate, { args: [{ callId: "r1", decision: "maybe" } as never] })
+      .session(started.sessionId)
+      .workflow.executeUpdate(decideToolCallUpdate, { args: [{ callId: "r1", decision: "maybe" } as never] })
       .catch((e: Error & { cause?: Error }) => e.cause?.message);
     expect(malformed).toMatch(/'decision' must be "allow" or "deny"/);
-    await client.handle(started.sessionId).signal(approveSignal, { callId: "r1", actor: "ui" });
+    await client.session(started.sessionId).workflow.signal(approveSignal, { callId: "r1", actor: "ui" });
     await run.done;
-    await expect(client.approve(started.sessionId, "r1")).rejects.toThrow(
+    await expect(client.session(started.sessionId).approve("r1")).rejects.toThrow(
       /call 'r1' was already settled \(allowed by ui\)/,
     );
     expect(run.events.find(isType("approval_resolved"))).toMatchObject({ decision: "allow", actor: "ui" });
@@ -236,7 +238,7 @@ describe("durable approvals", () => {
     await run.until(isType("approval_request"));
     await worker.stop();
     worker = await startTestWorker({ taskQueue, agents, providers });
-    await client.approve(started.sessionId, "r1", { actor: "carol" });
+    await client.session(started.sessionId).approve("r1", { actor: "carol" });
     const result = await run.done;
     expect(result.text).toBe("done");
     expect(run.events.find(isType("tool_result"))).toMatchObject({

@@ -61,8 +61,8 @@ const isType =
 
 async function currentDetails(client: AgentClient, sessionId: string): Promise<string> {
   const metadata = await client
-    .handle(sessionId)
-    .query<{ currentDetails?: string }>("__temporal_workflow_metadata");
+    .session(sessionId)
+    .workflow.query<{ currentDetails?: string }>("__temporal_workflow_metadata");
   return metadata.currentDetails ?? "";
 }
 
@@ -95,14 +95,14 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
   async function pendingRefund(client: AgentClient, agent: string) {
     const started = await client.start(agent, "refund it");
     const events = collect(
-      client.events(started.sessionId, started.runId, { fromOffset: started.offset }),
+      client.session(started.sessionId).events(started.runId, { fromOffset: started.offset }),
     ).then((run) => run.events);
     await expect
-      .poll(async () => (await client.describe(started.sessionId)).pendingApprovals.length, {
+      .poll(async () => (await client.session(started.sessionId).describe()).pendingApprovals.length, {
         timeout: 15_000,
       })
       .toBe(1);
-    const [pending] = (await client.describe(started.sessionId)).pendingApprovals;
+    const [pending] = (await client.session(started.sessionId).describe()).pendingApprovals;
     return { started, events, callId: pending!.callId, pending: pending! };
   }
 
@@ -111,7 +111,7 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
     const { started, events, callId, pending } = await pendingRefund(alice, "guarded");
     expect(pending.approvers).toEqual({ actors: ["alice"], groups: { finance: ["bob"] } });
     const before = Date.now();
-    await alice.approve(started.sessionId, callId, { reason: "customer verified" });
+    await alice.session(started.sessionId).approve(callId, { reason: "customer verified" });
     const collected = await events;
     const resolved = collected.find(isType("approval_resolved"));
     expect(resolved).toMatchObject({
@@ -125,7 +125,7 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
     expect(collected.find(isType("permission_decision"))).toMatchObject({ actor: "alice", at: resolved?.at });
     expect(collected.find(isType("tool_result"))?.result.content).toMatch(/^refunded order \d+$/);
 
-    const status = await alice.describe(started.sessionId);
+    const status = await alice.session(started.sessionId).describe();
     expect(status.recentDecisions).toEqual([
       {
         callId,
@@ -146,7 +146,7 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
   it("a member of an allowed group (defined on the worker) may decide too", async () => {
     const bob = clientAs("bob");
     const { started, events, callId } = await pendingRefund(bob, "guarded");
-    await bob.deny(started.sessionId, callId, { reason: "duplicate" });
+    await bob.session(started.sessionId).deny(callId, { reason: "duplicate" });
     const collected = await events;
     expect(collected.find(isType("approval_resolved"))).toMatchObject({
       decision: "deny",
@@ -159,19 +159,19 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
     const alice = clientAs("alice");
     const { started, events, callId } = await pendingRefund(alice, "guarded");
     const mallory = clientAs("mallory");
-    await expect(mallory.approve(started.sessionId, callId)).rejects.toThrow(
+    await expect(mallory.session(started.sessionId).approve(callId)).rejects.toThrow(
       `actor 'mallory' may not decide tool 'refund_order' (call '${callId}'); its approvers are: alice, group finance (bob)`,
     );
     const nobody = clientAs();
-    await expect(nobody.approve(started.sessionId, callId)).rejects.toThrow(
+    await expect(nobody.session(started.sessionId).approve(callId)).rejects.toThrow(
       `a decision on tool 'refund_order' (call '${callId}') must name its actor`,
     );
-    const status = await alice.describe(started.sessionId);
+    const status = await alice.session(started.sessionId).describe();
     expect(status.status).toBe("awaiting_approval");
     expect(status.pendingApprovals.map((p) => p.callId)).toEqual([callId]);
     expect(status.recentDecisions).toEqual([]);
     // Still decidable by an approver.
-    await alice.approve(started.sessionId, callId);
+    await alice.session(started.sessionId).approve(callId);
     expect((await events).find(isType("approval_resolved"))).toMatchObject({
       decision: "allow",
       actor: "alice",
@@ -201,12 +201,12 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
   it("a decision signal from a disallowed actor is listed and ignored; one from an approver decides", async () => {
     const alice = clientAs("alice");
     const { started, events, callId } = await pendingRefund(alice, "guarded");
-    const handle = alice.handle(started.sessionId);
+    const handle = alice.session(started.sessionId).workflow;
     await handle.signal(approveSignal, { callId, actor: "mallory", reason: "trust me" });
     await expect
-      .poll(async () => (await alice.describe(started.sessionId)).rejectedDecisions?.length)
+      .poll(async () => (await alice.session(started.sessionId).describe()).rejectedDecisions?.length)
       .toBe(1);
-    const status = await alice.describe(started.sessionId);
+    const status = await alice.session(started.sessionId).describe();
     expect(status.status).toBe("awaiting_approval");
     expect(status.rejectedDecisions![0]).toMatchObject({
       callId,
@@ -228,7 +228,7 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
     expect(collected.some((event) => event.type === "diagnostic" && event.code === "rejected_decision")).toBe(
       true,
     );
-    expect((await alice.describe(started.sessionId)).recentDecisions).toMatchObject([
+    expect((await alice.session(started.sessionId).describe()).recentDecisions).toMatchObject([
       { callId, actor: "bob", via: "signal" },
     ]);
   });
@@ -237,13 +237,13 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
     const nobody = clientAs();
     const first = await pendingRefund(nobody, "open");
     expect(first.pending.approvers).toBeUndefined();
-    await nobody.approve(first.started.sessionId, first.callId);
+    await nobody.session(first.started.sessionId).approve(first.callId);
     expect((await first.events).find(isType("approval_resolved"))).toMatchObject({
       decision: "allow",
       by: "user",
     });
     const second = await pendingRefund(nobody, "open");
-    await clientAs("mallory").approve(second.started.sessionId, second.callId);
+    await clientAs("mallory").session(second.started.sessionId).approve(second.callId);
     expect((await second.events).find(isType("approval_resolved"))).toMatchObject({
       decision: "allow",
       actor: "mallory",
@@ -253,14 +253,16 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
   it("the listed decisions and ignored signals survive continue-as-new", async () => {
     const alice = clientAs("alice");
     const { started, events, callId } = await pendingRefund(alice, "guarded-short");
-    const first = await alice.handle(started.sessionId).describe();
-    await alice.handle(started.sessionId).signal(approveSignal, { callId, actor: "mallory" });
-    await alice.approve(started.sessionId, callId, { reason: "ok" });
+    const first = await alice.session(started.sessionId).workflow.describe();
+    await alice.session(started.sessionId).workflow.signal(approveSignal, { callId, actor: "mallory" });
+    await alice.session(started.sessionId).approve(callId, { reason: "ok" });
     await events;
     await expect
-      .poll(async () => (await alice.handle(started.sessionId).describe()).runId, { timeout: 15_000 })
+      .poll(async () => (await alice.session(started.sessionId).workflow.describe()).runId, {
+        timeout: 15_000,
+      })
       .not.toBe(first.runId);
-    const status = await alice.describe(started.sessionId);
+    const status = await alice.session(started.sessionId).describe();
     expect(status.recentDecisions).toMatchObject([{ callId, actor: "alice", reason: "ok", via: "update" }]);
     expect(status.rejectedDecisions).toMatchObject([{ callId, actor: "mallory" }]);
     expect(await currentDetails(alice, started.sessionId)).toContain(

@@ -193,15 +193,15 @@ describe("durable background groups under backgroundLimits", () => {
   /** Approves the researcher's lookup in `child` once it asks (through the parent session). */
   async function approveChild(sessionId: string, child: string): Promise<void> {
     await expect
-      .poll(async () => (await client.describe(sessionId)).pendingApprovals, { timeout: 20_000 })
+      .poll(async () => (await client.session(sessionId).describe()).pendingApprovals, { timeout: 20_000 })
       .toMatchObject([{ callId: "r1", sessionId: child }]);
-    await client.approve(sessionId, "r1", { actor: "alice" });
+    await client.session(sessionId).approve("r1", { actor: "alice" });
   }
 
   /** Whether a workflow with this id was ever started. */
   async function exists(workflowId: string): Promise<boolean> {
     try {
-      await client.handle(workflowId).describe();
+      await client.session(workflowId).workflow.describe();
       return true;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return false;
@@ -216,7 +216,7 @@ describe("durable background groups under backgroundLimits", () => {
     const { events, result, acted } = await drainActing(
       client.run("bg-max-joinable", "research tides twice", { sessionId }),
       (seen) => joining(seen, 3),
-      () => client.approve(sessionId, "r1", { actor: "alice" }),
+      () => client.session(sessionId).approve("r1", { actor: "alice" }),
     );
     expect(acted).toBe(true);
 
@@ -245,10 +245,12 @@ describe("durable background groups under backgroundLimits", () => {
     expect(await exists(taskSession(sessionId, "d2"))).toBe(false);
     expect(lastRequestHolding(leads.detached.script, refusal)).toHaveLength(1);
     // The first group goes on and reports to the run after it.
-    expect((await client.describe(sessionId)).backgroundTasks).toMatchObject([{ done: false }]);
+    expect((await client.session(sessionId).describe()).backgroundTasks).toMatchObject([{ done: false }]);
     await approveChild(sessionId, taskSession(sessionId, "d1"));
     await expect
-      .poll(async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done, { timeout: 20_000 })
+      .poll(async () => (await client.session(sessionId).describe()).backgroundTasks?.[0]?.done, {
+        timeout: 20_000,
+      })
       .toBe(true);
     const third = await collect(client.run("bg-max-detached", "anything new?", { sessionId }));
     expect(third.events.find((event) => event.type === "background_completed")).toMatchObject({
@@ -282,9 +284,11 @@ describe("durable background groups under backgroundLimits", () => {
     ]);
     expect(result.text).toBe("It timed out.");
     const child = taskSession(sessionId, "j1");
-    await expect.poll(async () => (await client.handle(child).describe()).status.name).toBe("CANCELLED");
-    await expect.poll(async () => (await client.describe(sessionId)).subagents).toBeUndefined();
-    expect((await client.describe(sessionId)).pendingApprovals).toEqual([]);
+    await expect
+      .poll(async () => (await client.session(child).workflow.describe()).status.name)
+      .toBe("CANCELLED");
+    await expect.poll(async () => (await client.session(sessionId).describe()).subagents).toBeUndefined();
+    expect((await client.session(sessionId).describe()).pendingApprovals).toEqual([]);
   });
 
   it("maxTaskMs: a detached group that times out after its run ended is cancelled; the next run is told", async () => {
@@ -292,11 +296,15 @@ describe("durable background groups under backgroundLimits", () => {
     const first = await collect(client.run("bg-timed-detached", "research tides later", { sessionId }));
     expect(first.result.text).toBe("Later.");
     await expect
-      .poll(async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done, { timeout: 20_000 })
+      .poll(async () => (await client.session(sessionId).describe()).backgroundTasks?.[0]?.done, {
+        timeout: 20_000,
+      })
       .toBe(true);
     const child = taskSession(sessionId, "d1");
-    await expect.poll(async () => (await client.handle(child).describe()).status.name).toBe("CANCELLED");
-    expect((await client.describe(sessionId)).pendingApprovals).toEqual([]);
+    await expect
+      .poll(async () => (await client.session(child).workflow.describe()).status.name)
+      .toBe("CANCELLED");
+    expect((await client.session(sessionId).describe()).pendingApprovals).toEqual([]);
     const second = await collect(client.run("bg-timed-detached", "anything new?", { sessionId }));
     expect(second.events.find((event) => event.type === "background_completed")).toMatchObject({
       completion: { status: "failed", content: "Error: background task timed out after 1500ms" },
@@ -331,14 +339,16 @@ describe("cancelling a run while it joins a background group", () => {
       client.run("bg-cancelled", "research tides", { sessionId }),
       (seen) => joining(seen, 2),
       async () => {
-        expect((await client.describe(sessionId)).pendingApprovals).toMatchObject([{ callId: "r1" }]);
-        await client.cancel(sessionId);
+        expect((await client.session(sessionId).describe()).pendingApprovals).toMatchObject([
+          { callId: "r1" },
+        ]);
+        await client.session(sessionId).cancel();
       },
     );
     expect(acted).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "aborted" });
-    expect((await client.handle(child).describe()).status.name).toBe("CANCELLED");
-    const status = await client.describe(sessionId);
+    expect((await client.session(child).workflow.describe()).status.name).toBe("CANCELLED");
+    const status = await client.session(sessionId).describe();
     expect(status.pendingApprovals).toEqual([]);
     expect(status.subagents).toBeUndefined();
     expect(status.status).toBe("idle");
@@ -374,7 +384,7 @@ describe("cancelling a run whose background child cannot answer", () => {
     const child = taskSession(sessionId, "j1");
     // The parent's own stream, read directly (a follower also reads the child's, which nobody runs).
     const ownEvents = async () =>
-      (await client.handle(sessionId).query(readStreamQuery, { from: 0 })).items.map(
+      (await client.session(sessionId).workflow.query(readStreamQuery, { from: 0 })).items.map(
         (item) => item.entry.event,
       );
     await expect
@@ -383,26 +393,26 @@ describe("cancelling a run whose background child cannot answer", () => {
       })
       .toBe(true);
     // A client following the run reads the child's stream too; one that cannot be read must not hold the run's end.
-    const followed = collect(client.events(sessionId, started.runId, { fromOffset: started.offset }));
-    await client.cancel(sessionId);
+    const followed = collect(client.session(sessionId).events(started.runId, { fromOffset: started.offset }));
+    await client.session(sessionId).cancel();
     await expect
-      .poll(async () => (await client.describe(sessionId)).status, { timeout: 25_000 })
+      .poll(async () => (await client.session(sessionId).describe()).status, { timeout: 25_000 })
       .toBe("idle");
     expect((await ownEvents()).at(-1)).toMatchObject({ type: "done", reason: "aborted" });
     const { events: seen } = await followed;
     expect(seen.at(-1)).toMatchObject({ type: "done", reason: "aborted" });
-    expect((await client.handle(child).describe()).status.name).toBe("RUNNING");
+    expect((await client.session(child).workflow.describe()).status.name).toBe("RUNNING");
     // Its parent still lists it (it has not stopped), and a describe does not wait on it for long.
-    expect((await client.describe(sessionId)).subagents?.map((subagent) => subagent.sessionId)).toEqual([
-      child,
-    ]);
-    const history = await client.handle(sessionId).fetchHistory();
+    expect(
+      (await client.session(sessionId).describe()).subagents?.map((subagent) => subagent.sessionId),
+    ).toEqual([child]);
+    const history = await client.session(sessionId).workflow.fetchHistory();
     const timers = (history.events ?? []).filter((event) => event.timerStartedEventAttributes);
     expect(
       timers.map((event) => event.timerStartedEventAttributes?.startToFireTimeout?.seconds?.toString()),
     ).toEqual([String(BACKGROUND_STOP_WAIT_MS / 1000)]);
     const next = await client.send("bg-orphaned", "anything new?", { sessionId });
     expect(next).toMatchObject({ stopReason: "stop", text: "Nothing new." });
-    await client.handle(child).terminate("test over");
+    await client.session(child).workflow.terminate("test over");
   }, 60_000);
 });

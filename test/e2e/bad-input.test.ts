@@ -67,7 +67,7 @@ describe("bad input gets a clear error and the session stays intact", () => {
   it("a malformed run input is rejected with the reason; the session keeps working", async () => {
     const sessionId = `bad-run-${Date.now()}`;
     await expect(client.start("plain", "   ", { sessionId })).rejects.toThrow(/'input' must not be empty/);
-    const raw = client.handle(sessionId);
+    const raw = client.session(sessionId).workflow;
     const rawError = await raw
       .executeUpdate(startRunUpdate, { args: [{ agent: "plain", input: 42 } as never] })
       .catch((error: Error) => error);
@@ -84,21 +84,21 @@ describe("bad input gets a clear error and the session stays intact", () => {
   it("a steer to a closed session is rejected with a clear error", async () => {
     const sessionId = `closed-${Date.now()}`;
     await client.send("plain", "hello", { sessionId });
-    await client.closeSession(sessionId);
-    await client.handle(sessionId).result();
-    const steer = client.steer(sessionId, "too late");
+    await client.session(sessionId).close();
+    await client.session(sessionId).workflow.result();
+    const steer = client.session(sessionId).steer("too late");
     await expect(steer).rejects.toBeInstanceOf(SessionError);
-    await expect(client.steer(sessionId, "too late")).rejects.toThrow(/closed/);
+    await expect(client.session(sessionId).steer("too late")).rejects.toThrow(/closed/);
     await expect(client.start("plain", "again", { sessionId })).rejects.toThrow(/closed/);
-    await expect(client.steer("no-such-session", "hi")).rejects.toThrow(/not found/);
+    await expect(client.session("no-such-session").steer("hi")).rejects.toThrow(/not found/);
   });
 
   it("a signal with a wrong payload is ignored, reported, and the session keeps working", async () => {
     const sessionId = `bad-signal-${Date.now()}`;
     await client.send("plain", "hello", { sessionId });
-    await client.handle(sessionId).signal(steerSignal, { nonsense: true } as never);
+    await client.session(sessionId).workflow.signal(steerSignal, { nonsense: true } as never);
     await expect
-      .poll(async () => (await client.describe(sessionId)).rejectedSignals)
+      .poll(async () => (await client.session(sessionId).describe()).rejectedSignals)
       .toEqual(["steer signal ignored: 'id' must be a non-empty string"]);
     const next = await client.send("plain", "still there?", { sessionId });
     expect(next.stopReason).toBe("stop");

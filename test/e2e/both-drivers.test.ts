@@ -436,11 +436,11 @@ async function runDurably(
         ...(answer.actor ? { actor: answer.actor } : {}),
         ...(answer.reason ? { reason: answer.reason } : {}),
       };
-      if (answer.decision === "allow") await client.approve(sessionId, event.call.id, options);
-      else await client.deny(sessionId, event.call.id, options);
+      if (answer.decision === "allow") await client.session(sessionId).approve(event.call.id, options);
+      else await client.session(sessionId).deny(event.call.id, options);
     }
     if (event.type === "input_request" && person?.answer)
-      await client.answer(sessionId, event.call.id, person.answer(event.call.id));
+      await client.session(sessionId).answer(event.call.id, person.answer(event.call.id));
   }
 }
 

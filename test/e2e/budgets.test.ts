@@ -66,7 +66,7 @@ describe("budgets in durable sessions", () => {
       used: 450,
       max: 400,
     });
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.usage).toEqual({ inputTokens: 300, outputTokens: 150 });
     expect(status.cost).toBe(0.0018);
     expect(status.status).toBe("idle");
@@ -78,8 +78,8 @@ describe("budgets in durable sessions", () => {
       max: 400,
     });
     const metadata = await client
-      .handle(sessionId)
-      .query<{ currentDetails?: string }>("__temporal_workflow_metadata");
+      .session(sessionId)
+      .workflow.query<{ currentDetails?: string }>("__temporal_workflow_metadata");
     expect(metadata.currentDetails).toContain("**Cost** 0.0018");
     expect(metadata.currentDetails).toContain(
       `**Last run stopped at its budget** (run \`${runId}\`): session tokens 450 of 400`,
@@ -111,6 +111,6 @@ describe("budgets in durable sessions", () => {
       .toMatchObject({ AgentTokens: [150] });
     const listing = await firstListing(client, sessionId);
     expect(listing?.searchAttributes.AgentCost).toBeUndefined();
-    expect((await client.describe(sessionId)).cost).toBeUndefined();
+    expect((await client.session(sessionId).describe()).cost).toBeUndefined();
   });
 });

@@ -66,12 +66,12 @@ describe("cancel and continue-as-new", () => {
     const started = await client.start("echoer", "run the long job");
     const events: AgentEvent[] = [];
     let finishedAtDone: number | undefined;
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       events.push(event);
       if (event.type === "tool_call_start") {
-        expect(await client.cancel(started.sessionId)).toEqual([started.runId]);
+        expect(await client.session(started.sessionId).cancel()).toEqual([started.runId]);
       }
       if (event.type === "done") finishedAtDone = toolFinished;
     }
@@ -88,13 +88,13 @@ describe("cancel and continue-as-new", () => {
   it("a queued run can be cancelled before it starts", async () => {
     const first = await client.start("echoer", "run the long job");
     const queued = await client.start("echoer", "never runs", { sessionId: first.sessionId });
-    expect(await client.cancel(first.sessionId, { runId: queued.runId })).toEqual([queued.runId]);
+    expect(await client.session(first.sessionId).cancel({ runId: queued.runId })).toEqual([queued.runId]);
     const queuedEvents = await collect(
-      client.events(first.sessionId, queued.runId, { fromOffset: queued.offset }),
+      client.session(first.sessionId).events(queued.runId, { fromOffset: queued.offset }),
     );
     expect(queuedEvents.events.map((e) => e.type)).toEqual(["done"]);
     expect(queuedEvents.result.stopReason).toBe("aborted");
-    await client.cancel(first.sessionId);
+    await client.session(first.sessionId).cancel();
   });
 
   it("a session with many runs continues as new and keeps its whole conversation", async () => {
@@ -103,7 +103,7 @@ describe("cancel and continue-as-new", () => {
     let last;
     for (const input of inputs) last = await client.send("echoer", input, { sessionId });
     expect(last!.text).toBe("seen: one | two | three | four | five");
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.runsCompleted).toBe(5);
     expect(status.messageCount).toBe(10);
     const executions = [];

@@ -68,33 +68,35 @@ describe("a cancelled run settles everything it was waiting on", () => {
 
   const waitFor = (sessionId: string, status: string) =>
     expect
-      .poll(async () => (await client.describe(sessionId)).status, { timeout: QUERY_POLL_TIMEOUT_MS })
+      .poll(async () => (await client.session(sessionId).describe()).status, {
+        timeout: QUERY_POLL_TIMEOUT_MS,
+      })
       .toBe(status);
 
   it("cancelling during an approval settles it: status, events, and a later approve is refused", async () => {
     const sessionId = `cancel-approval-${randomUUID()}`;
     const started = await client.start("approver", "refund both", { sessionId });
     await waitFor(sessionId, "awaiting_approval");
-    expect((await client.describe(sessionId)).pendingApprovals.length).toBeGreaterThan(0);
-    expect(await client.cancel(sessionId, { reason: "customer hung up" })).toEqual([started.runId]);
+    expect((await client.session(sessionId).describe()).pendingApprovals.length).toBeGreaterThan(0);
+    expect(await client.session(sessionId).cancel({ reason: "customer hung up" })).toEqual([started.runId]);
 
     const { events, result } = await collect(
-      client.events(sessionId, started.runId, { fromOffset: started.offset }),
+      client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     );
     expect(result.stopReason).toBe("aborted");
     const resolved = events.filter(isType("approval_resolved"));
     expect(resolved.length).toBeGreaterThan(0);
     expect(resolved[0]).toMatchObject({ id: "r1", decision: "deny", by: "auto" });
 
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.status).toBe("idle");
     expect(status.pendingApprovals).toEqual([]);
-    await expect(client.approve(sessionId, "r1")).rejects.toThrow(
+    await expect(client.session(sessionId).approve("r1")).rejects.toThrow(
       /call 'r1' was already settled \(cancelled: customer hung up\)/,
     );
-    await client.handle(sessionId).signal(approveSignal, { callId: "r2" });
+    await client.session(sessionId).workflow.signal(approveSignal, { callId: "r2" });
     await expect
-      .poll(async () => (await client.describe(sessionId)).rejectedSignals, {
+      .poll(async () => (await client.session(sessionId).describe()).rejectedSignals, {
         timeout: QUERY_POLL_TIMEOUT_MS,
       })
       .toEqual([expect.stringMatching(/^approve signal ignored: call 'r2' was already settled \(cancelled/)]);
@@ -104,12 +106,12 @@ describe("a cancelled run settles everything it was waiting on", () => {
     const sessionId = `cancel-visibility-${randomUUID()}`;
     const started = await client.start("approver", "refund both", { sessionId });
     await waitFor(sessionId, "awaiting_approval");
-    await client.cancel(sessionId);
-    await collect(client.events(sessionId, started.runId, { fromOffset: started.offset }));
+    await client.session(sessionId).cancel();
+    await collect(client.session(sessionId).events(started.runId, { fromOffset: started.offset }));
     await expect
       .poll(
         async () => {
-          const description = await client.handle(sessionId).describe();
+          const description = await client.session(sessionId).workflow.describe();
           return description.searchAttributes.AgentStatus;
         },
         { timeout: 15_000 },
@@ -121,10 +123,10 @@ describe("a cancelled run settles everything it was waiting on", () => {
     const sessionId = `cancel-question-${randomUUID()}`;
     const started = await client.start("questioner", "ask me", { sessionId });
     await waitFor(sessionId, "awaiting_input");
-    await client.cancel(sessionId);
+    await client.session(sessionId).cancel();
 
     const { events, result } = await collect(
-      client.events(sessionId, started.runId, { fromOffset: started.offset }),
+      client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     );
     expect(result.stopReason).toBe("aborted");
     expect(events.filter(isType("diagnostic"))).toContainEqual(
@@ -133,10 +135,10 @@ describe("a cancelled run settles everything it was waiting on", () => {
         message: expect.stringMatching(/'q1'.*cancelled/),
       }),
     );
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.status).toBe("idle");
     expect(status.pendingQuestions).toEqual([]);
-    await expect(client.answer(sessionId, "q1", "red")).rejects.toThrow(
+    await expect(client.session(sessionId).answer("q1", "red")).rejects.toThrow(
       /call 'q1' was already settled \(cancelled\)/,
     );
   });
@@ -145,11 +147,11 @@ describe("a cancelled run settles everything it was waiting on", () => {
     const sessionId = `cancel-then-run-${randomUUID()}`;
     const first = await client.start("approver", "refund both", { sessionId });
     await waitFor(sessionId, "awaiting_approval");
-    await client.cancel(sessionId);
-    await collect(client.events(sessionId, first.runId, { fromOffset: first.offset }));
+    await client.session(sessionId).cancel();
+    await collect(client.session(sessionId).events(first.runId, { fromOffset: first.offset }));
     const { result } = await collect(client.run("approver", "try again", { sessionId }));
     expect(result.stopReason).toBe("stop");
-    expect((await client.describe(sessionId)).status).toBe("idle");
+    expect((await client.session(sessionId).describe()).status).toBe("idle");
   });
 
   it("closing a client while it follows a waiting run ends the stream with an error that says so, instead of retrying against the closed connection", async () => {

@@ -132,10 +132,10 @@ describe("a client gets every value whole, however large", () => {
     // A second client follows the same run from its start, as another person's screen would.
     const [[rest, result], [followerEvents, followerResult]] = await Promise.all([
       collect(running),
-      collect(follower.events(sessionId, runId, { fromOffset: 0 })),
+      collect(follower.session(sessionId).events(runId, { fromOffset: 0 })),
     ]);
     const again = await client.send("verbose", "once more", { sessionId });
-    const transcript = await client.transcript(sessionId);
+    const transcript = await client.session(sessionId).transcript();
 
     expect([result.stopReason, again.stopReason]).toEqual(["stop", "stop"]);
     const allWhole = (count: number) => Array.from({ length: count }, () => "whole");

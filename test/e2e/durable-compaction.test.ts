@@ -149,7 +149,7 @@ describe("durable compaction of what the session carries", () => {
     });
     const plain = await playSession("plain");
     baseline = {
-      transcript: await client.transcript(plain.sessionId),
+      transcript: await client.session(plain.sessionId).transcript(),
       carried: await carriedSizes(plain.sessionId),
     };
   }, 240_000);
@@ -269,7 +269,7 @@ describe("durable compaction of what the session carries", () => {
       // The archive holds the segments under the session's own folder; the transcript is the baseline's.
       const folder = path.join(storageDir, "default", "sessions", session.sessionId);
       expect(readdirSync(folder).length).toBeGreaterThanOrEqual(last.transcript!.segments.length);
-      const transcript = await client.transcript(session.sessionId);
+      const transcript = await client.session(session.sessionId).transcript();
       expect(transcript).toEqual(baseline.transcript);
       expect(JSON.stringify(transcript)).not.toContain(SUMMARY_HEADER);
 

@@ -32,7 +32,7 @@ async function crashSetup(
 /** Starts a run and drains its events (the merged stream of the session and its subagents) in the background. */
 async function startRun(client: AgentClient, agent: string, input: string) {
   const started = await client.start(agent, input);
-  return collect(client.events(started.sessionId, started.runId, { fromOffset: started.offset }));
+  return collect(client.session(started.sessionId).events(started.runId, { fromOffset: started.offset }));
 }
 
 const toolResult = (events: AgentEvent[], id: string) =>

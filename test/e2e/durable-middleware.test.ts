@@ -161,7 +161,7 @@ describe("user middleware in durable runs", () => {
     expect(recorded.get(sessionId)?.sort()).toEqual(["1:lookup", "2:lookup", "2:lookup"]);
     expect(recorded.get("local-audited")).toHaveLength(3);
 
-    const history = await client.handle(sessionId).fetchHistory();
+    const history = await client.session(sessionId).workflow.fetchHistory();
     const effects = (history.events ?? []).flatMap((event) => {
       const attributes = event.activityTaskScheduledEventAttributes;
       return attributes?.activityType?.name === "runEffect" ? [attributes] : [];
@@ -190,9 +190,9 @@ describe("user middleware in durable runs", () => {
       events.push(event);
       if (event.type === "approval_request") {
         expect(event.call.id).toBe("g2");
-        const pending = await client.describe(sessionId);
+        const pending = await client.session(sessionId).describe();
         expect(pending.pendingApprovals.map((approval) => approval.callId)).toEqual(["g2"]);
-        await client.approve(sessionId, event.call.id, { actor: "alice", reason: "fine" });
+        await client.session(sessionId).approve(event.call.id, { actor: "alice", reason: "fine" });
       }
     }
     const decisions = events.flatMap((event) => (event.type === "permission_decision" ? [event] : []));
@@ -217,7 +217,7 @@ describe("user middleware in durable runs", () => {
     const sessionId = `settling-${Date.now()}`;
     const events = collect(client.run("settling", "settle the invoice", { sessionId }));
     await started;
-    await client.cancel(sessionId);
+    await client.session(sessionId).cancel();
     // The effect never heartbeats itself and its timeout is 10 minutes: only the pulse delivers the cancel (without it,
     // the heartbeat timeout would end it as TIMED_OUT).
     expect(await aborted).toBe("CancelledFailure: CANCELLED");

@@ -62,17 +62,20 @@ describe("a follower of a fast run that continues as new every ~100 history even
     const run = await client.start("fast-reader", "read every page", { sessionId });
     start = run.offset;
     // Read while the run goes on: a fast run can end soon.
-    runStartInStatus = (await client.describe(sessionId)).currentRun?.offset;
+    runStartInStatus = (await client.session(sessionId).describe()).currentRun?.offset;
     // One follower reads the run as it goes; another reads its first events, lets go (a client that disconnects),
     // and comes back only once the run is far past what the session carries across continue-as-new. How far the run
     // is comes from the first follower, not from queries: a session that runs this fast without a workflow cache is
     // evicted after every task, and a query that waited for one is dropped (docs/operations.md).
     let newest = start;
     const following = collectDurable(
-      tap(client.events(sessionId, run.runId, { fromOffset: start }), (event) => (newest = event.offset)),
+      tap(
+        client.session(sessionId).events(run.runId, { fromOffset: start }),
+        (event) => (newest = event.offset),
+      ),
     );
     const first: DurableEvent[] = [];
-    for await (const event of client.events(sessionId, run.runId, { fromOffset: start })) {
+    for await (const event of client.session(sessionId).events(run.runId, { fromOffset: start })) {
       first.push(event);
       if (event.offset >= start + 30) break;
     }
@@ -80,7 +83,9 @@ describe("a follower of a fast run that continues as new every ~100 history even
     let ended = false;
     void following.finally(() => (ended = true));
     while (!ended && newest < pausedAt + 1_000) await new Promise((resolve) => setTimeout(resolve, 100));
-    const rest = await collectDurable(client.events(sessionId, run.runId, { fromOffset: pausedAt + 1 }));
+    const rest = await collectDurable(
+      client.session(sessionId).events(run.runId, { fromOffset: pausedAt + 1 }),
+    );
     resumed = { events: [...first, ...rest.events], result: rest.result };
     whole = await following;
   }, SETUP_TIMEOUT_MS);
@@ -134,7 +139,9 @@ describe("a follower of a fast run that continues as new every ~100 history even
       await new Promise((resolve) => setTimeout(resolve, 100));
 
     const run = whole.events[0]!.runId;
-    const { events, result } = await collectDurable(client.events(sessionId, run, { fromOffset: start }));
+    const { events, result } = await collectDurable(
+      client.session(sessionId).events(run, { fromOffset: start }),
+    );
     expect(result.text).toBe(`read ${TURNS - 1} pages`);
     const lost = events.filter((event) => event.type === "events_lost");
     expect(lost).toHaveLength(1);

@@ -102,7 +102,7 @@ it("kill -9 of the worker in a model call and in a tool call: another worker tak
   const started = await client.start("recoverable", "go");
   const events: AgentEvent[] = [];
   const consuming = (async () => {
-    const run = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
+    const run = client.session(started.sessionId).events(started.runId, { fromOffset: started.offset });
     for (;;) {
       const next = await run.next();
       if (next.done) return next.value;
@@ -116,7 +116,7 @@ it("kill -9 of the worker in a model call and in a tool call: another worker tak
   await until(() => events.some((event) => event.type === "text_delta"), "live text");
   const modelKilledAt = await killHard(first);
   const describeStart = Date.now();
-  await client.describe(started.sessionId);
+  await client.session(started.sessionId).describe();
   const describeAfterModelKillMs = Date.now() - describeStart;
   await until(() => requestTimes.length === 2, "the retried model request");
   const modelRecoveryMs = requestTimes[1]! - modelKilledAt;
@@ -131,7 +131,7 @@ it("kill -9 of the worker in a model call and in a tool call: another worker tak
   await until(() => events.some((event) => event.type === "tool_result"), "record's result");
   const toolKilledAt = await killHard(second);
   const describeToolStart = Date.now();
-  await client.describe(started.sessionId);
+  await client.session(started.sessionId).describe();
   const describeAfterToolKillMs = Date.now() - describeToolStart;
   const result = await consuming;
   const toolRecoveryMs = requestTimes[2]! - toolKilledAt;
@@ -155,7 +155,7 @@ it("kill -9 of the worker in a model call and in a tool call: another worker tak
   expect(events.some((event) => event.type === "error")).toBe(false);
   // Each call the kills cut short went to another worker when its heartbeat stopped, not at its start-to-close
   // timeout (minutes); how soon is a figure (logged above; the chaos benchmark's recovery), not a check.
-  const history = await client.handle(started.sessionId).fetchHistory();
+  const history = await client.session(started.sessionId).workflow.fetchHistory();
   expect(activityTimeouts(history)).toEqual([
     { type: "callModel", timeout: "TIMEOUT_TYPE_HEARTBEAT" },
     { type: "executeTool", timeout: "TIMEOUT_TYPE_HEARTBEAT" },
@@ -217,7 +217,7 @@ it("the Temporal server is down for 15 s while the model streams: the run comple
     { taskQueue },
   );
   const { events, result } = await collect(
-    reconnected.events(run.sessionId, run.runId, { fromOffset: run.offset }),
+    reconnected.session(run.sessionId).events(run.runId, { fromOffset: run.offset }),
   );
   console.log(
     `outage: server down ${outageMs} ms during the stream; model calls ${calls.count}; ` +

@@ -89,7 +89,7 @@ async function failIfStopped(
   for (;;) {
     await sleep(1_000);
     if (finished) return new Promise<never>(() => undefined);
-    const events = (await client.handle(sessionId).fetchHistory()).events ?? [];
+    const events = (await client.session(sessionId).workflow.fetchHistory()).events ?? [];
     if (events.length > length) [length, grewAt] = [events.length, Date.now()];
     if (Date.now() - grewAt < STOPPED_AFTER_MS) continue;
     const tail = events.slice(-6).map((event) => `${String(event.eventId)} ${event.eventType ?? "?"}`);
@@ -126,7 +126,7 @@ describe("followed sessions whose model calls stream, on a worker with a 100 ms 
           const run = await client.start("followed-streamer", "note every number", { sessionId });
           // Several followers a session: each asks the session's worker on its own.
           const followers = Array.from({ length: FOLLOWERS }, () =>
-            collectDurable(client.events(sessionId, run.runId, { fromOffset: run.offset })),
+            collectDurable(client.session(sessionId).events(run.runId, { fromOffset: run.offset })),
           );
           const all = Promise.all(followers);
           const outcomes = await Promise.race([all, failIfStopped(client, sessionId, all)]);
@@ -138,7 +138,7 @@ describe("followed sessions whose model calls stream, on a worker with a 100 ms 
     // the task that took a model call's or tool's result with no command is the evidence.
     const empty = await Promise.all(
       followed.map(async ({ sessionId }) => {
-        const history = await client.handle(sessionId).fetchHistory();
+        const history = await client.session(sessionId).workflow.fetchHistory();
         return { sessionId, tasks: resultsTakenWithNoCommand(history) };
       }),
     );

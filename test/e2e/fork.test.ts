@@ -112,18 +112,18 @@ describe("forking a durable session at a turn", () => {
   });
 
   it("a fork of a 10-turn session at turn 4 starts with turns 1–4 only, reruns nothing, and goes on independently", async () => {
-    const sourceBefore = await client.describe(source);
+    const sourceBefore = await client.session(source).describe();
     expect(sourceBefore).toMatchObject({ turns: 10, runsCompleted: 9 });
     const sourceEvents = await settledHistoryLength(client, source);
 
-    const forked = await client.fork(source, { atTurn: 4, newSessionId: `fork-at-4-${taskQueue}` });
+    const forked = await client.session(source).fork({ atTurn: 4, newSessionId: `fork-at-4-${taskQueue}` });
     expect(forked).toEqual({
       sessionId: `fork-at-4-${taskQueue}`,
       agent: "forker",
       forkedFrom: { sessionId: source, turn: 4 },
       messageCount: 8,
     });
-    expect(await client.describe(forked.sessionId)).toMatchObject({
+    expect(await client.session(forked.sessionId).describe()).toMatchObject({
       forkedFrom: { sessionId: source, turn: 4 },
       turns: 0,
       runsCompleted: 0,
@@ -156,7 +156,7 @@ describe("forking a durable session at a turn", () => {
     for (let k = 4; k <= 9; k++) expect(texts).not.toContain(`message ${k}`);
 
     // The source is untouched: same status, no new event.
-    expect(await client.describe(source)).toMatchObject({ turns: 10, runsCompleted: 9 });
+    expect(await client.session(source).describe()).toMatchObject({ turns: 10, runsCompleted: 9 });
     expect((await client.temporal.workflow.getHandle(source).fetchHistory()).events?.length).toBe(
       sourceEvents,
     );
@@ -166,9 +166,9 @@ describe("forking a durable session at a turn", () => {
   });
 
   it("reads turns of later executions (across continue-as-new) and ends a fork mid-run after the turn's tool results", async () => {
-    const late = await client.fork(source, { atTurn: 9 });
+    const late = await client.session(source).fork({ atTurn: 9 });
     expect(late.messageCount).toBe(18);
-    const midRun = await client.fork(source, { atTurn: 3 });
+    const midRun = await client.session(source).fork({ atTurn: 3 });
     expect(midRun.messageCount).toBe(7);
     const status = await client.temporal.workflow.list({ query: `WorkflowId = "${source}"` });
     let executions = 0;
@@ -179,29 +179,29 @@ describe("forking a durable session at a turn", () => {
   });
 
   it("forks onto another agent or another model", async () => {
-    const onAgent = await client.fork(source, { atTurn: 2, agent: "forker-b" });
+    const onAgent = await client.session(source).fork({ atTurn: 2, agent: "forker-b" });
     expect(onAgent.agent).toBe("forker-b");
     expect((await client.send("forker-b", "hi", { sessionId: onAgent.sessionId })).text).toBe(
       "b reply to hi (5 messages)",
     );
-    const onModel = await client.fork(source, { atTurn: 2, model: "other" });
-    expect(await client.describe(onModel.sessionId)).toMatchObject({ model: "other" });
+    const onModel = await client.session(source).fork({ atTurn: 2, model: "other" });
+    expect(await client.session(onModel.sessionId).describe()).toMatchObject({ model: "other" });
     expect((await client.send("forker", "hi", { sessionId: onModel.sessionId })).text).toBe(
       "other reply to hi (5 messages)",
     );
   });
 
   it("refuses a turn out of range, an unknown session, a taken id and a turn that is not a whole number", async () => {
-    await expect(client.fork(source, { atTurn: 12 })).rejects.toThrow(
+    await expect(client.session(source).fork({ atTurn: 12 })).rejects.toThrow(
       `fork: session '${source}' has turns 1–11 that ended; turn 12 is out of range`,
     );
-    await expect(client.fork("no-such-session", { atTurn: 1 })).rejects.toThrow(
+    await expect(client.session("no-such-session").fork({ atTurn: 1 })).rejects.toThrow(
       "fork: session 'no-such-session' not found",
     );
-    await expect(client.fork(source, { atTurn: 0 })).rejects.toThrow(
+    await expect(client.session(source).fork({ atTurn: 0 })).rejects.toThrow(
       "fork: 'atTurn' must be a whole number of 1 or more (got 0)",
     );
-    await expect(client.fork(source, { atTurn: 1, newSessionId: source })).rejects.toThrow(
+    await expect(client.session(source).fork({ atTurn: 1, newSessionId: source })).rejects.toThrow(
       `fork: session '${source}' already exists`,
     );
   });
@@ -209,19 +209,19 @@ describe("forking a durable session at a turn", () => {
   it("cannot fork at a turn that waits for an approval; once decided, that turn can be forked", async () => {
     const waiting = `fork-waiting-${taskQueue}`;
     const started = await client.start("careful", "take a note", { sessionId: waiting });
-    for (let tries = 0; (await client.describe(waiting)).status !== "awaiting_approval"; tries++) {
+    for (let tries = 0; (await client.session(waiting).describe()).status !== "awaiting_approval"; tries++) {
       if (tries > 200) throw new Error("the run never asked for approval");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await expect(client.fork(waiting, { atTurn: 1 })).rejects.toThrow(
+    await expect(client.session(waiting).fork({ atTurn: 1 })).rejects.toThrow(
       `fork: session '${waiting}' has no turn that ended yet; turn 1 is out of range ` +
         "(a turn still running or waiting for a decision cannot be forked)",
     );
-    const [pending] = (await client.describe(waiting)).pendingApprovals;
-    await client.deny(waiting, pending!.callId);
-    for await (const _ of client.events(waiting, started.runId, { fromOffset: started.offset }));
-    const forked = await client.fork(waiting, { atTurn: 1 });
-    const messages: Message[] = (await client.transcript(forked.sessionId)).slice();
+    const [pending] = (await client.session(waiting).describe()).pendingApprovals;
+    await client.session(waiting).deny(pending!.callId);
+    for await (const _ of client.session(waiting).events(started.runId, { fromOffset: started.offset }));
+    const forked = await client.session(waiting).fork({ atTurn: 1 });
+    const messages: Message[] = (await client.session(forked.sessionId).transcript()).slice();
     expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
     expect(JSON.stringify(messages[2])).toContain("denied");
   });
@@ -238,7 +238,7 @@ describe("forking a durable session at a turn", () => {
     expect(lines[2]).toMatch(
       new RegExp(`^continue it: lite-agent --address \\S+ run forker --session ${id} "<your message>"$`),
     );
-    expect(await client.describe(id)).toMatchObject({
+    expect(await client.session(id).describe()).toMatchObject({
       forkedFrom: { sessionId: source, turn: 2 },
       messageCount: 4,
     });
@@ -258,17 +258,17 @@ describe("forking a durable session at a turn", () => {
   it("forks a session whose agent has its own middleware given its modules (workflowModules, the CLI's --agents); without them it says what to pass", async () => {
     const noted = `fork-noted-${taskQueue}`;
     await client.send("fork-noted", "hello", { sessionId: noted });
-    await expect(client.fork(noted, { atTurn: 1 })).rejects.toThrow(
+    await expect(client.session(noted).fork({ atTurn: 1 })).rejects.toThrow(
       /runs middleware 'test\/system-note' from a defineMiddleware module.*`workflowModules`.*--agents <module>/,
     );
-    const forked = await client.fork(noted, {
+    const forked = await client.session(noted).fork({
       atTurn: 1,
       workflowModules: workflowModulesOf(middlewareAgents.agents),
     });
     expect(forked.agent).toBe("fork-noted");
-    expect((await client.transcript(forked.sessionId)).map((message) => messageText(message))).toContain(
-      "First answer.",
-    );
+    expect(
+      (await client.session(forked.sessionId).transcript()).map((message) => messageText(message)),
+    ).toContain("First answer.");
 
     const global = ["--address", temporalAddress(), "--task-queue", taskQueue];
     const agentsModule = "test/e2e/fixtures/middleware-agents.ts";

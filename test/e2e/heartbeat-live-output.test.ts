@@ -83,7 +83,7 @@ describe("live output in the model activity's heartbeats", () => {
     const started = await client.start("held", "go");
     const followed = (async () => {
       const texts: string[] = [];
-      for await (const event of client.events(started.sessionId, started.runId, {
+      for await (const event of client.session(started.sessionId).events(started.runId, {
         fromOffset: started.offset,
       }))
         if (event.type === "text_delta" || event.type === "reasoning_delta")

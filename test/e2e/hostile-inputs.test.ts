@@ -92,9 +92,11 @@ describe("no input from outside fails a workflow task", () => {
     for (const { payload: bad } of HOSTILE) for (const name of names) await rawSignal(sessionId, name, bad);
     const expected = HOSTILE.length * names.length;
     await expect
-      .poll(async () => (await client.describe(sessionId)).rejectedSignals.length, { timeout: 15_000 })
+      .poll(async () => (await client.session(sessionId).describe()).rejectedSignals.length, {
+        timeout: 15_000,
+      })
       .toBe(Math.min(expected, 10));
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.rejectedSignals.every((line) => /signal ignored: undecodable payload/.test(line))).toBe(
       true,
     );
@@ -102,7 +104,7 @@ describe("no input from outside fails a workflow task", () => {
     const next = await client.send("chat", "still there?", { sessionId });
     expect(next.text).toBe("ok");
     // No workflow task failed on the way.
-    const history = await client.handle(sessionId).fetchHistory();
+    const history = await client.session(sessionId).workflow.fetchHistory();
     const failedTasks = (history.events ?? []).filter((event) => event.workflowTaskFailedEventAttributes);
     expect(failedTasks).toEqual([]);
   });
@@ -112,9 +114,11 @@ describe("no input from outside fails a workflow task", () => {
     await client.send("chat", "hello", { sessionId });
     for (const { payload: bad } of HOSTILE) await rawSignal(sessionId, "steer", bad);
     await expect
-      .poll(async () => (await client.describe(sessionId)).rejectedSignals.length, { timeout: 15_000 })
+      .poll(async () => (await client.session(sessionId).describe()).rejectedSignals.length, {
+        timeout: 15_000,
+      })
       .toBe(HOSTILE.length);
-    const { rejectedSignals } = await client.describe(sessionId);
+    const { rejectedSignals } = await client.session(sessionId).describe();
     HOSTILE.forEach(({ reason }, index) => expect(rejectedSignals[index]).toMatch(reason));
   });
 
@@ -150,15 +154,15 @@ describe("no input from outside fails a workflow task", () => {
     const sessionId = `hostile-approve-${randomUUID()}`;
     const started = await client.start("asker", "refund 7", { sessionId });
     await expect
-      .poll(async () => (await client.describe(sessionId)).status, { timeout: 15_000 })
+      .poll(async () => (await client.session(sessionId).describe()).status, { timeout: 15_000 })
       .toBe("awaiting_approval");
     await rawSignal(sessionId, "approve", payload("json/plain", '{"callId": "r1"'));
     await expect
-      .poll(async () => (await client.describe(sessionId)).rejectedSignals, { timeout: 15_000 })
+      .poll(async () => (await client.session(sessionId).describe()).rejectedSignals, { timeout: 15_000 })
       .toEqual([expect.stringMatching(/^approve signal ignored: undecodable payload/)]);
-    expect((await client.describe(sessionId)).status).toBe("awaiting_approval");
-    await client.approve(sessionId, "r1");
-    const events = client.events(sessionId, started.runId, { fromOffset: started.offset });
+    expect((await client.session(sessionId).describe()).status).toBe("awaiting_approval");
+    await client.session(sessionId).approve("r1");
+    const events = client.session(sessionId).events(started.runId, { fromOffset: started.offset });
     for (;;) {
       const next = await events.next();
       if (next.done) {
@@ -177,7 +181,7 @@ describe("no input from outside fails a workflow task", () => {
     expect((error as Error).message).toMatch(
       /^run input is 3\.0 MB; the limit is 1\.0 MB \(payloads travel inline: turn on external payload storage/,
     );
-    await expect(client.describe(sessionId)).rejects.toThrow(/not found/);
+    await expect(client.session(sessionId).describe()).rejects.toThrow(/not found/);
     const images = [
       { type: "image" as const, data: "A".repeat(RUN_INPUT_LIMIT_BYTES), mimeType: "image/png" },
     ];
@@ -193,13 +197,13 @@ describe("no input from outside fails a workflow task", () => {
     const sessionId = `bulky-${randomUUID()}`;
     await client.start("bulky", "refund with a note", { sessionId });
     await expect
-      .poll(async () => (await client.describe(sessionId)).status, { timeout: 15_000 })
+      .poll(async () => (await client.session(sessionId).describe()).status, { timeout: 15_000 })
       .toBe("awaiting_approval");
-    const [pending] = (await client.describe(sessionId)).pendingApprovals;
+    const [pending] = (await client.session(sessionId).describe()).pendingApprovals;
     expect(typeof pending!.input).toBe("string");
     expect((pending!.input as string).length).toBeLessThanOrEqual(2_000);
     expect(pending!.input as string).toMatch(/^\{"order":1,"note":"nnn/);
-    await client.cancel(sessionId);
+    await client.session(sessionId).cancel();
   });
 
   it("a session started by hand with an undecodable or malformed input fails at once with the reason", async () => {
@@ -214,8 +218,8 @@ describe("no input from outside fails a workflow task", () => {
       requestId: randomUUID(),
     });
     const failure = await client
-      .handle(badPayload)
-      .result()
+      .session(badPayload)
+      .workflow.result()
       .catch((error: Error) => error);
     expect((failure as Error & { cause?: Error }).cause?.message).toMatch(
       /^session input rejected: undecodable payload .*JSON/,
@@ -227,8 +231,8 @@ describe("no input from outside fails a workflow task", () => {
       args: [{ agent: "chat" }],
     });
     const second = await client
-      .handle(malformed)
-      .result()
+      .session(malformed)
+      .workflow.result()
       .catch((error: Error) => error);
     expect((second as Error & { cause?: Error }).cause?.message).toBe(
       "session input rejected: 'sessionId' must be a non-empty string",

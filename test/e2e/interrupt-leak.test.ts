@@ -100,13 +100,13 @@ describe.each(transports)(
       const events: DurableEvent[] = [];
       let deltasSeen = 0;
       let interrupted: boolean | undefined;
-      for await (const event of client.events(started.sessionId, started.runId, {
+      for await (const event of client.session(started.sessionId).events(started.runId, {
         fromOffset: started.offset,
       })) {
         events.push(event);
         // Let the cancelled call stream for a while first, so some of its deltas are still in flight.
         if (event.type === "text_delta" && ++deltasSeen === 5) {
-          interrupted = await client.interrupt(started.sessionId, "think faster");
+          interrupted = await client.session(started.sessionId).interrupt("think faster");
         }
       }
       expect(interrupted).toBe(true);
@@ -116,7 +116,7 @@ describe.each(transports)(
       const textAfter = after.flatMap((event) => (event.type === "text_delta" ? [event.text] : [])).join("");
       expect(textAfter).toBe("quick answer");
       expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop", result: { text: "quick answer" } });
-      const { items } = await client.handle(started.sessionId).query(readStreamQuery, { from: 0 });
+      const { items } = await client.session(started.sessionId).workflow.query(readStreamQuery, { from: 0 });
       const calls = items.filter((item) => item.entry.modelCall !== undefined);
       expect(new Set(calls.map((item) => item.entry.liveOutput))).toEqual(new Set([transport.mark]));
     });

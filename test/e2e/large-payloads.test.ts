@@ -115,7 +115,7 @@ describe("large payloads travel by reference (external storage, filesystem drive
     expect(reported(second.text)).toBeGreaterThan(3 * MB);
 
     // An exported history keeps the references (it stays small); replaying it reads the payloads back.
-    const exported = await client.history(sessionId);
+    const exported = await client.session(sessionId).history();
     expect(JSON.stringify(exported).length).toBeLessThan(1 * MB);
     await replaySessionHistory(exported, sessionId);
 

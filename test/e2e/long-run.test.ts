@@ -75,7 +75,7 @@ describe("a run of thousands of turns", () => {
       expect(executions.length).toBeGreaterThan(3);
       for (const length of executions) expect(length).toBeLessThan(3_000);
 
-      const status = await client.describe(sessionId);
+      const status = await client.session(sessionId).describe();
       expect(status.turns).toBe(TURNS);
       expect(status.runsCompleted).toBe(1);
       expect((await settledWorkerLog(workerLog)).filter((line) => /TMPRL1103|payload/i.test(line))).toEqual(

@@ -158,7 +158,7 @@ describe("an MCP server that dies mid-call, durably (the connection lives on the
 
   /** The callMcpTool activity's attempts as the history ends them: `completed` or the failure's type, with the attempt. */
   async function callAttempts(sessionId: string): Promise<string[]> {
-    const history = await client.handle(sessionId).fetchHistory();
+    const history = await client.session(sessionId).workflow.fetchHistory();
     return eventsOf(history).flatMap((event) => {
       const failed = event.activityTaskFailedEventAttributes;
       if (failed) return [`failed ${failed.failure?.applicationFailureInfo?.type ?? "?"}`];

@@ -224,7 +224,7 @@ describe("MCP servers' tools as the agent's tools", () => {
     expectResults(events);
     expect(readFileSync(note, "utf8")).toBe("written by MCP");
 
-    const history = await client.handle(sessionId).fetchHistory();
+    const history = await client.session(sessionId).workflow.fetchHistory();
     expect(scheduledActivities(history, "listMcpTools")).toHaveLength(2);
     const attempts = Object.fromEntries(
       scheduledActivities(history, "callMcpTool").map((event) => {

@@ -119,7 +119,7 @@ describe("worker metrics on a Prometheus endpoint", () => {
       if (event.type !== "approval_request") continue;
       const text = await scrapeUntil((t) => sample(t, "lite_agent_approvals_waiting", metered) === 1);
       waitingSeen = sample(text, "lite_agent_approvals_waiting", metered);
-      await client.approve(sessionId, event.call.id, { actor: "tester" });
+      await client.session(sessionId).approve(event.call.id, { actor: "tester" });
     }
     expect(waitingSeen).toBe(1);
 

@@ -85,20 +85,20 @@ describe("questions, steering and interrupts in durable runs", () => {
   it("a question is answered and the answer becomes the tool result", async () => {
     const started = await client.start("asker", "pick a colour");
     const events: DurableEvent[] = [];
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       events.push(event);
       if (event.type === "input_request") {
-        const status = await client.describe(started.sessionId);
+        const status = await client.session(started.sessionId).describe();
         expect(status.status).toBe("awaiting_input");
         expect(status.pendingQuestions).toMatchObject([
           { callId: "q1", question: "Which colour?", options: ["red", "blue"] },
         ]);
-        await expect(client.answer(started.sessionId, "q1", { selected: ["green"] })).rejects.toThrow(
+        await expect(client.session(started.sessionId).answer("q1", { selected: ["green"] })).rejects.toThrow(
           /'green' is not one of the options: red, blue/,
         );
-        await client.answer(started.sessionId, "q1", { selected: ["blue"] }, { actor: "dana" });
+        await client.session(started.sessionId).answer("q1", { selected: ["blue"] }, { actor: "dana" });
       }
     }
     expect(events.find(isType("input_request"))).toMatchObject({
@@ -111,12 +111,12 @@ describe("questions, steering and interrupts in durable runs", () => {
   it("a steer sent during a tool call is applied at the next turn start", async () => {
     const started = await client.start("worker", "do the work");
     const events: DurableEvent[] = [];
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       events.push(event);
       if (event.type === "tool_call_start") {
-        await client.steer(started.sessionId, "also summarise it");
+        await client.session(started.sessionId).steer("also summarise it");
         releaseWork();
       }
     }
@@ -124,7 +124,7 @@ describe("questions, steering and interrupts in durable runs", () => {
     const steerIndex = types.indexOf("steer");
     expect(types[steerIndex - 1]).toBe("turn_start");
     expect(events[steerIndex]).toMatchObject({ messages: [{ role: "user", content: "also summarise it" }] });
-    const status = await client.describe(started.sessionId);
+    const status = await client.session(started.sessionId).describe();
     expect(status.messageCount).toBe(5);
   });
 
@@ -132,12 +132,12 @@ describe("questions, steering and interrupts in durable runs", () => {
     const started = await client.start("thinker", "think");
     const events: DurableEvent[] = [];
     let interrupted: boolean | undefined;
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       events.push(event);
       if (event.type === "text_delta" && interrupted === undefined)
-        interrupted = await client.interrupt(started.sessionId, "think faster");
+        interrupted = await client.session(started.sessionId).interrupt("think faster");
     }
     expect(interrupted).toBe(true);
     const types = events.filter((e) => e.type !== "text_delta").map((e) => e.type);
@@ -161,13 +161,13 @@ describe("questions, steering and interrupts in durable runs", () => {
   it("an interrupt with no model call in flight returns false and changes nothing", async () => {
     const started = await client.start("asker", "pick again");
     const events: DurableEvent[] = [];
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       events.push(event);
       if (event.type === "input_request") {
-        expect(await client.interrupt(started.sessionId)).toBe(false);
-        await client.answer(started.sessionId, "q1", "red");
+        expect(await client.session(started.sessionId).interrupt()).toBe(false);
+        await client.session(started.sessionId).answer("q1", "red");
       }
     }
     expect(events.find(isType("tool_result"))).toMatchObject({ result: { content: "red" } });
@@ -228,7 +228,7 @@ describe("an interrupt of a later model call of a run (no live output through th
     const events: DurableEvent[] = [];
     let interrupted: boolean | undefined;
     let callStarts = 0;
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       events.push(event);
@@ -247,9 +247,9 @@ describe("an interrupt of a later model call of a run (no live output through th
 
   it("tells readers that no end marker of live output will come (a Redis reader waited 5 s a call)", async () => {
     const run = await client.start("late-thinker", "think faster");
-    for await (const event of client.events(run.sessionId, run.runId, { fromOffset: run.offset }))
+    for await (const event of client.session(run.sessionId).events(run.runId, { fromOffset: run.offset }))
       if (event.type === "done") break;
-    const { items } = await client.handle(run.sessionId).query(readStreamQuery, { from: 0 });
+    const { items } = await client.session(run.sessionId).workflow.query(readStreamQuery, { from: 0 });
     const calls = items.filter((item) => item.entry.modelCall !== undefined);
     expect(calls.map((item) => item.entry.event.type)).toContain("model_call_end");
     for (const item of calls) expect(item.entry.liveOutput).toBe(false);
@@ -259,7 +259,7 @@ describe("an interrupt of a later model call of a run (no live output through th
 /** Interrupts with the steer once the session says a model call is in flight (it may not have started yet). */
 async function interruptOnceInFlight(client: AgentClient, sessionId: string): Promise<boolean> {
   for (let tries = 0; tries < 100; tries++) {
-    if (await client.interrupt(sessionId, "think faster")) return true;
+    if (await client.session(sessionId).interrupt("think faster")) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;

@@ -90,7 +90,7 @@ describe("followers of a quiet session", () => {
   /** Reads a run's events in the background; `until` resolves once a matching event has come. */
   function follow(started: { sessionId: string; runId: string; offset: number }) {
     const events: DurableEvent[] = [];
-    const run = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
+    const run = client.session(started.sessionId).events(started.runId, { fromOffset: started.offset });
     const done = (async () => {
       for (;;) {
         const next = await run.next();
@@ -106,7 +106,7 @@ describe("followers of a quiet session", () => {
 
   it("the stream says quiet only while no model or tool call is in flight", async () => {
     const started = await client.start("holder", "hold on");
-    const read = () => client.handle(started.sessionId).query(readStreamQuery, { from: 0 });
+    const read = () => client.session(started.sessionId).workflow.query(readStreamQuery, { from: 0 });
     const run = follow(started);
     await run.until((event) => event.type === "tool_call_start");
     // The tool's activity is running (it may send events): not quiet.
@@ -120,13 +120,15 @@ describe("followers of a quiet session", () => {
     const started = await client.start("asker", "refund order 7");
     const run = follow(started);
     await run.until((event) => event.type === "approval_request");
-    expect((await client.handle(started.sessionId).query(readStreamQuery, { from: 0 })).quiet).toBe(true);
+    expect((await client.session(started.sessionId).workflow.query(readStreamQuery, { from: 0 })).quiet).toBe(
+      true,
+    );
     const before = streamReads.count;
     await sleep(3_000);
     // Asking at the usual pace would be about 15 reads in 3 s (the back-off caps at 200 ms).
     expect(streamReads.count - before).toBeLessThanOrEqual(4);
 
-    await client.approve(started.sessionId, "r1");
+    await client.session(started.sessionId).approve("r1");
     const result = await run.done;
     expect(result?.text).toBe("done");
     const types = run.events.map((event) => event.type);
@@ -140,12 +142,12 @@ describe("followers of a quiet session", () => {
     const run = follow(started);
     await run.until((event) => event.type === "approval_request");
     await sleep(1_000);
-    await client.approve(started.sessionId, "a");
+    await client.session(started.sessionId).approve("a");
     await run.until((event) => event.type === "approval_request" && event.call.id === "b");
     const before = streamReads.count;
     await sleep(2_000);
     expect(streamReads.count - before).toBeLessThanOrEqual(4);
-    await client.approve(started.sessionId, "b");
+    await client.session(started.sessionId).approve("b");
     expect((await run.done)?.text).toBe("both");
     const ends = run.events.filter((event) => event.type === "tool_call_end").map((event) => event.id);
     expect(ends).toEqual(["a", "b"]);
@@ -169,7 +171,7 @@ describe("followers of a quiet session", () => {
       const runs = started.map((run) => follow(run));
       // Every stream is open at once, each waiting for its session's approval request.
       await Promise.all(runs.map((run) => run.until((event) => event.type === "approval_request")));
-      await Promise.all(started.map((run) => client.approve(run.sessionId, "r1")));
+      await Promise.all(started.map((run) => client.session(run.sessionId).approve("r1")));
       const results = await Promise.all(runs.map((run) => run.done));
       expect(results.map((result) => result?.text)).toEqual(Array(12).fill("done"));
       await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick

@@ -100,14 +100,14 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     await Promise.all([live?.stop(), quiet?.stop()]);
   });
 
-  const history = (sessionId: string) => client.handle(sessionId).fetchHistory();
+  const history = (sessionId: string) => client.session(sessionId).workflow.fetchHistory();
   type History = Awaited<ReturnType<typeof history>>;
   /**
    * The session's history once the workflow task that ended its run is recorded (its `done` can be read before):
    * when its last upsert says `idle`.
    */
   const historyAfterRun = async (sessionId: string, agentClient = client): Promise<History> => {
-    const read = () => agentClient.handle(sessionId).fetchHistory();
+    const read = () => agentClient.session(sessionId).workflow.fetchHistory();
     await expect
       .poll(async () => sessionUpserts(searchAttributeUpserts(await read())).at(-1)?.values.AgentStatus, {
         timeout: 15_000,
@@ -126,7 +126,7 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
     const sessionId = `quick-${randomUUID()}`;
     const { result } = await collect(client.run("quick", "Add four times.", { sessionId }));
     expect(result.stopReason).toBe("stop");
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.turns).toBe(5);
     expect(status.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
     expect(status.cost).toBeGreaterThan(0);
@@ -170,7 +170,7 @@ describe("search attributes: AgentStatus at once, a run's progress at most every
       })
       .toMatchObject({ AgentStatus: ["running"] });
     holdRelease.open();
-    const { result } = await collect(client.events(sessionId, run.runId, { fromOffset: run.offset }));
+    const { result } = await collect(client.session(sessionId).events(run.runId, { fromOffset: run.offset }));
     expect(result.stopReason).toBe("stop");
 
     // The run's `done` can be read before the workflow task that ends it is recorded: wait for its last upsert.

@@ -57,10 +57,10 @@ it("provider errors and tool errors echoing secrets reach history and events scr
     const client = await testClient(taskQueue);
     const started = await client.start("leaky", "read the page");
     const { events, result } = await collect(
-      client.events(started.sessionId, started.runId, { fromOffset: started.offset }),
+      client.session(started.sessionId).events(started.runId, { fromOffset: started.offset }),
     );
     expect(result.stopReason).toBe("error");
-    const history = JSON.stringify(await client.history(started.sessionId));
+    const history = JSON.stringify(await client.session(started.sessionId).history());
     const published = JSON.stringify(events);
     for (const text of [history, published]) {
       expect(text).not.toContain(API_KEY);

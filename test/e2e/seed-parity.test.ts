@@ -44,7 +44,7 @@ describe("seed parity in durable runs", () => {
     const events: DurableEvent[] = [];
     for await (const event of client.run("parity", "explain", { sessionId })) {
       events.push(event);
-      if (event.type === "input_request") await client.answer(sessionId, event.call.id, "long");
+      if (event.type === "input_request") await client.session(sessionId).answer(event.call.id, "long");
     }
     expect(events.find((event) => event.type === "tool_result")).toMatchObject({
       result: { id: "q1", content: "long" },

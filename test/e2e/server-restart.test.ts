@@ -104,14 +104,16 @@ it("a restart of the dev server (file DB) in the middle of a session: the sessio
     new Client({ connection: await Connection.connect({ address: server.address }) }),
     { taskQueue },
   );
-  const first = await collect(reconnected.events(run.sessionId, run.runId, { fromOffset: run.offset }));
+  const first = await collect(
+    reconnected.session(run.sessionId).events(run.runId, { fromOffset: run.offset }),
+  );
   expect(first.result.text).toBe("first run done");
   const toolResult = first.events.find((event) => event.type === "tool_result");
   expect(toolResult).toMatchObject({ result: { content: "released" } });
 
   const second = await reconnected.send("patient", "and again", { sessionId: run.sessionId });
   expect(second.text).toBe("second run done");
-  expect((await reconnected.describe(run.sessionId)).messageCount).toBe(6);
+  expect((await reconnected.session(run.sessionId).describe()).messageCount).toBe(6);
 
   worker.shutdown();
   await running;
@@ -140,9 +142,9 @@ it("a restart of the dev server in the middle of a tool call: followers get ever
   const run = await client.start("reporting", "report, then answer");
   // One follower reads on across the restart; another lets go once it saw the tool's first step (a client that
   // disconnects) and comes back after the restart from where it was: the last offset and the last live item seen.
-  const along = collect(client.events(run.sessionId, run.runId, { fromOffset: run.offset }));
+  const along = collect(client.session(run.sessionId).events(run.runId, { fromOffset: run.offset }));
   const first: DurableEvent[] = [];
-  for await (const event of client.events(run.sessionId, run.runId, { fromOffset: run.offset })) {
+  for await (const event of client.session(run.sessionId).events(run.runId, { fromOffset: run.offset })) {
     first.push(event);
     if (toolSteps(first).length > 0) break;
   }
@@ -159,7 +161,7 @@ it("a restart of the dev server in the middle of a tool call: followers get ever
   const last = first.at(-1)!;
   const lastLive = first.findLast((event) => event.deltaId !== undefined);
   const rest = await collect(
-    reconnected.events(run.sessionId, run.runId, {
+    reconnected.session(run.sessionId).events(run.runId, {
       fromOffset: last.offset + 1,
       ...(lastLive?.deltaId ? { fromDeltaId: lastLive.deltaId } : {}),
     }),

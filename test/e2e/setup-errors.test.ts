@@ -75,7 +75,7 @@ describe("a server without the search attributes", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SearchAttributesMissingError);
     expect((error as Error).message).toBe(message);
-    const handle = agentClient(taskQueue).handle(`setup-${taskQueue}`);
+    const handle = agentClient(taskQueue).session(`setup-${taskQueue}`).workflow;
     await expect(handle.describe()).rejects.toThrow(/not found/i);
   });
 

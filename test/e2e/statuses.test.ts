@@ -74,7 +74,7 @@ describe("AgentStatus is true for every state, and the UI explains the session",
   });
 
   const agentStatus = async (sessionId: string) => {
-    const description = await client.handle(sessionId).describe();
+    const description = await client.session(sessionId).workflow.describe();
     return description.searchAttributes.AgentStatus;
   };
   const listed = async (status: SessionStatus["status"]) => {
@@ -89,14 +89,14 @@ describe("AgentStatus is true for every state, and the UI explains the session",
     const sessionId = `failed-${randomUUID()}`;
     const { result } = await collect(client.run("flaky", "please fail", { sessionId }));
     expect(result.stopReason).toBe("error");
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.status).toBe("failed");
     expect(status.failure?.message).toMatch(/model says no/);
     await until(() => agentStatus(sessionId), ["failed"]);
     await until(() => listed("failed").then((ids) => ids.includes(sessionId)), true);
 
     expect((await client.send("flaky", "now answer", { sessionId })).text).toBe("fine");
-    const after = await client.describe(sessionId);
+    const after = await client.session(sessionId).describe();
     expect(after.status).toBe("idle");
     expect(after.failure).toBeUndefined();
     await until(() => agentStatus(sessionId), ["idle"]);
@@ -105,8 +105,8 @@ describe("AgentStatus is true for every state, and the UI explains the session",
   it("closing a session makes it closed, in the status and the search attribute", async () => {
     const sessionId = `closed-${randomUUID()}`;
     await client.send("chat", "hello", { sessionId });
-    await client.closeSession(sessionId);
-    await client.handle(sessionId).result();
+    await client.session(sessionId).close();
+    await client.session(sessionId).workflow.result();
     await until(() => agentStatus(sessionId), ["closed"]);
     await until(() => listed("closed").then((ids) => ids.includes(sessionId)), true);
   });
@@ -115,7 +115,7 @@ describe("AgentStatus is true for every state, and the UI explains the session",
     const sessionId = `ghost-${randomUUID()}`;
     const quick = new AgentClient(client.temporal, { taskQueue, workerWaitMs: 0 });
     await expect(quick.start("ghost", "hello", { sessionId })).rejects.toBeInstanceOf(NoWorkerError);
-    await expect(client.describe(sessionId)).rejects.toThrow(/not found/);
+    await expect(client.session(sessionId).describe()).rejects.toThrow(/not found/);
   });
 
   it("a session whose agent the worker does not know (started by hand) ends visibly failed, and its history replays", async () => {
@@ -130,22 +130,22 @@ describe("AgentStatus is true for every state, and the UI explains the session",
     const started = await updateWithRetry(
       (updateId) =>
         client
-          .handle(sessionId)
-          .executeUpdate(startRunUpdate, { args: [{ agent: "ghost", input: "hello" }], updateId }),
-      boundaryWhenStuck(client.handle(sessionId)),
+          .session(sessionId)
+          .workflow.executeUpdate(startRunUpdate, { args: [{ agent: "ghost", input: "hello" }], updateId }),
+      boundaryWhenStuck(client.session(sessionId).workflow),
     );
     const { events, result } = await collect(
-      client.events(sessionId, started.runId, { fromOffset: started.offset }),
+      client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     );
     expect(result.stopReason).toBe("error");
     expect(events.find((event) => event.type === "error")).toMatchObject({ fatal: true });
-    await client.handle(sessionId).result();
-    const status = await client.describe(sessionId);
+    await client.session(sessionId).workflow.result();
+    const status = await client.session(sessionId).describe();
     expect(status.status).toBe("failed");
     expect(status.failure?.message).toMatch(/unknown agent 'ghost'/);
     await until(() => agentStatus(sessionId), ["failed"]);
     await until(() => listed("failed").then((ids) => ids.includes(sessionId)), true);
-    const history = await client.handle(sessionId).fetchHistory();
+    const history = await client.session(sessionId).workflow.fetchHistory();
     await Worker.runReplayHistory({ workflowBundle: await loadWorkflowBundle() }, history, sessionId);
   });
 
@@ -159,15 +159,15 @@ describe("AgentStatus is true for every state, and the UI explains the session",
     await until(() => listed("idle").then((ids) => ids.includes(idle)), true);
     await until(() => listed("awaiting_approval").then((ids) => ids.includes(approval)), true);
     await until(() => listed("awaiting_input").then((ids) => ids.includes(input)), true);
-    await client.cancel(approval);
-    await client.cancel(input);
+    await client.session(approval).cancel();
+    await client.session(input).cancel();
     await until(() => listed("awaiting_approval").then((ids) => ids.includes(approval)), false);
   });
 
   it("every signal, update and query of a session carries a description for the UI's forms", async () => {
     const sessionId = `described-${randomUUID()}`;
     await client.send("chat", "hello", { sessionId });
-    const metadata = (await client.handle(sessionId).query("__temporal_workflow_metadata")) as {
+    const metadata = (await client.session(sessionId).workflow.query("__temporal_workflow_metadata")) as {
       definition: Record<string, { name: string; description?: string }[]>;
     };
     const handlers = [
@@ -178,7 +178,7 @@ describe("AgentStatus is true for every state, and the UI explains the session",
     for (const [name, description] of Object.entries(HANDLER_DESCRIPTIONS)) {
       expect(handlers.find((handler) => handler.name === name)?.description).toBe(description);
     }
-    const details = await client.handle(sessionId).describe();
+    const details = await client.session(sessionId).workflow.describe();
     expect(await details.staticSummary()).toMatch(/agent chat/);
   });
 });

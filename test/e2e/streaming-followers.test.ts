@@ -119,14 +119,15 @@ describe("followers of a model call that streams", () => {
     let quiet: boolean | undefined;
     let readsAtFirstPiece = 0;
     let readsAtLastPiece = 0;
-    for await (const event of client.events(started.sessionId, started.runId, {
+    for await (const event of client.session(started.sessionId).events(started.runId, {
       fromOffset: started.offset,
     })) {
       if (event.type !== "text_delta") continue;
       text += event.text;
       for (; released < STREAM_PIECES && text.includes(pieceText(released)); released++) {
         if (released === 0) {
-          quiet = (await client.handle(started.sessionId).query(readStreamQuery, { from: 0 })).quiet;
+          quiet = (await client.session(started.sessionId).workflow.query(readStreamQuery, { from: 0 }))
+            .quiet;
           readsAtFirstPiece = reads.count;
           if (holdMs > 0) await sleep(holdMs);
         }

@@ -161,7 +161,7 @@ describe.each(transports)("live streaming through the real openai client ($name 
     );
     const started = await client.start("streamer", "tell me about the fox");
     const first: DurableEvent[] = [];
-    const reader = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
+    const reader = client.session(started.sessionId).events(started.runId, { fromOffset: started.offset });
     for await (const event of reader) {
       first.push(event);
       if (event.type === "text_delta") break;
@@ -170,13 +170,13 @@ describe.each(transports)("live streaming through the real openai client ($name 
     // Left mid-stream: resuming after the run's `done` would wait for events the run no longer makes.
     expect(last.type).toBe("text_delta");
     const resumed = await collect(
-      client.events(started.sessionId, started.runId, {
+      client.session(started.sessionId).events(started.runId, {
         fromOffset: last.offset + 1,
         ...(last.deltaId ? { fromDeltaId: last.deltaId } : {}),
       }),
     );
     const full = await collect(
-      client.events(started.sessionId, started.runId, { fromOffset: started.offset }),
+      client.session(started.sessionId).events(started.runId, { fromOffset: started.offset }),
     );
     const strip = (events: AgentEvent[]) =>
       events.map((event) => {

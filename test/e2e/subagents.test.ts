@@ -132,11 +132,11 @@ describe("subagents as child workflows", () => {
       events.push(event);
       if (event.type === "approval_request") {
         expect(event.forkId).toBe("task-d1-1");
-        const status = await client.describe(sessionId);
+        const status = await client.session(sessionId).describe();
         expect(status.status).toBe("awaiting_approval");
         expect(status.subagents).toEqual([{ sessionId: child, agent: "researcher", forkId: "task-d1-1" }]);
         expect(status.pendingApprovals).toMatchObject([{ callId: "r1", tool: "lookup", sessionId: child }]);
-        await client.approve(sessionId, event.call.id, { actor: "alice" });
+        await client.session(sessionId).approve(event.call.id, { actor: "alice" });
       }
     }
     // The subagent events name the fork too: "child:" marks the child's own events.
@@ -166,10 +166,10 @@ describe("subagents as child workflows", () => {
     });
     const done = events.at(-1)!;
     expect(done).toMatchObject({ type: "done", result: { usage: { inputTokens: 40, outputTokens: 20 } } });
-    expect((await client.describe(sessionId)).usage).toEqual({ inputTokens: 40, outputTokens: 20 });
+    expect((await client.session(sessionId).describe()).usage).toEqual({ inputTokens: 40, outputTokens: 20 });
 
     // A session of its own, a child of the parent's workflow (the UI's Relationships), closed with its task.
-    const description = await client.handle(child).describe();
+    const description = await client.session(child).workflow.describe();
     expect(description.parentExecution?.workflowId).toBe(sessionId);
     expect(description.status.name).toBe("COMPLETED");
     const decision = events.find((event) => event.type === "permission_decision" && event.forkId);
@@ -182,15 +182,15 @@ describe("subagents as child workflows", () => {
     const events: DurableEvent[] = [];
     for await (const event of client.run("lead", "explain tides", { sessionId })) {
       events.push(event);
-      if (event.type === "approval_request") await client.cancel(sessionId);
+      if (event.type === "approval_request") await client.session(sessionId).cancel();
     }
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "aborted" });
-    const description = await client.handle(child).describe();
+    const description = await client.session(child).workflow.describe();
     expect(description.status.name).toBe("CANCELLED");
     expect(events.find((event) => event.type === "subagent" && event.phase === "end")).toMatchObject({
       status: "cancelled",
     });
-    const status = await client.describe(sessionId);
+    const status = await client.session(sessionId).describe();
     expect(status.subagents).toBeUndefined();
     expect(status.pendingApprovals).toEqual([]);
   });
@@ -242,17 +242,17 @@ describe("subagents as child workflows", () => {
     const first = await collect(client.run("detacher", "research tides in the background", { sessionId }));
     expect(first.result.text).toBe("I will report later.");
     // The run is over; the group still runs, waiting for the subagent's approval.
-    const waiting = await client.describe(sessionId);
+    const waiting = await client.session(sessionId).describe();
     expect(waiting.backgroundTasks).toMatchObject([{ label: "Subagent group: tides", done: false }]);
     // The child session gets to its approval on its own time, after the parent's run has ended.
     await expect
-      .poll(async () => (await client.describe(sessionId)).pendingApprovals, {
+      .poll(async () => (await client.session(sessionId).describe()).pendingApprovals, {
         timeout: QUERY_POLL_TIMEOUT_MS,
       })
       .toMatchObject([{ callId: "r1", sessionId: `${sessionId}/task-b1-1` }]);
-    await client.approve(sessionId, "r1", { actor: "alice" });
+    await client.session(sessionId).approve("r1", { actor: "alice" });
     await expect
-      .poll(async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done, {
+      .poll(async () => (await client.session(sessionId).describe()).backgroundTasks?.[0]?.done, {
         timeout: QUERY_POLL_TIMEOUT_MS,
       })
       .toBe(true);
@@ -276,6 +276,6 @@ describe("subagents as child workflows", () => {
       },
     ]);
     // The group's usage counts toward the session (its run had ended): 2 parent calls + 2 child + 1.
-    expect((await client.describe(sessionId)).usage).toEqual({ inputTokens: 50, outputTokens: 25 });
+    expect((await client.session(sessionId).describe()).usage).toEqual({ inputTokens: 50, outputTokens: 25 });
   });
 });

@@ -141,7 +141,7 @@ describe.skipIf(skipReason !== undefined)("ops from the Temporal UI", () => {
       const page = browser!.page;
       const started = await client.start("ui-refunds", "refund order 42");
       const finished = collect(
-        client.events(started.sessionId, started.runId, { fromOffset: started.offset }),
+        client.session(started.sessionId).events(started.runId, { fromOffset: started.offset }),
       );
       // The list is only as current as the visibility store: wait until it indexes the new status.
       await expect

@@ -144,10 +144,10 @@ describe.each(DELTA_TRANSPORTS)(
       start = run.offset;
       live = await Promise.all(
         seenBy.map((by) =>
-          follow(client.events(sessionId, run.runId, { fromOffset: start }), { by, sessionId }),
+          follow(client.session(sessionId).events(run.runId, { fromOffset: start }), { by, sessionId }),
         ),
       );
-      late = await follow(client.events(sessionId, run.runId, { fromOffset: start }));
+      late = await follow(client.session(sessionId).events(run.runId, { fromOffset: start }));
     }, 150_000);
     afterAll(async () => {
       await client?.close();
@@ -178,7 +178,7 @@ describe.each(DELTA_TRANSPORTS)(
     });
 
     it("the session's history holds no update from a tool, and each result carries at most one window", async () => {
-      const history = (await client.handle(sessionId).fetchHistory()).events ?? [];
+      const history = (await client.session(sessionId).workflow.fetchHistory()).events ?? [];
       const types = history.map((event) => String(event.eventType));
       expect(types.filter((type) => /UPDATE_REJECTED|UpdateRejected/.test(type))).toEqual([]);
       const updates = history.flatMap((event) => {

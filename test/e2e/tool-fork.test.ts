@@ -251,22 +251,22 @@ describe("ctx.fork from a tool in a durable run: a child session of the agent", 
       if (event.type === "approval_request" && !approved) {
         approved = true;
         expect(event.forkId).toBe("task-e1-1");
-        const status = await client.describe(sessionId);
+        const status = await client.session(sessionId).describe();
         expect(status.pendingApprovals).toMatchObject([
           { callId: "f1", tool: "lookup", sessionId: forkSession },
         ]);
-        await client.approve(sessionId, event.call.id, { actor: "alice" });
+        await client.session(sessionId).approve(event.call.id, { actor: "alice" });
       }
     }
     expect(first.at(-1)).toMatchObject({ type: "done", reason: "stop" });
 
     const second = `careful2-${Date.now()}`;
     for await (const event of client.run("careful", "explain tides", { sessionId: second })) {
-      if (event.type === "approval_request") await client.cancel(second);
+      if (event.type === "approval_request") await client.session(second).cancel();
     }
     const child = await client.temporal.workflow.getHandle(`${second}/task-e1-1`).describe();
     expect(child.status.name).toBe("CANCELLED");
-    const status = await client.describe(second);
+    const status = await client.session(second).describe();
     expect(status.pendingApprovals).toEqual([]);
     expect(status.subagents ?? []).toEqual([]);
     expect(status.status).toBe("idle");

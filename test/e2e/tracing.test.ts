@@ -95,7 +95,7 @@ describe("tracing a durable run", () => {
     const sessionId = `traced-${taskQueue}`;
     for await (const event of client.run("traced", "refund order 7", { sessionId })) {
       if (event.type === "approval_request")
-        await client.approve(sessionId, event.call.id, { actor: "tester" });
+        await client.session(sessionId).approve(event.call.id, { actor: "tester" });
     }
     const spans = await spansWhen((all) => named(all, "invoke_agent traced").length > 0);
 

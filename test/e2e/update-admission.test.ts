@@ -84,13 +84,15 @@ it("an update that arrives with a tool's result is accepted in a workflow task o
   await first.stop();
   releaseHold();
   const taken = await takeWorkflowTaskAndKeepIt(client, client.taskQueueFor("holder"), started.sessionId);
-  const steered = client.steer(started.sessionId, "and mind the weather");
+  const steered = client.session(started.sessionId).steer("and mind the weather");
   // The taken task times out (the session's workflow task timeout, 10 s); its next attempt carries the steer too.
   await waitForEvent(client, started.sessionId, EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT, taken);
   running.push(await startTestWorker({ taskQueue, agents, providers }));
   await steered;
   const events = [];
-  for await (const event of client.events(started.sessionId, started.runId, { fromOffset: started.offset }))
+  for await (const event of client
+    .session(started.sessionId)
+    .events(started.runId, { fromOffset: started.offset }))
     events.push(event);
   expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
   // The steer was taken (it may come a turn after the tool's result it arrived with) and reached the model.

@@ -51,14 +51,16 @@ it("a worker without a cache admits a run after a task that made no command, and
   expect((await client.send("idle", "hello", { sessionId })).text).toBe("ok");
   for (let n = 0; n < 10; n++) await undecodableSteer(sessionId);
   await expect
-    .poll(async () => (await client.describe(sessionId)).rejectedSignals.length, { timeout: 60_000 })
+    .poll(async () => (await client.session(sessionId).describe()).rejectedSignals.length, {
+      timeout: 60_000,
+    })
     .toBe(10);
 
   const next = await client.send("idle", "still there?", { sessionId });
   expect(next.stopReason).toBe("stop");
   expect(next.text).toBe("ok");
 
-  const history = await client.handle(sessionId).fetchHistory();
+  const history = await client.session(sessionId).workflow.fetchHistory();
   const signals = (history.events ?? []).map(
     (event) => event.workflowExecutionSignaledEventAttributes?.signalName,
   );

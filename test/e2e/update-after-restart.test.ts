@@ -48,14 +48,16 @@ it("a new worker starts the next run of a session whose last task made no comman
   expect((await client.send("chat", "hello", { sessionId })).text).toBe("ok");
   for (let n = 0; n < 3; n++) await undecodableSteer(sessionId);
   await expect
-    .poll(async () => (await client.describe(sessionId)).rejectedSignals.length, { timeout: 15_000 })
+    .poll(async () => (await client.session(sessionId).describe()).rejectedSignals.length, {
+      timeout: 15_000,
+    })
     .toBe(3);
 
   await worker!.stop();
   worker = await startTestWorker({ taskQueue, agents: [chat], providers: providers() });
   expect((await client.send("chat", "still there?", { sessionId })).text).toBe("ok");
 
-  const status = await client.describe(sessionId);
+  const status = await client.session(sessionId).describe();
   expect(status.runsCompleted).toBe(2);
   expect(status.messageCount).toBe(4);
   const handle = client.temporal.workflow.getHandle(sessionId);

@@ -25,7 +25,7 @@ it("a worker killed mid-tool is replaced: completed tools ran once, at-most-once
   const started = await client.start("crashy", "go");
   const events: AgentEvent[] = [];
   const consuming = (async () => {
-    const run = client.events(started.sessionId, started.runId, { fromOffset: started.offset });
+    const run = client.session(started.sessionId).events(started.runId, { fromOffset: started.offset });
     for (;;) {
       const next = await run.next();
       if (next.done) return next.value;
@@ -44,7 +44,7 @@ it("a worker killed mid-tool is replaced: completed tools ran once, at-most-once
   expect(result.stopReason).toBe("stop");
   expect(result.text).toBe("done");
   // What the workers recorded, across their crashes, is what the workflow code does on a replay from scratch.
-  const history = await client.handle(started.sessionId).fetchHistory();
+  const history = await client.session(started.sessionId).workflow.fetchHistory();
   await Worker.runReplayHistory({ workflowBundle: await loadWorkflowBundle() }, history, started.sessionId);
   const lines = readFileSync(sideEffects, "utf8").trim().split("\n");
   expect(lines.filter((line) => line === "record a")).toHaveLength(1);

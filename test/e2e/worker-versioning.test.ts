@@ -127,30 +127,34 @@ describe("worker deployment versioning", () => {
     // On build 1: a long run that holds in its second turn, a run waiting for an approval, a run whose subagent holds
     // in its second turn, an idle session.
     const long = await agents.start("versioned", "long");
-    const longEvents = collect(agents.events(long.sessionId, long.runId, { fromOffset: long.offset }));
+    const longEvents = collect(
+      agents.session(long.sessionId).events(long.runId, { fromOffset: long.offset }),
+    );
     const approval = await agents.start("versioned", "approval");
     const approvalEvents = collect(
-      agents.events(approval.sessionId, approval.runId, { fromOffset: approval.offset }),
+      agents.session(approval.sessionId).events(approval.runId, { fromOffset: approval.offset }),
     );
     const delegating = await agents.start("versioned", "delegate");
     const delegatingEvents = collect(
-      agents.events(delegating.sessionId, delegating.runId, { fromOffset: delegating.offset }),
+      agents.session(delegating.sessionId).events(delegating.runId, { fromOffset: delegating.offset }),
     );
     const idle = `idle-${taskQueue}`;
     const first = await agents.send("versioned", "idle first", { sessionId: idle });
     expect(first.text).toBe("first done");
     await waitForLine(sideEffects, /^hold l2 build-1$/m);
     await waitForLine(sideEffects, /^hold c2 build-1$/m);
-    let pending = (await agents.describe(approval.sessionId)).pendingApprovals;
+    let pending = (await agents.session(approval.sessionId).describe()).pendingApprovals;
     while (pending.length === 0) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      pending = (await agents.describe(approval.sessionId)).pendingApprovals;
+      pending = (await agents.session(approval.sessionId).describe()).pendingApprovals;
     }
 
     // Build 2 deployed, not current: new work still goes to build 1, and every session stays there.
     await startBuild("build-2");
     const fresh = await agents.start("versioned", "fresh");
-    const before = await collect(agents.events(fresh.sessionId, fresh.runId, { fromOffset: fresh.offset }));
+    const before = await collect(
+      agents.session(fresh.sessionId).events(fresh.runId, { fromOffset: fresh.offset }),
+    );
     expect(toolResults(before)).toEqual(["step f1 by build-1 [build-1]"]);
     for (const sessionId of [long.sessionId, approval.sessionId, delegating.sessionId, idle])
       expect(await buildOf(sessionId)).toBe("build-1");
@@ -165,10 +169,10 @@ describe("worker deployment versioning", () => {
     await wakeUntilOn(temporal, approval.sessionId, "build-2");
     const waitingChain = await executionsOf(approval.sessionId);
     expect(waitingChain.map((execution) => execution.build)).toEqual(["build-1", "build-2"]);
-    const moved = await agents.describe(approval.sessionId);
+    const moved = await agents.session(approval.sessionId).describe();
     expect(moved.pendingApprovals).toEqual(pending);
     expect(moved.currentRun?.runId).toBe(approval.runId);
-    await agents.approve(approval.sessionId, pending[0]!.callId, { actor: "tester" });
+    await agents.session(approval.sessionId).approve(pending[0]!.callId, { actor: "tester" });
     const second = await collect(agents.run("versioned", "idle second", { sessionId: idle }));
 
     // Each finished, its first turns on build 1's code and workers, the turns after its continue-as-new on build 2's.
@@ -267,7 +271,7 @@ describe("worker deployment versioning", () => {
     await setCurrent("build-1");
     const rolledBack = await agents.start("versioned", "fresh");
     const rolledBackEvents = await collect(
-      agents.events(rolledBack.sessionId, rolledBack.runId, { fromOffset: rolledBack.offset }),
+      agents.session(rolledBack.sessionId).events(rolledBack.runId, { fromOffset: rolledBack.offset }),
     );
     expect(toolResults(rolledBackEvents)).toEqual(["step f1 by build-1 [build-1]"]);
     expect(await buildOf(rolledBack.sessionId)).toBe("build-1");
@@ -285,7 +289,7 @@ describe("worker deployment versioning", () => {
     await setRamping("build-2", 100);
     const ramped = await agents.start("versioned", "fresh");
     const events = await collect(
-      agents.events(ramped.sessionId, ramped.runId, { fromOffset: ramped.offset }),
+      agents.session(ramped.sessionId).events(ramped.runId, { fromOffset: ramped.offset }),
     );
     expect(toolResults(events)).toEqual(["step f1 by build-2 [build-2]"]);
     expect(await buildOf(ramped.sessionId)).toBe("build-2");

@@ -8,7 +8,7 @@ export function collect(
   return drain(run);
 }
 
-/** Follows a durable run to its end (`AgentClient.events`), returning every event, offsets and all, and the result. */
+/** Follows a durable run to its end (`SessionHandle.events`), returning every event, offsets and all, and the result. */
 export function collectDurable(
   run: AsyncGenerator<DurableEvent, RunResult>,
 ): Promise<{ events: DurableEvent[]; result: RunResult }> {

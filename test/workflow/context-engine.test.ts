@@ -116,7 +116,7 @@ describe("the ContextEngine in durable runs", () => {
     expect(used(durable.events)).toBeGreaterThan(0);
     expect(used(durable.events)).toBe(used(local.events));
     expect(planned.filter((id) => id === "planning-durable")).toHaveLength(used(durable.events));
-    const history = await client.handle("planning-durable").fetchHistory();
+    const history = await client.session("planning-durable").workflow.fetchHistory();
     const effects = (history.events ?? []).filter(
       (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === "runEffect",
     );

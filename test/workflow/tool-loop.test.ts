@@ -82,8 +82,8 @@ describe("durable tool loop", () => {
 
   it("records one activity per model call and per tool call, with the retry policies of their class", async () => {
     const started = await client.start("calculator", "again: 2+3+10?");
-    await collect(client.events(started.sessionId, started.runId, { fromOffset: started.offset }));
-    const history = await client.handle(started.sessionId).fetchHistory();
+    await collect(client.session(started.sessionId).events(started.runId, { fromOffset: started.offset }));
+    const history = await client.session(started.sessionId).workflow.fetchHistory();
     const scheduled = (history.events ?? []).flatMap((event) =>
       event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes] : [],
     );
@@ -98,10 +98,10 @@ describe("durable tool loop", () => {
     const inputs = async (agent: string) => {
       const started = await client.start(agent, "2+3+10?");
       const { result } = await collect(
-        client.events(started.sessionId, started.runId, { fromOffset: started.offset }),
+        client.session(started.sessionId).events(started.runId, { fromOffset: started.offset }),
       );
       expect(result.text).toBe("The answer is 15 and HI.");
-      const history = await client.handle(started.sessionId).fetchHistory();
+      const history = await client.session(started.sessionId).workflow.fetchHistory();
       return (history.events ?? []).flatMap((event) => {
         const attributes = event.activityTaskScheduledEventAttributes;
         if (attributes?.activityType?.name !== "callModel") return [];

@@ -104,7 +104,7 @@ async function statusWhen(
   ready: (status: SessionStatus) => boolean,
 ): Promise<SessionStatus> {
   for (;;) {
-    const status = await agents.describe(sessionId);
+    const status = await agents.session(sessionId).describe();
     if (ready(status)) return status;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -164,7 +164,7 @@ describe("a run waiting for a person, when another build becomes current", () =>
     const denied = await agents.start("waiter", "deny");
     const cancelled = await agents.start("waiter", "cancel");
     const followers = [timing, mixed, denied, cancelled].map((run) =>
-      collectDurable(agents.events(run.sessionId, run.runId, { fromOffset: run.offset })),
+      collectDurable(agents.session(run.sessionId).events(run.runId, { fromOffset: run.offset })),
     );
     const [timingRun, mixedRun, deniedRun, cancelledRun] = followers;
     const before = new Map<string, SessionStatus>();
@@ -186,7 +186,7 @@ describe("a run waiting for a person, when another build becomes current", () =>
       const chain = await executionsOf(temporal, run.sessionId);
       expect(chain.map((execution) => execution.build)).toEqual(["b1", "b2"]);
       // The same waits, with the same call ids, approvers and deadlines (the timeout is not restarted).
-      const after = await agents.describe(run.sessionId);
+      const after = await agents.session(run.sessionId).describe();
       expect(waits(after)).toEqual(waits(before.get(run.sessionId)!));
       expect(after.status).toBe(before.get(run.sessionId)!.status);
       expect(after.currentRun?.runId).toBe(run.runId);
@@ -200,9 +200,11 @@ describe("a run waiting for a person, when another build becomes current", () =>
     expect(ran).toEqual(["quick q1 b1"]);
 
     // The approvers came along: only alice may decide.
-    await expect(agents.approve(mixed.sessionId, "p1", { actor: "bob" })).rejects.toThrow(/may not decide/);
-    await agents.answer(mixed.sessionId, "u1", "blue", { actor: "carol" });
-    await agents.approve(mixed.sessionId, "p1", { actor: "alice" });
+    await expect(agents.session(mixed.sessionId).approve("p1", { actor: "bob" })).rejects.toThrow(
+      /may not decide/,
+    );
+    await agents.session(mixed.sessionId).answer("u1", "blue", { actor: "carol" });
+    await agents.session(mixed.sessionId).approve("p1", { actor: "alice" });
     const mixedFollowed = await mixedRun!;
     expect(mixedFollowed.result.text).toBe("mixed done");
     // The finished call kept its result and ran once, on b1; the approved one ran once, on b2; then the next turn.
@@ -227,14 +229,14 @@ describe("a run waiting for a person, when another build becomes current", () =>
     ]);
 
     // Denied after the move: the tool never runs, the model reads the denial.
-    await agents.deny(denied.sessionId, "p2", { actor: "alice", reason: "not today" });
+    await agents.session(denied.sessionId).deny("p2", { actor: "alice", reason: "not today" });
     const deniedFollowed = await deniedRun!;
     expect(toolResults(deniedFollowed.events)).toEqual(["p2: Error: denied by user: not today"]);
     expect(deniedFollowed.result.text).toBe("deny done");
     expectEveryOffsetOnce(deniedFollowed.events);
 
     // Cancelled after the move: the approval is settled as cancelled, and a late decision is refused.
-    await agents.cancel(cancelled.sessionId, { runId: cancelled.runId });
+    await agents.session(cancelled.sessionId).cancel({ runId: cancelled.runId });
     const cancelledFollowed = await cancelledRun!;
     expect(cancelledFollowed.result.stopReason).toBe("aborted");
     expect(cancelledFollowed.events).toContainEqual(
@@ -242,11 +244,11 @@ describe("a run waiting for a person, when another build becomes current", () =>
     );
     expect(countOf(cancelledFollowed.events, "approval_request", "p3")).toBe(1);
     expectEveryOffsetOnce(cancelledFollowed.events);
-    expect(waits(await agents.describe(cancelled.sessionId))).toEqual({
+    expect(waits(await agents.session(cancelled.sessionId).describe())).toEqual({
       pendingApprovals: [],
       pendingQuestions: [],
     });
-    await expect(agents.approve(cancelled.sessionId, "p3", { actor: "alice" })).rejects.toThrow(
+    await expect(agents.session(cancelled.sessionId).approve("p3", { actor: "alice" })).rejects.toThrow(
       /already settled \(cancelled\)/,
     );
 

@@ -33,7 +33,7 @@ try {
   const toolResult = done.result.messages
     .flatMap((message) => message.content)
     .find((block) => block.type === "tool_result");
-  const { status } = await client.describe(sessionId);
+  const { status } = await client.session(sessionId).describe();
   console.log(JSON.stringify({ types, text: done.result.text, reason: done.reason, toolResult, status }));
 } finally {
   await client.close();

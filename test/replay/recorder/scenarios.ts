@@ -49,11 +49,11 @@ const steerFollowUp: Scenario = async ({ client, sessionId, gates }) => {
   const agent = agentOf("steer-follow-up");
   const started = await client.start(agent, "How much rain falls here?", { sessionId });
   await gates.holdEntered.opened;
-  await client.steer(sessionId, "Answer in millimetres.", { id: "steer-1" });
-  await client.followUp(sessionId, "Now say it in one line.", { id: "follow-up-1" });
+  await client.session(sessionId).steer("Answer in millimetres.", { id: "steer-1" });
+  await client.session(sessionId).followUp("Now say it in one line.", { id: "follow-up-1" });
   gates.holdRelease.open();
   const events = await expectEnd(
-    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     "stop",
   );
   const steers = events.filter((event) => event.type === "steer").length;
@@ -65,8 +65,8 @@ const cancel: Scenario = async ({ client, sessionId, gates }) => {
   const agent = agentOf("cancel");
   const started = await client.start(agent, "Run the long job.", { sessionId });
   await gates.slowEntered.opened;
-  await client.cancel(sessionId, { reason: "recorder cancels" });
-  await expectEnd(client.events(sessionId, started.runId, { fromOffset: started.offset }), "aborted");
+  await client.session(sessionId).cancel({ reason: "recorder cancels" });
+  await expectEnd(client.session(sessionId).events(started.runId, { fromOffset: started.offset }), "aborted");
   // The tool has seen the cancel on the worker; its activity's end is in history before the next run starts.
   await gates.slowExited.opened;
   await waitForActivityEnd(client, sessionId);
@@ -76,10 +76,10 @@ const cancel: Scenario = async ({ client, sessionId, gates }) => {
 const continueAsNew: Scenario = async ({ client, sessionId }) => {
   const agent = agentOf("continue-as-new");
   await expectEnd(client.run(agent, "First.", { sessionId }), "stop");
-  const first = (await client.handle(sessionId).describe()).runId;
+  const first = (await client.session(sessionId).workflow.describe()).runId;
   await expectEnd(client.run(agent, "Second: 1+2?", { sessionId }), "stop");
   await waitFor(
-    async () => (await client.handle(sessionId).describe()).runId !== first,
+    async () => (await client.session(sessionId).workflow.describe()).runId !== first,
     "the session to continue as new",
   );
   await expectEnd(client.run(agent, "Third.", { sessionId }), "stop");
@@ -100,15 +100,17 @@ const providerError: Scenario = async ({ client, sessionId }) => {
 
 const closed: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agentOf("closed"), "4+4, then we are done.", { sessionId }), "stop");
-  await client.closeSession(sessionId);
-  await client.handle(sessionId).result();
+  await client.session(sessionId).close();
+  await client.session(sessionId).workflow.result();
 };
 
 /** Waits until the session shows the approval scenarios' tool call as pending. */
 async function waitForPendingApproval(client: AgentClient, sessionId: string): Promise<void> {
   await waitFor(
     async () =>
-      (await client.describe(sessionId)).pendingApprovals.some((item) => item.callId === APPROVAL_CALL_ID),
+      (await client.session(sessionId).describe()).pendingApprovals.some(
+        (item) => item.callId === APPROVAL_CALL_ID,
+      ),
     `approval ${APPROVAL_CALL_ID} to be pending`,
   );
 }
@@ -118,9 +120,9 @@ const approvalWait: Scenario = async ({ client, sessionId }) => {
     sessionId,
   });
   await waitForPendingApproval(client, sessionId);
-  await client.approve(sessionId, APPROVAL_CALL_ID, { actor: "recorder", reason: "fine" });
+  await client.session(sessionId).approve(APPROVAL_CALL_ID, { actor: "recorder", reason: "fine" });
   const events = await expectEnd(
-    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     "stop",
   );
   const result = events.find((event) => event.type === "tool_result");
@@ -133,9 +135,9 @@ const approvalDeny: Scenario = async ({ client, sessionId }) => {
     sessionId,
   });
   await waitForPendingApproval(client, sessionId);
-  await client.deny(sessionId, APPROVAL_CALL_ID, { actor: "recorder", reason: "not now" });
+  await client.session(sessionId).deny(APPROVAL_CALL_ID, { actor: "recorder", reason: "not now" });
   const events = await expectEnd(
-    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     "stop",
   );
   const result = events.find((event) => event.type === "tool_result");
@@ -149,15 +151,15 @@ const approvers: Scenario = async ({ client, sessionId }) => {
     sessionId,
   });
   await waitForPendingApproval(client, sessionId);
-  const handle = client.handle(sessionId);
+  const handle = client.session(sessionId).workflow;
   await handle.signal(approveSignal, { callId: APPROVAL_CALL_ID, actor: "intruder" });
   await waitFor(
-    async () => ((await client.describe(sessionId)).rejectedDecisions ?? []).length === 1,
+    async () => ((await client.session(sessionId).describe()).rejectedDecisions ?? []).length === 1,
     "the intruder's approval to be listed as ignored",
   );
   await handle.signal(approveSignal, { callId: APPROVAL_CALL_ID, actor: "recorder", reason: "checked" });
   const events = await expectEnd(
-    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     "stop",
   );
   const resolved = events.find((event) => event.type === "approval_resolved");
@@ -169,12 +171,14 @@ const question: Scenario = async ({ client, sessionId }) => {
   const started = await client.start(agentOf("question"), "Pick a colour for me.", { sessionId });
   await waitFor(
     async () =>
-      (await client.describe(sessionId)).pendingQuestions.some((item) => item.callId === QUESTION_CALL_ID),
+      (await client.session(sessionId).describe()).pendingQuestions.some(
+        (item) => item.callId === QUESTION_CALL_ID,
+      ),
     `question ${QUESTION_CALL_ID} to be pending`,
   );
-  await client.answer(sessionId, QUESTION_CALL_ID, { selected: ["blue"] }, { actor: "recorder" });
+  await client.session(sessionId).answer(QUESTION_CALL_ID, { selected: ["blue"] }, { actor: "recorder" });
   const events = await expectEnd(
-    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     "stop",
   );
   const result = events.find((event) => event.type === "tool_result");
@@ -204,10 +208,10 @@ const approvalTimeout: Scenario = async ({ client, sessionId }) => {
 const interrupt: Scenario = async ({ client, sessionId, gates }) => {
   const started = await client.start(agentOf("interrupt"), "Write a very long essay.", { sessionId });
   await gates.modelEntered.opened;
-  if (!(await client.interrupt(sessionId, INTERRUPT_MESSAGE)))
+  if (!(await client.session(sessionId).interrupt(INTERRUPT_MESSAGE)))
     throw new Error("the interrupt found no model call in flight");
   const events = await expectEnd(
-    client.events(sessionId, started.runId, { fromOffset: started.offset }),
+    client.session(sessionId).events(started.runId, { fromOffset: started.offset }),
     "stop",
   );
   if (!events.some((event) => event.type === "steer"))
@@ -222,16 +226,19 @@ const cancelDuringApproval: Scenario = async ({ client, sessionId }) => {
     sessionId,
   });
   await waitForPendingApproval(client, sessionId);
-  await client.cancel(sessionId, { reason: "recorder cancels while the approval waits" });
-  await expectEnd(client.events(sessionId, started.runId, { fromOffset: started.offset }), "aborted");
-  const status = await client.describe(sessionId);
+  await client.session(sessionId).cancel({ reason: "recorder cancels while the approval waits" });
+  await expectEnd(client.session(sessionId).events(started.runId, { fromOffset: started.offset }), "aborted");
+  const status = await client.session(sessionId).describe();
   if (status.pendingApprovals.length > 0)
     throw new Error(`approvals still pending after the cancel: ${JSON.stringify(status.pendingApprovals)}`);
   // A late decision is refused (its validator rejects it, so nothing of it reaches the history).
-  const late = await client.approve(sessionId, APPROVAL_CALL_ID).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
+  const late = await client
+    .session(sessionId)
+    .approve(APPROVAL_CALL_ID)
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
   if (!late) throw new Error("a decision on the cancelled approval was accepted");
   if (!String((late as Error).message).includes("cancelled"))
     throw new Error(
@@ -296,12 +303,12 @@ const backgroundLimits: Scenario = async ({ client, sessionId }) => {
   );
   if (!refused) throw new Error("maxTotal did not refuse the joinable group");
   await waitFor(
-    async () => (await client.describe(sessionId)).pendingApprovals.length === 1,
+    async () => (await client.session(sessionId).describe()).pendingApprovals.length === 1,
     "the detached child's approval request",
   );
-  await client.approve(sessionId, LIMITS_CHILD_CALL_ID);
+  await client.session(sessionId).approve(LIMITS_CHILD_CALL_ID);
   await waitFor(
-    async () => (await client.describe(sessionId)).backgroundTasks?.[0]?.done === true,
+    async () => (await client.session(sessionId).describe()).backgroundTasks?.[0]?.done === true,
     "the detached group to finish",
   );
   const second = await expectEnd(client.run(agent, "Any news?", { sessionId }), "stop");
@@ -318,12 +325,12 @@ const cancelBackgroundJoin: Scenario = async ({ client, sessionId }) => {
     sessionId,
   });
   await waitFor(
-    async () => (await client.describe(sessionId)).pendingApprovals.length === 1,
+    async () => (await client.session(sessionId).describe()).pendingApprovals.length === 1,
     "the joined child's approval request",
   );
-  await client.cancel(sessionId, { reason: "recorder cancels while the run joins" });
-  await expectEnd(client.events(sessionId, started.runId, { fromOffset: started.offset }), "aborted");
-  const status = await client.describe(sessionId);
+  await client.session(sessionId).cancel({ reason: "recorder cancels while the run joins" });
+  await expectEnd(client.session(sessionId).events(started.runId, { fromOffset: started.offset }), "aborted");
+  const status = await client.session(sessionId).describe();
   if (status.pendingApprovals.length > 0 || status.subagents)
     throw new Error(`the child was left behind: ${JSON.stringify(status)}`);
 };
@@ -336,7 +343,8 @@ const middleware: Scenario = async ({ client, sessionId }) => {
 
 const budget: Scenario = async ({ client, sessionId }) => {
   await expectEnd(client.run(agentOf("budget"), "Add 3 and 4.", { sessionId }), "stop");
-  if ((await client.describe(sessionId)).cost === undefined) throw new Error("the session shows no cost");
+  if ((await client.session(sessionId).describe()).cost === undefined)
+    throw new Error("the session shows no cost");
 };
 
 const mcp: Scenario = async ({ client, sessionId }) => {
@@ -350,7 +358,7 @@ const fork: Scenario = async ({ client, sessionId }) => {
   const agent = agentOf("fork");
   const source = `${sessionId}-source`;
   await expectEnd(client.run(agent, "Add 1 and 2.", { sessionId: source }), "stop");
-  await client.fork(source, { atTurn: 2, newSessionId: sessionId });
+  await client.session(source).fork({ atTurn: 2, newSessionId: sessionId });
   await expectEnd(client.run(agent, "Again, briefly.", { sessionId }), "stop");
 };
 
@@ -406,7 +414,7 @@ const ACTIVITY_ENDS = [
 
 async function waitForActivityEnd(client: AgentClient, sessionId: string): Promise<void> {
   await waitFor(async () => {
-    const history = await client.handle(sessionId).fetchHistory();
+    const history = await client.session(sessionId).workflow.fetchHistory();
     const cancelled = history.events?.find((event) => event.activityTaskCancelRequestedEventAttributes);
     const scheduled = cancelled?.activityTaskCancelRequestedEventAttributes?.scheduledEventId;
     return (history.events ?? []).some((event) =>

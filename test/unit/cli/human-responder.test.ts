@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { HumanResponder, type HumanResponderOptions } from "../../../src/cli/human-responder.js";
 import { InlinePrompter } from "../../../src/cli/inline-prompter.js";
-import type { AgentClient } from "../../../src/client.js";
+import type { SessionHandle } from "../../../src/client.js";
 import type { AgentEvent } from "../../../src/kernel/events.js";
 
 const call = { id: "c1", name: "delete_file", input: { path: "a.txt" } };
@@ -13,29 +13,29 @@ const question: AgentEvent = {
   question: { question: "Which?", options: ["red", "blue"] },
 };
 
-/** A client that records decisions; the given calls are pending. */
-function fakeClient(pending: string[]) {
+/** A session ("s1") that records decisions; the given calls are pending. */
+function fakeSession(pending: string[]) {
   const sent: unknown[] = [];
-  const client = {
+  const sessionId = "s1";
+  const session = {
+    sessionId,
     describe: async () => ({
       pendingApprovals: pending.map((callId) => ({ callId })),
       pendingQuestions: pending.map((callId) => ({ callId })),
     }),
-    approve: async (sessionId: string, callId: string, options: unknown) =>
+    approve: async (callId: string, options: unknown) =>
       void sent.push(["approve", sessionId, callId, options]),
-    deny: async (sessionId: string, callId: string, options: unknown) =>
-      void sent.push(["deny", sessionId, callId, options]),
-    answer: async (sessionId: string, callId: string, answer: unknown, options: unknown) =>
+    deny: async (callId: string, options: unknown) => void sent.push(["deny", sessionId, callId, options]),
+    answer: async (callId: string, answer: unknown, options: unknown) =>
       void sent.push(["answer", sessionId, callId, answer, options]),
   };
-  return { client: client as unknown as AgentClient, sent };
+  return { session: session as unknown as SessionHandle, sent };
 }
 
-function responder(client: AgentClient, options: Partial<HumanResponderOptions> = {}) {
+function responder(session: SessionHandle, options: Partial<HumanResponderOptions> = {}) {
   const said: string[] = [];
   const instance = new HumanResponder({
-    client,
-    sessionId: "s1",
+    session,
     actor: "ann",
     commandPrefix: "lite-agent",
     say: (line) => said.push(line),
@@ -61,8 +61,8 @@ function terminal() {
 describe("HumanResponder", () => {
   it("--yes and --no decide every pending approval as the actor", async () => {
     for (const approvals of ["allow", "deny"] as const) {
-      const { client, sent } = fakeClient(["c1"]);
-      const { instance } = responder(client, { approvals });
+      const { session, sent } = fakeSession(["c1"]);
+      const { instance } = responder(session, { approvals });
       instance.onEvent(request);
       await instance.settle();
       expect(sent).toEqual([[approvals === "allow" ? "approve" : "deny", "s1", "c1", { actor: "ann" }]]);
@@ -70,8 +70,8 @@ describe("HumanResponder", () => {
   });
 
   it("leaves an approval that is no longer pending alone (a watch replaying old requests)", async () => {
-    const { client, sent } = fakeClient([]);
-    const { instance, said } = responder(client, { approvals: "allow" });
+    const { session, sent } = fakeSession([]);
+    const { instance, said } = responder(session, { approvals: "allow" });
     instance.onEvent(request);
     await instance.settle();
     expect(sent).toEqual([]);
@@ -79,8 +79,8 @@ describe("HumanResponder", () => {
   });
 
   it("without a terminal or a flag, prints the commands that answer approvals and questions", async () => {
-    const { client, sent } = fakeClient(["c1", "q1"]);
-    const { instance, said } = responder(client);
+    const { session, sent } = fakeSession(["c1", "q1"]);
+    const { instance, said } = responder(session);
     instance.onEvent(request);
     instance.onEvent(question);
     await instance.settle();
@@ -92,9 +92,9 @@ describe("HumanResponder", () => {
   });
 
   it("asks at the terminal and sends the decision with its reason, then the answer to a question", async () => {
-    const { client, sent } = fakeClient(["c1", "q1"]);
+    const { session, sent } = fakeSession(["c1", "q1"]);
     const { prompter, input, prompted } = terminal();
-    const { instance } = responder(client, { prompter });
+    const { instance } = responder(session, { prompter });
     instance.onEvent(request);
     instance.onEvent(question);
     await prompted('Allow delete_file {"path":"a.txt"}?');
@@ -112,9 +112,9 @@ describe("HumanResponder", () => {
   });
 
   it("drops the prompt when the request is resolved elsewhere", async () => {
-    const { client, sent } = fakeClient(["c1"]);
+    const { session, sent } = fakeSession(["c1"]);
     const { prompter, prompted } = terminal();
-    const { instance } = responder(client, { prompter });
+    const { instance } = responder(session, { prompter });
     instance.onEvent(request);
     await prompted("Allow delete_file");
     instance.onEvent({ type: "approval_resolved", id: "c1", decision: "allow", by: "user", actor: "bob" });
@@ -123,8 +123,8 @@ describe("HumanResponder", () => {
   });
 
   it("--answer answers every question without asking", async () => {
-    const { client, sent } = fakeClient(["q1"]);
-    const { instance, said } = responder(client, { answer: "red" });
+    const { session, sent } = fakeSession(["q1"]);
+    const { instance, said } = responder(session, { answer: "red" });
     instance.onEvent(question);
     await instance.settle();
     expect(sent).toEqual([["answer", "s1", "q1", { selected: ["red"] }, { actor: "ann" }]]);
