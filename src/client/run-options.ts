@@ -11,12 +11,9 @@ export interface SessionRunOptions {
 }
 
 /** Options of a durable run started through the client (`client.start/run/send`). */
-export interface DurableRunOptions {
+export interface DurableRunOptions extends Omit<SessionRunOptions, "agent"> {
   /** The session to run in; created on first use. Default: a new session. */
   sessionId?: string;
-  /** Makes a retried start idempotent. Default: a new id. */
-  runId?: string;
-  images?: ImageBlock[];
 }
 
 /** A started run: where its events are. */

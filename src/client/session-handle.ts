@@ -56,10 +56,10 @@ export class SessionHandle {
   /** Queues a run (starting the session if needed, which then needs `agent`); returns where its events will be. */
   async start(input: string | Message[], options: SessionRunOptions = {}): Promise<StartedRun> {
     const agent = options.agent ?? this.agent ?? (await this.sessionAgent());
-    this.agent = agent;
     const { runId = randomUUID(), images } = options;
     const request = { runId, agent, input, ...(images ? { images } : {}) };
     const started = await this.client.launcher.queueRun(this.sessionId, request);
+    this.agent = agent;
     return { ...started, sessionId: this.sessionId };
   }
 
