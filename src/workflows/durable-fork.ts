@@ -32,7 +32,7 @@ export function durableForkRunner(session: SessionState, plan: AgentPlan): ForkR
     });
     const status = subagentStatus(end);
     emit({ type: "subagent", phase: "end", forkId, sessionId, agent: plan.name, status, usage: end.usage });
-    // The fork's conversation is its own session's (`client.transcript(sessionId)`); the tool gets its answer.
+    // The fork's conversation is its own session's (`client.session(sessionId).transcript()`); the tool gets its answer.
     return { messages: [], ...end };
   };
 }

@@ -196,7 +196,7 @@ async function driveKernel(
  * The run's end: a fatal error set by the session (approval timeout with `fail`) turns an abort into an error.
  * The conversation before this run is the session's, so `done` carries only the run's own messages: from
  * `addedFrom`, where the run began, or after a compaction, the first of the run's messages the compaction kept
- * (those it compacted away are in the transcript, `client.transcript()`; the summary is never in `done`).
+ * (those it compacted away are in the transcript, `client.session(id).transcript()`; the summary is never in `done`).
  */
 function publishDone(
   session: SessionState,
