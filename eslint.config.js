@@ -36,6 +36,7 @@ const SHARED_MODULE_STATE =
  * `eslint .` skips those files (the test lints them with `ignore: false`).
  */
 const deterministicFolders = [
+  "src/contract",
   "src/kernel",
   "src/workflows",
   "src/common",
@@ -48,6 +49,21 @@ const deterministicFolders = [
  * and workflow code may import it (as `.js`, the specifier the rule resolves).
  */
 const deterministicEntries = ["src/workflow"];
+
+/** Syntax the deterministic code may not use. */
+const deterministicSyntax = [
+  { selector: "NewExpression[callee.name='Date']", message: "Time comes through the ports (now())." },
+  // The workflow bundle's modules are loaded once per worker thread and shared by all its sessions
+  // (preloadedModules, src/runtime/workflow-bundle.ts): state at module level would pass between sessions.
+  {
+    selector: `${MODULE_LEVEL} > VariableDeclaration[kind!='const']`,
+    message: SHARED_MODULE_STATE,
+  },
+  {
+    selector: `${MODULE_LEVEL} > VariableDeclaration > VariableDeclarator:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly/]) > NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet|Array)$/]`,
+    message: SHARED_MODULE_STATE,
+  },
+];
 
 export default tseslint.config(
   {
@@ -120,19 +136,22 @@ export default tseslint.config(
         { object: "Date", property: "now", message: "Time comes through the ports (now())." },
         { object: "Math", property: "random", message: "Randomness comes through the ports (random())." },
       ],
+      "no-restricted-syntax": ["error", ...deterministicSyntax],
+    },
+  },
+  {
+    // The wire contract (src/contract) is what histories and other processes hold: names, shapes and constants.
+    files: ["src/contract/**/*.ts"],
+    rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "NewExpression[callee.name='Date']", message: "Time comes through the ports (now())." },
-        // The workflow bundle's modules are loaded once per worker thread and shared by all its sessions
-        // (preloadedModules, src/runtime/workflow-bundle.ts): state at module level would pass between sessions.
-        {
-          selector: `${MODULE_LEVEL} > VariableDeclaration[kind!='const']`,
-          message: SHARED_MODULE_STATE,
-        },
-        {
-          selector: `${MODULE_LEVEL} > VariableDeclaration > VariableDeclarator:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly/]) > NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet|Array)$/]`,
-          message: SHARED_MODULE_STATE,
-        },
+        ...deterministicSyntax,
+        ...["FunctionDeclaration", "ClassDeclaration", "ArrowFunctionExpression", "FunctionExpression"].map(
+          (selector) => ({
+            selector,
+            message: "The contract holds types and constants only: logic goes elsewhere.",
+          }),
+        ),
       ],
     },
   },

@@ -3,7 +3,7 @@ import { WithStartWorkflowOperation } from "@temporalio/client";
 import type { AgentClient, StartedRun } from "../src/client.js";
 import type { RunResult } from "../src/kernel/events.js";
 import { agentSession } from "../src/workflows/agent-session.js";
-import { startRunUpdate } from "../src/workflows/messages.js";
+import { startRunUpdate } from "../src/contract/messages.js";
 
 /**
  * Starts a run in a new session the way `AgentClient.start` does (update-with-start), but lets the session pass

@@ -17,6 +17,6 @@ export {
 export { NoWorkerError } from "./runtime/agent-task-queue.js";
 export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";
 export type { DurableEvent, EventStreamPosition, ExternalDeltaSource } from "./runtime/run-event-stream.js";
-export type { SessionStatus } from "./workflows/messages.js";
+export type { SessionStatus } from "./contract/session-status.js";
 export { createAgentTracing, AgentTracing, type AgentTracingOptions } from "./telemetry/agent-tracing.js";
 export { tracingFromEnv } from "./telemetry/tracing-from-env.js";

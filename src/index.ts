@@ -21,7 +21,7 @@ export {
   type LocalAgentOptions,
 } from "./define-agent.js";
 export type * from "./common/agent-plan.js";
-export type { TranscriptSegmentRef } from "./common/transcript-ledger.js";
+export type { TranscriptSegmentRef } from "./contract/transcript-state.js";
 export type {
   McpHttpServer,
   McpServerConfig,

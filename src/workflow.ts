@@ -2,7 +2,7 @@
  * The workflow-safe entry, `lite-agent-temporal/workflow`: what code that runs inside the Temporal workflow
  * sandbox may import (a user's own workflows, and middleware modules bundled into the worker's workflow code).
  * Everything here is deterministic and loads only the kernel (`src/kernel`), the plan helpers (`src/common`),
- * the session's message definitions (`src/workflows/messages.ts`), `@temporalio/workflow`, `@temporalio/common`
+ * the session's message definitions (`src/contract/`), `@temporalio/workflow`, `@temporalio/common`
  * and pure packages: no Node built-ins, no providers, no activities, no client. The ESLint determinism block
  * checks this file like the workflow folders, and test/workflow/workflow-entry.test.ts bundles it.
  */
@@ -91,4 +91,9 @@ export { foldEvents } from "./kernel/checkpoint/index.js";
 
 // The serialisable agent plan that a session runs, and the session's messages (signals, updates, queries).
 export type * from "./common/agent-plan.js";
-export * from "./workflows/messages.js";
+export * from "./contract/messages.js";
+export type * from "./contract/requests.js";
+export type * from "./contract/session-status.js";
+export type * from "./contract/run-summary.js";
+export type * from "./contract/transcript-page.js";
+export * from "./contract/handler-descriptions.js";

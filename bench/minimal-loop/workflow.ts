@@ -2,7 +2,7 @@
 // (one `callModel` activity per model call, one `executeTool` activity per tool call) and nothing else: no
 // kernel, no streaming, no events, no queries, no session. It is bundled on its own (minimal-loop/worker.ts).
 import { proxyActivities, workflowInfo } from "@temporalio/workflow";
-import type { AgentActivities } from "../../src/common/activity-types.js";
+import type { AgentActivities } from "../../src/contract/activity-types.js";
 import type { ContentBlock, Message, ToolCallBlock } from "../../src/kernel/messages.js";
 import type { ToolSpec } from "../../src/kernel/tools.js";
 

@@ -1,7 +1,7 @@
 import { Context } from "@temporalio/activity";
 import type { ExternalStorage, PayloadCodec } from "@temporalio/common";
-import type { ArchiveTranscriptInput } from "../common/activity-types.js";
-import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
+import type { ArchiveTranscriptInput } from "../contract/activity-types.js";
+import type { TranscriptSegmentRef } from "../contract/transcript-state.js";
 import { storeTranscriptSegment } from "../storage/transcript-blob.js";
 
 /**

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from "@temporalio/common";
 import { Context, log } from "@temporalio/activity";
-import { FAILURE_TYPES, type CallModelInput, type CallModelOutput } from "../common/activity-types.js";
-import { modelRequestQuery } from "../workflows/messages.js";
+import { FAILURE_TYPES, type CallModelInput, type CallModelOutput } from "../contract/activity-types.js";
+import { modelRequestQuery } from "../contract/messages.js";
 import { errorMessage, isAbortError } from "../kernel/errors.js";
 import { SecretScrubber, declaredSecrets } from "../common/scrub-secrets.js";
 import type { ModelRequest } from "../kernel/model.js";

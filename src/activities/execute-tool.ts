@@ -1,6 +1,6 @@
 import { ApplicationFailure } from "@temporalio/common";
 import { Context } from "@temporalio/activity";
-import { FAILURE_TYPES, type ExecuteToolInput, type ExecuteToolOutput } from "../common/activity-types.js";
+import { FAILURE_TYPES, type ExecuteToolInput, type ExecuteToolOutput } from "../contract/activity-types.js";
 import { invokeTool } from "../kernel/tool-exec.js";
 import type { AnyTool, ToolContext } from "../kernel/tools.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from "@temporalio/common";
-import { FAILURE_TYPES, type AgentActivities } from "../common/activity-types.js";
+import { FAILURE_TYPES, type AgentActivities } from "../contract/activity-types.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import type { ExternalStorage, PayloadCodec } from "@temporalio/common";
 import { createArchiveTranscript } from "./archive-transcript.js";

@@ -5,7 +5,7 @@ import {
   type CallMcpToolInput,
   type ExecuteToolOutput,
   type ListMcpToolsInput,
-} from "../common/activity-types.js";
+} from "../contract/activity-types.js";
 import type { DurableToolPlan } from "../common/agent-plan.js";
 import { isAllowed, mcpToolPlans } from "../common/mcp-tool-plans.js";
 import type { SecretScrubber } from "../common/scrub-secrets.js";

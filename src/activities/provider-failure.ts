@@ -1,6 +1,6 @@
 import { ApplicationFailure } from "@temporalio/common";
 import { ProviderError, errorMessage } from "../kernel/errors.js";
-import { FAILURE_TYPES } from "../common/activity-types.js";
+import { FAILURE_TYPES } from "../contract/activity-types.js";
 import { classifyProviderError } from "../providers/openai-classify-error.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { CallModelInput } from "../common/activity-types.js";
+import type { CallModelInput } from "../contract/activity-types.js";
 import type { ModelRequest } from "../kernel/model.js";
 
 /** How many runs' latest requests a worker keeps (one conversation each; older ones are read by query again). */

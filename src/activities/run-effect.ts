@@ -1,6 +1,6 @@
 import { Context } from "@temporalio/activity";
 import { ApplicationFailure } from "@temporalio/common";
-import { FAILURE_TYPES, type RunEffectInput } from "../common/activity-types.js";
+import { FAILURE_TYPES, type RunEffectInput } from "../contract/activity-types.js";
 import type { SecretScrubber } from "../common/scrub-secrets.js";
 import type { AnyEffectImplementation } from "../kernel/effects.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";

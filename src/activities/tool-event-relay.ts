@@ -1,7 +1,8 @@
 import { Context, log } from "@temporalio/activity";
-import { toolEventKey, type ToolEventBatch } from "../common/tool-event-batch.js";
-import { toWireEvent } from "../common/wire-event.js";
-import type { ExecuteToolInput } from "../common/activity-types.js";
+import { toolEventKey } from "../common/tool-events.js";
+import type { ToolEventBatch } from "../contract/tool-event-batch.js";
+import { toWireEvent } from "../common/wire-conversion.js";
+import type { ExecuteToolInput } from "../contract/activity-types.js";
 import type { SecretScrubber } from "../common/scrub-secrets.js";
 import { errorMessage } from "../kernel/errors.js";
 import type { AgentEvent } from "../kernel/events.js";

@@ -1,4 +1,4 @@
-import { toWireEvent } from "../common/wire-event.js";
+import { toWireEvent } from "../common/wire-conversion.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
 
 /**

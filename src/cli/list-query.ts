@@ -1,4 +1,4 @@
-import type { SessionStatus } from "../workflows/messages.js";
+import type { SessionStatus } from "../contract/session-status.js";
 import { usageError } from "./cli-error.js";
 
 /** The values of the `AgentStatus` search attribute. */

@@ -1,7 +1,7 @@
 import type { Client } from "@temporalio/client";
-import { fromWireEvent } from "../common/wire-event.js";
+import { fromWireEvent } from "../common/wire-conversion.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
-import { readStreamQuery } from "../workflows/stream-messages.js";
+import { readStreamQuery } from "../contract/stream-messages.js";
 
 /** Give up widening the window past this many entries. */
 const MAX_WINDOW = 20_000;

@@ -3,7 +3,7 @@ import { excerpt, formatUsage } from "../terminal/event-printer.js";
 import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import type { DurableEvent } from "../runtime/run-event-stream.js";
 import { describeApprovers } from "../common/approver-rules.js";
-import type { PendingApproval, PendingQuestion, SessionStatus } from "../workflows/messages.js";
+import type { PendingApproval, PendingQuestion, SessionStatus } from "../contract/session-status.js";
 import { eventSummary } from "./event-summary.js";
 import { formatDuration } from "./format-duration.js";
 import { shellQuote } from "./shell-quote.js";

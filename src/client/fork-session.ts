@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AgentError } from "../kernel/errors.js";
 import { SessionError } from "../runtime/client-errors.js";
-import type { ForkOrigin } from "../workflows/session-input.js";
+import type { ForkOrigin } from "../contract/session-input.js";
 import type { ClientContext } from "./client-context.js";
 import { sessionCall } from "./session-call.js";
 

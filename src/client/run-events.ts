@@ -4,7 +4,7 @@ import type { RunResult } from "../kernel/events.js";
 import { SessionError } from "../runtime/client-errors.js";
 import { runEventStream, type DurableEvent, type EventStreamPosition } from "../runtime/run-event-stream.js";
 import { withSubagentEvents } from "../runtime/subagent-events.js";
-import { SUBAGENT_RUN_ID } from "../workflows/session-input.js";
+import { SUBAGENT_RUN_ID } from "../contract/session-input.js";
 import type { ClientContext } from "./client-context.js";
 import { sessionStream } from "./session-call.js";
 

@@ -1,5 +1,5 @@
 import type { ImageBlock } from "../kernel/messages.js";
-import type { StartRunResult } from "../workflows/messages.js";
+import type { StartRunResult } from "../contract/requests.js";
 
 /** Options of a run started through a session handle (`client.session(id).start/run/send`). */
 export interface SessionRunOptions {

@@ -16,9 +16,9 @@ import {
   decideToolCallUpdate,
   interruptUpdate,
   queueSteerUpdate,
-  type DecideToolCallRequest,
-  type SessionStatus,
-} from "../workflows/messages.js";
+} from "../contract/messages.js";
+import type { DecideToolCallRequest } from "../contract/requests.js";
+import type { SessionStatus } from "../contract/session-status.js";
 import type { ClientContext } from "./client-context.js";
 import { forkSession, type ForkedSession, type SessionForkOptions } from "./fork-session.js";
 import { runEvents } from "./run-events.js";

@@ -8,8 +8,9 @@ import { checkRunInputSize } from "../runtime/run-input-limit.js";
 import { checkSearchAttributes } from "../runtime/search-attribute-check.js";
 import { isSessionBusy } from "../runtime/update-with-retry.js";
 import { agentSession } from "../workflows/agent-session.js";
-import { startRunUpdate, type StartRunRequest, type StartRunResult } from "../workflows/messages.js";
-import type { SessionInput } from "../workflows/session-input.js";
+import { startRunUpdate } from "../contract/messages.js";
+import type { StartRunRequest, StartRunResult } from "../contract/requests.js";
+import type { SessionInput } from "../contract/session-input.js";
 import { sessionCall } from "./session-call.js";
 import { updateSession } from "./session-update.js";
 

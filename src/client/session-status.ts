@@ -1,7 +1,8 @@
 import type { Client } from "@temporalio/client";
 import { queryWithRetry } from "../runtime/query-with-retry.js";
 import { workflowTaskFailure } from "../runtime/workflow-task-failure.js";
-import { sessionStatusQuery, type SessionStatus } from "../workflows/messages.js";
+import { sessionStatusQuery } from "../contract/messages.js";
+import type { SessionStatus } from "../contract/session-status.js";
 
 /** How long `describe` waits for a subagent session's own status before listing it without its approvals. */
 const CHILD_STATUS_DEADLINE_MS = 3_000;

@@ -1,6 +1,7 @@
 import type { Message } from "../kernel/messages.js";
 import type { Compactor } from "../kernel/compaction/types.js";
-import type { TranscriptLedger, TranscriptSegmentRef } from "./transcript-ledger.js";
+import type { TranscriptLedger } from "./transcript-ledger.js";
+import type { TranscriptSegmentRef } from "../contract/transcript-state.js";
 
 /** What an archiving compactor does around each compaction. */
 export interface TranscriptArchiver {

@@ -1,8 +1,9 @@
 import { Channel } from "../kernel/channel.js";
-import { fromWireEvent } from "../common/wire-event.js";
+import { fromWireEvent } from "../common/wire-conversion.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import { DeltaDeduper } from "../stream/delta-deduper.js";
-import { deltaOfRun, type StreamDelta } from "../stream/stream-delta.js";
+import { deltaOfRun } from "../stream/stream-delta.js";
+import type { StreamDelta } from "../contract/stream-delta.js";
 import { finalOutput } from "./final-output.js";
 import type { DurableEvent, SessionStreamItem } from "./run-event-stream.js";
 

@@ -1,9 +1,9 @@
 import type { WorkflowHandle } from "@temporalio/client";
 import type { ExternalStorage, PayloadCodec } from "@temporalio/common";
 import type { Message } from "../kernel/messages.js";
-import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
+import type { TranscriptSegmentRef } from "../contract/transcript-state.js";
 import { readTranscriptSegment } from "../storage/transcript-blob.js";
-import { sessionTranscriptQuery } from "../workflows/messages.js";
+import { sessionTranscriptQuery } from "../contract/messages.js";
 import { queryWithRetry } from "./query-with-retry.js";
 import { workflowTaskFailure } from "./workflow-task-failure.js";
 

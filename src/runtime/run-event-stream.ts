@@ -1,8 +1,9 @@
 import type { Client } from "@temporalio/client";
-import { EVENTS_TOPIC, toWireEvent, type StreamEntry } from "../common/wire-event.js";
+import { EVENTS_TOPIC, type StreamEntry } from "../contract/stream-entry.js";
+import { toWireEvent } from "../common/wire-conversion.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
-import type { StreamDelta } from "../stream/stream-delta.js";
-import { runSummaryQuery } from "../workflows/messages.js";
+import type { StreamDelta } from "../contract/stream-delta.js";
+import { runSummaryQuery } from "../contract/messages.js";
 import { mergeExternalDeltas, type MergeInput, type MergeSource } from "./external-delta-merge.js";
 import { parseToolEventId } from "./place-tool-events.js";
 import { SessionStreamReader } from "./session-stream-reader.js";

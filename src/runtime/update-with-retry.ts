@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ApplicationFailure, WorkflowUpdateFailedError } from "@temporalio/client";
 import { errorMessage } from "../kernel/errors.js";
-import { SESSION_BUSY, taskBoundarySignal } from "../workflows/messages.js";
+import { SESSION_BUSY, taskBoundarySignal } from "../contract/messages.js";
 
 /** How many times an update the server dropped unprocessed is sent again. */
 const UNPROCESSED_ATTEMPTS = 5;

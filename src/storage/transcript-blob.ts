@@ -7,7 +7,7 @@ import {
   type StorageDriver,
 } from "@temporalio/common";
 import type { Message } from "../kernel/messages.js";
-import type { TranscriptSegmentRef } from "../common/transcript-ledger.js";
+import type { TranscriptSegmentRef } from "../contract/transcript-state.js";
 
 /** What one transcript blob holds. */
 export interface TranscriptBlob {

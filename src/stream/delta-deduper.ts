@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../kernel/events.js";
-import type { StreamDelta } from "./stream-delta.js";
+import type { StreamDelta } from "../contract/stream-delta.js";
 
 interface Shown {
   text: string;

@@ -1,5 +1,6 @@
-import { isToolEventBatch, type ToolEventBatch } from "../common/tool-event-batch.js";
-import type { WireEvent } from "../common/wire-event.js";
+import { isToolEventBatch } from "../common/tool-events.js";
+import type { ToolEventBatch } from "../contract/tool-event-batch.js";
+import type { WireEvent } from "../contract/wire-event.js";
 
 /**
  * What a tool activity's heartbeat carries once its tool emitted events: the call's events so far, as much of the

@@ -6,7 +6,7 @@ import type {
   CallModelInput,
   ExecuteToolInput,
   ExecuteToolOutput,
-} from "../common/activity-types.js";
+} from "../contract/activity-types.js";
 import type { ModelStopReason } from "../kernel/model.js";
 import { errorMessage } from "../kernel/errors.js";
 import type { AgentMetrics } from "./agent-metrics.js";

@@ -6,7 +6,7 @@ import {
 } from "@temporalio/interceptors-opentelemetry";
 import type { Tracer } from "@opentelemetry/api";
 import { Runtime, type InjectedSinks, type WorkerInterceptors } from "@temporalio/worker";
-import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentActivities } from "../contract/activity-types.js";
 import type { TelemetrySinks } from "../common/telemetry-event.js";
 import { AgentMetrics } from "./agent-metrics.js";
 import type { AgentTracing } from "./agent-tracing.js";

@@ -2,7 +2,8 @@ import { allHandlersFinished, condition, makeContinueAsNewFunc } from "@temporal
 import { historyIsLong } from "./history-budget.js";
 import { continueAsNewOptions, targetVersionChanged } from "./target-version.js";
 import { executeRun } from "./run-executor.js";
-import type { SessionInput, SessionOutcome, SuspendedRun } from "./session-input.js";
+import type { SessionInput, SessionOutcome } from "../contract/session-input.js";
+import type { SuspendedRun } from "../contract/carried-state.js";
 import { SessionState } from "./session-state.js";
 
 /**

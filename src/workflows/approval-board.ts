@@ -1,15 +1,14 @@
 import { describeApprovers, mayDecide } from "../common/approver-rules.js";
 import type { UserAnswer } from "../kernel/permission/types.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
+import type { AnswerQuestionRequest, DecideToolCallRequest } from "../contract/requests.js";
 import type {
-  AnswerQuestionRequest,
-  DecideToolCallRequest,
   DecisionRecord,
   PendingApproval,
   PendingQuestion,
   RejectedDecision,
-} from "./messages.js";
-import type { CarriedDecisions } from "./session-input.js";
+} from "../contract/session-status.js";
+import type { CarriedDecisions } from "../contract/carried-state.js";
 import { MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
 
 /** A decision as the session records it. */

@@ -10,7 +10,7 @@ import {
 import type { StopReason } from "../kernel/events.js";
 import { ZERO_USAGE, type Usage } from "../kernel/model.js";
 import type { AbortSignalLike } from "../kernel/ports.js";
-import type { SessionInput, SessionOutcome, SubagentTask } from "./session-input.js";
+import type { SessionInput, SessionOutcome, SubagentTask } from "../contract/session-input.js";
 import type { SessionState } from "./session-state.js";
 
 /** How a child session's one run ended, as its parent sees it. Never a throw: a failure is `error` with a text. */

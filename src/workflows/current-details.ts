@@ -6,7 +6,7 @@ import type {
   PendingQuestion,
   RejectedDecision,
   SessionStatus,
-} from "./messages.js";
+} from "../contract/session-status.js";
 
 const STATUS_LABEL: Record<SessionStatus["status"], string> = {
   idle: "idle",

@@ -12,7 +12,7 @@ import type {
 import { defaultRedactor } from "../kernel/permission/redact.js";
 import type { ToolCall } from "../kernel/tools.js";
 import type { ApprovalBoard } from "./approval-board.js";
-import type { PendingApproval, PendingQuestion } from "./messages.js";
+import type { PendingApproval, PendingQuestion } from "../contract/session-status.js";
 import { previewInput } from "./status-bounds.js";
 
 /** How long a durable approval or question waits by default. */

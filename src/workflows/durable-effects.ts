@@ -1,5 +1,5 @@
 import { ActivityFailure, CancellationScope, isCancellation, proxyActivities } from "@temporalio/workflow";
-import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentActivities } from "../contract/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import type { EffectRef, EffectRunner } from "../kernel/effects.js";
 import { AbortError, errorMessage } from "../kernel/errors.js";

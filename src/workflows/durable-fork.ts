@@ -5,7 +5,7 @@ import type { RunResult } from "../kernel/events.js";
 import type { ForkRequest, ForkRunner } from "../kernel/fork.js";
 import type { AnyTool } from "../kernel/tools.js";
 import { runChildSession, type ChildSpec } from "./child-session.js";
-import type { StartForkRequest } from "./messages.js";
+import type { StartForkRequest } from "../contract/requests.js";
 import { checkForkRequest } from "./payload-checks.js";
 import type { SessionState } from "./session-state.js";
 

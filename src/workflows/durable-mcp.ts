@@ -1,5 +1,5 @@
 import { isCancellation, proxyActivities } from "@temporalio/workflow";
-import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentActivities } from "../contract/activity-types.js";
 import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
 import { mcpUnavailableDiagnostic } from "../common/mcp-messages.js";
 import type { AgentEvent } from "../kernel/events.js";

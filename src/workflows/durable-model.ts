@@ -4,7 +4,7 @@ import type {
   CallModelInput,
   CallModelOutput,
   ModelRequestDelta,
-} from "../common/activity-types.js";
+} from "../contract/activity-types.js";
 import type { Message } from "../kernel/messages.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";

@@ -1,8 +1,8 @@
 import { proxyActivities, isCancellation } from "@temporalio/workflow";
 import { z } from "zod";
-import type { AgentActivities, ExecuteToolOutput } from "../common/activity-types.js";
-import { isToolEventBatch } from "../common/tool-event-batch.js";
-import { FAILURE_TYPES } from "../common/activity-types.js";
+import type { AgentActivities, ExecuteToolOutput } from "../contract/activity-types.js";
+import { isToolEventBatch } from "../common/tool-events.js";
+import { FAILURE_TYPES } from "../contract/activity-types.js";
 import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
 import { interruptedToolContent } from "../kernel/checkpoint/crash-recovery.js";
 import { mcpCallLostContent } from "../common/mcp-messages.js";

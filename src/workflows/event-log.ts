@@ -1,16 +1,4 @@
-import type { StreamEntry } from "../common/wire-event.js";
-
-/** An entry of the log with its offset. */
-export interface LoggedEntry {
-  offset: number;
-  entry: StreamEntry;
-}
-
-/** What a session carries of its event log across continue-as-new. */
-export interface EventLogState {
-  base: number;
-  entries: StreamEntry[];
-}
+import type { EventLogState, LoggedEntry, StreamEntry } from "../contract/stream-entry.js";
 
 /** One read of the log: the entries from an offset, as many as fit in the byte budget. */
 export interface EventLogPage {

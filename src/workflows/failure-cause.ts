@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, isCancellation } from "@temporalio/workflow";
 import { AbortError, ProviderError, errorMessage } from "../kernel/errors.js";
-import { FAILURE_TYPES } from "../common/activity-types.js";
+import { FAILURE_TYPES } from "../contract/activity-types.js";
 
 /** The ApplicationFailure behind an activity failure, if the activity threw one. */
 export function applicationCause(error: unknown): ApplicationFailure | undefined {

@@ -1,5 +1,10 @@
 import { undecodableReason } from "./lenient-payload-converter.js";
-import type { CancelRunRequest, InterruptRequest, StartRunRequest, SteerRequest } from "./messages.js";
+import type {
+  CancelRunRequest,
+  InterruptRequest,
+  StartRunRequest,
+  SteerRequest,
+} from "../contract/requests.js";
 
 /** Why a payload is malformed, or undefined when it is well formed. Shared by update validators and signals. */
 export type PayloadProblem = string | undefined;

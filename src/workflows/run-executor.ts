@@ -1,7 +1,7 @@
 import { proxyActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
 import { awaitBackgroundStop } from "./background-stop.js";
-import type { AgentActivities } from "../common/activity-types.js";
+import type { AgentActivities } from "../contract/activity-types.js";
 import type { AgentPlan } from "../common/agent-plan.js";
 import { codecFor } from "../kernel/codecs/codec-for.js";
 import { toAgentError } from "../kernel/errors.js";
@@ -20,7 +20,7 @@ import type { Middleware } from "../kernel/middleware.js";
 import { durableTools } from "./durable-tools.js";
 import { listedMcpTools, withListedTools, withMcpTools } from "./durable-mcp.js";
 import { applicationCause } from "./failure-cause.js";
-import type { QueuedRun, SuspendedRun } from "./session-input.js";
+import type { QueuedRun, SuspendedRun } from "../contract/carried-state.js";
 import type { RunSnapshot } from "../kernel/run-snapshot.js";
 import { historyIsLong } from "./history-budget.js";
 import { targetVersionChanged } from "./target-version.js";

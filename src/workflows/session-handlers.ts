@@ -21,9 +21,9 @@ import {
   steerSignal,
   wakeSignal,
   taskBoundarySignal,
-  HANDLER_DESCRIPTIONS as about,
-  type DecideToolCallRequest,
-} from "./messages.js";
+} from "../contract/messages.js";
+import { HANDLER_DESCRIPTIONS as about } from "../contract/handler-descriptions.js";
+import type { DecideToolCallRequest } from "../contract/requests.js";
 import { checkCancel, checkInterrupt, checkSteer } from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
 import type { SessionState } from "./session-state.js";

@@ -9,32 +9,28 @@ import type { ActiveRun } from "./active-run.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
 import type { Message } from "../kernel/messages.js";
 import { ZERO_USAGE, addUsage, type ModelRequest, type Usage } from "../kernel/model.js";
-import {
-  type CancelRunRequest,
-  type AnswerQuestionRequest,
-  type DecideToolCallRequest,
-  type InterruptRequest,
-  type ActiveSubagent,
-  type RunSummary,
-  type SessionFailure,
-  type BudgetStop,
-  type SessionStatus,
-  type StartRunRequest,
-  type TranscriptPageRequest,
-} from "./messages.js";
+import type {
+  CancelRunRequest,
+  AnswerQuestionRequest,
+  DecideToolCallRequest,
+  InterruptRequest,
+  StartRunRequest,
+} from "../contract/requests.js";
+import type {
+  ActiveSubagent,
+  SessionFailure,
+  BudgetStop,
+  SessionStatus,
+} from "../contract/session-status.js";
+import type { RunSummary } from "../contract/run-summary.js";
+import type { TranscriptPageRequest } from "../contract/transcript-page.js";
 import { TranscriptLedger } from "../common/transcript-ledger.js";
 import { transcriptPage } from "./transcript-page.js";
 import { reportTelemetry } from "./telemetry-report.js";
 import { checkSessionInput, checkStartRun, checkSteer } from "./payload-checks.js";
 import { registerSessionHandlers } from "./session-handlers.js";
-import {
-  SUBAGENT_RUN_ID,
-  type CarriedDecisions,
-  type CarriedState,
-  type QueuedRun,
-  type SessionInput,
-  type SuspendedRun,
-} from "./session-input.js";
+import { SUBAGENT_RUN_ID, type SessionInput } from "../contract/session-input.js";
+import type { CarriedDecisions, CarriedState, QueuedRun, SuspendedRun } from "../contract/carried-state.js";
 import { SteerQueue } from "./steer-queue.js";
 import { SessionStream, type LiveOutputMark } from "./session-stream.js";
 import { ApprovalBoard } from "./approval-board.js";

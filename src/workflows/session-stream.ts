@@ -1,11 +1,18 @@
 import { setHandler } from "@temporalio/workflow";
-import { toolEventKey, type ToolEventBatch } from "../common/tool-event-batch.js";
-import { toWireEvent, type StreamEntry } from "../common/wire-event.js";
+import { toolEventKey } from "../common/tool-events.js";
+import type { ToolEventBatch } from "../contract/tool-event-batch.js";
+import { toWireEvent } from "../common/wire-conversion.js";
+import type { StreamEntry } from "../contract/stream-entry.js";
 import type { AgentEvent } from "../kernel/events.js";
-import { EventLog, type EventLogState } from "./event-log.js";
+import { EventLog } from "./event-log.js";
+import type { EventLogState } from "../contract/stream-entry.js";
 import { LiveToolEvents } from "./live-tool-events.js";
 import { streamCapture } from "./stream-capture.js";
-import { readStreamQuery, type ReadStreamRequest, type ReadStreamResult } from "./stream-messages.js";
+import {
+  readStreamQuery,
+  type ReadStreamRequest,
+  type ReadStreamResult,
+} from "../contract/stream-messages.js";
 
 /**
  * The most event bytes one `readStream` answer carries besides its first event, which comes whole however large

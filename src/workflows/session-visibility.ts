@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/common";
 import { setCurrentDetails, upsertMemo, upsertSearchAttributes } from "@temporalio/workflow";
-import type { SessionStatus } from "./messages.js";
+import type { SessionStatus } from "../contract/session-status.js";
 import { currentDetails } from "./current-details.js";
 
 /** The search attributes a session keeps current (registered by the dev server; see docs/operations.md). */

@@ -1,6 +1,6 @@
 import { SteerController } from "../kernel/steer-controller.js";
 import type { Message } from "../kernel/messages.js";
-import type { SteerRequest } from "./messages.js";
+import type { SteerRequest } from "../contract/requests.js";
 
 /** How many delivered ids a session remembers for dedupe (signals are delivered at least once). */
 const REMEMBERED_IDS = 1_000;

@@ -1,6 +1,6 @@
 import { proxySinks, workflowInfo } from "@temporalio/workflow";
 import { STREAM_CAPTURE_REPLAY, type StreamCaptureSinks } from "../common/stream-capture.js";
-import type { StreamEntry } from "../common/wire-event.js";
+import type { StreamEntry } from "../contract/stream-entry.js";
 
 const { liteAgentStreamCapture } = proxySinks<StreamCaptureSinks>();
 

@@ -1,6 +1,6 @@
 import type { Message } from "../kernel/messages.js";
 import type { TranscriptLedger } from "../common/transcript-ledger.js";
-import type { TranscriptPage } from "./messages.js";
+import type { TranscriptPage } from "../contract/transcript-page.js";
 
 /** About how much message JSON one transcript page carries (a query answer stays far below the 2 MB limit). */
 export const TRANSCRIPT_PAGE_CHARS = 1_000_000;

@@ -1,6 +1,6 @@
 import type { WorkflowInterceptors } from "@temporalio/workflow";
 import { TASK_BOUNDARY_JOB, UpdateAdmission } from "./update-admission.js";
-import { taskBoundarySignal } from "./messages.js";
+import { taskBoundarySignal } from "../contract/messages.js";
 
 type Job = { variant?: string; signalWorkflow?: { signalName?: string | null } | null };
 

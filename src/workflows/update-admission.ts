@@ -1,10 +1,10 @@
 import { ApplicationFailure } from "@temporalio/workflow";
-import { SESSION_BUSY } from "./messages.js";
+import { SESSION_BUSY } from "../contract/messages.js";
 
 /** Refused updates remembered by id until they come back (a client that gives up leaves its id behind). */
 const KEPT_REFUSALS = 64;
 
-/** The kind of a `taskBoundary` signal's job (src/workflows/messages.ts): its handler does nothing. */
+/** The kind of a `taskBoundary` signal's job (src/contract/messages.ts): its handler does nothing. */
 export const TASK_BOUNDARY_JOB = "taskBoundary";
 
 /** Jobs that make no command and change nothing a command depends on. Updates count once admitted. */

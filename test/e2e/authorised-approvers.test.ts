@@ -7,7 +7,7 @@ import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
-import { approveSignal } from "../../src/workflows/messages.js";
+import { approveSignal } from "../../src/contract/messages.js";
 import { runCliInProcess } from "../support/cli-in-process.js";
 import { collect } from "../support/collect.js";
 import {

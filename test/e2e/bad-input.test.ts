@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { startRunUpdate, steerSignal } from "../../src/workflows/messages.js";
+import { startRunUpdate, steerSignal } from "../../src/contract/messages.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 

@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { approveSignal } from "../../src/workflows/messages.js";
+import { approveSignal } from "../../src/contract/messages.js";
 import { collect } from "../support/collect.js";
 import {
   QUERY_POLL_TIMEOUT_MS,

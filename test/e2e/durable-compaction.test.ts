@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
 import type { CompactionPlan } from "../../src/common/agent-plan.js";
-import type { CallModelInput } from "../../src/common/activity-types.js";
+import type { CallModelInput } from "../../src/contract/activity-types.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { DEFAULT_SUMMARY_PROMPT, SUMMARY_HEADER } from "../../src/kernel/compaction/llm-compactor.js";
 import type { RunResult } from "../../src/kernel/events.js";
@@ -16,7 +16,8 @@ import { defineTool } from "../../src/kernel/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { createExternalStorage } from "../../src/storage/payload-storage.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import type { CarriedState, SessionInput } from "../../src/workflows/session-input.js";
+import type { CarriedState } from "../../src/contract/carried-state.js";
+import type { SessionInput } from "../../src/contract/session-input.js";
 import { createWorker } from "../../src/worker.js";
 import { runCliInProcess } from "../support/cli-in-process.js";
 

@@ -5,7 +5,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/model.js";
 import type { AbortSignalLike } from "../../src/kernel/ports.js";
 import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
-import { readStreamQuery } from "../../src/workflows/stream-messages.js";
+import { readStreamQuery } from "../../src/contract/stream-messages.js";
 import {
   startTestWorker,
   temporalAddress,

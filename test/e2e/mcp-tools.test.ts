@@ -11,7 +11,7 @@ import { fakeProvider, type FakeProvider } from "../../src/providers/fake-provid
 import { textTurn, toolCallTurn, type ScriptedToolCall } from "../../src/testing/builders.js";
 import { Worker } from "@temporalio/worker";
 import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
-import type { SessionInput } from "../../src/workflows/session-input.js";
+import type { SessionInput } from "../../src/contract/session-input.js";
 import { scheduledActivities } from "../replay/history-events.js";
 import { collect } from "../support/collect.js";
 import {

@@ -6,7 +6,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { HANDLER_DESCRIPTIONS } from "../../src/workflows/messages.js";
+import { HANDLER_DESCRIPTIONS } from "../../src/contract/handler-descriptions.js";
 import { findChromium, launchBrowser, saveScreenshot, type HeadlessBrowser } from "../support/browser.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";

@@ -6,7 +6,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
 import { textTurn } from "../../src/testing/builders.js";
-import { taskBoundarySignal } from "../../src/workflows/messages.js";
+import { taskBoundarySignal } from "../../src/contract/messages.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 // A worker without the session cached (a cold worker's first task; here, a worker with no cache at all) takes a

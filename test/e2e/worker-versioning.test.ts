@@ -19,7 +19,7 @@ import {
   wakeUntilOn,
   type Deployment,
 } from "../support/worker-deployment.js";
-import { wakeSignal } from "../../src/workflows/messages.js";
+import { wakeSignal } from "../../src/contract/messages.js";
 
 // Issue 36: two builds of a worker, in two `lite-agent worker --deployment-name --build-id` processes on the
 // suite's dev server. Sessions are pinned to the build they started on and move to a new current build at their

@@ -1,6 +1,6 @@
 import type { Client, Connection } from "@temporalio/client";
 import temporalProto from "@temporalio/proto";
-import { wakeSignal } from "../../src/workflows/messages.js";
+import { wakeSignal } from "../../src/contract/messages.js";
 
 // Worker deployment versions on the suite's dev server: making a build current, and reading which build each
 // execution of a session runs on.

@@ -9,7 +9,7 @@ import type { ModelRequest } from "../../src/kernel/model.js";
 import { defineTool } from "../../src/kernel/tools.js";
 import { fakeProvider, type FakeTurn } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import type { SessionStatus } from "../../src/workflows/messages.js";
+import type { SessionStatus } from "../../src/contract/session-status.js";
 import { failedWorkflowTasks } from "../support/history-tasks.js";
 import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 import { executionsOf, setCurrent, wakeUntilOn, type Deployment } from "../support/worker-deployment.js";

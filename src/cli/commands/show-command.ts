@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { toWireEvent } from "../../common/wire-event.js";
+import { toWireEvent } from "../../common/wire-conversion.js";
 import { errorMessage } from "../../kernel/errors.js";
 import type { DurableEvent } from "../../runtime/run-event-stream.js";
 import { eventSummary } from "../event-summary.js";

@@ -1,6 +1,6 @@
 import type { AgentClient, DurableEvent } from "../../../src/client.js";
 import type { RunResult } from "../../../src/kernel/events.js";
-import { approveSignal } from "../../../src/workflows/messages.js";
+import { approveSignal } from "../../../src/contract/messages.js";
 import {
   APPROVAL_CALL_ID,
   COMPACTION_SUMS,

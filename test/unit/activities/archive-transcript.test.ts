@@ -8,13 +8,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createArchiveTranscript } from "../../../src/activities/archive-transcript.js";
 import { AesGcmPayloadCodec } from "../../../src/encryption/aes-gcm-codec.js";
 import { createKeyRing } from "../../../src/encryption/key-ring.js";
-import type { TranscriptSegmentRef } from "../../../src/common/transcript-ledger.js";
+import type { TranscriptSegmentRef } from "../../../src/contract/transcript-state.js";
 import type { Message } from "../../../src/kernel/messages.js";
 import { readTranscript } from "../../../src/runtime/read-transcript.js";
 import { deleteSessionBlobs } from "../../../src/storage/delete-session-blobs.js";
 import { createExternalStorage } from "../../../src/storage/payload-storage.js";
 import { readTranscriptSegment } from "../../../src/storage/transcript-blob.js";
-import type { TranscriptPage } from "../../../src/workflows/messages.js";
+import type { TranscriptPage } from "../../../src/contract/transcript-page.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "transcript-unit-"));
 const storage = createExternalStorage({ kind: "fs", dir, threshold: 128 * 1024 })!;

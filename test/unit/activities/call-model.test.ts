@@ -9,7 +9,7 @@ import {
   FAILURE_TYPES,
   type CallModelInput,
   type CallModelOutput,
-} from "../../../src/common/activity-types.js";
+} from "../../../src/contract/activity-types.js";
 import { SecretScrubber, declareSecrets } from "../../../src/common/scrub-secrets.js";
 import { defineAgent } from "../../../src/define-agent.js";
 import { ProviderError } from "../../../src/kernel/errors.js";

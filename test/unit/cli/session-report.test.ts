@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sessionReport } from "../../../src/cli/session-report.js";
-import type { SessionStatus } from "../../../src/workflows/messages.js";
+import type { SessionStatus } from "../../../src/contract/session-status.js";
 
 const NOW = Date.parse("2026-01-01T12:00:00Z");
 

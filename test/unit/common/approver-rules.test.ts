@@ -10,7 +10,7 @@ import {
 import { defineAgent } from "../../../src/define-agent.js";
 import { defineTool } from "../../../src/kernel/tools.js";
 import { ApprovalBoard } from "../../../src/workflows/approval-board.js";
-import type { PendingApproval } from "../../../src/workflows/messages.js";
+import type { PendingApproval } from "../../../src/contract/session-status.js";
 
 const settings = {
   approvers: [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { archivingCompactor, type TranscriptArchiver } from "../../../src/common/archiving-compactor.js";
-import { TranscriptLedger, type TranscriptSegmentRef } from "../../../src/common/transcript-ledger.js";
+import { TranscriptLedger } from "../../../src/common/transcript-ledger.js";
+import type { TranscriptSegmentRef } from "../../../src/contract/transcript-state.js";
 import type { Compactor } from "../../../src/kernel/compaction/types.js";
 import type { Message } from "../../../src/kernel/messages.js";
 import { ZERO_USAGE } from "../../../src/kernel/model.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { StreamEntry, WireEvent } from "../../../src/common/wire-event.js";
+import type { StreamEntry } from "../../../src/contract/stream-entry.js";
+import type { WireEvent } from "../../../src/contract/wire-event.js";
 import { mergeExternalDeltas, type MergeInput } from "../../../src/runtime/external-delta-merge.js";
-import type { StreamDelta } from "../../../src/stream/stream-delta.js";
+import type { StreamDelta } from "../../../src/contract/stream-delta.js";
 
 let offset = 0;
 const event = (wire: WireEvent): MergeInput => ({

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { StreamEntry, WireEvent } from "../../../src/common/wire-event.js";
+import type { StreamEntry } from "../../../src/contract/stream-entry.js";
+import type { WireEvent } from "../../../src/contract/wire-event.js";
 import { mergeExternalDeltas, type MergeInput } from "../../../src/runtime/external-delta-merge.js";
 
 let offset = 0;

@@ -1,6 +1,6 @@
 import type { Client } from "@temporalio/client";
 import { describe, expect, it } from "vitest";
-import type { WireEvent } from "../../../src/common/wire-event.js";
+import type { WireEvent } from "../../../src/contract/wire-event.js";
 import { Channel } from "../../../src/kernel/channel.js";
 import type { MergeInput } from "../../../src/runtime/external-delta-merge.js";
 import { withLostRunEnd } from "../../../src/runtime/run-event-stream.js";

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ToolEventBatch, ToolEventCursor } from "../../../src/common/tool-event-batch.js";
-import type { WireEvent } from "../../../src/common/wire-event.js";
+import type { ToolEventBatch, ToolEventCursor } from "../../../src/contract/tool-event-batch.js";
+import type { WireEvent } from "../../../src/contract/wire-event.js";
 import {
   parseToolEventId,
   placeToolEvents,
   startedWindows,
   toolEventId,
 } from "../../../src/runtime/place-tool-events.js";
-import type { LoggedEntry } from "../../../src/workflows/event-log.js";
+import type { LoggedEntry } from "../../../src/contract/stream-entry.js";
 
 const note = (message: string): WireEvent => ({ type: "diagnostic", level: "info", code: "t", message });
 const entry = (offset: number, message: string): LoggedEntry => ({

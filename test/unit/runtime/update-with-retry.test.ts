@@ -2,7 +2,7 @@ import { WorkflowUpdateFailedError } from "@temporalio/client";
 import { ApplicationFailure } from "@temporalio/common";
 import { describe, expect, it, vi } from "vitest";
 import { boundaryWhenStuck, updateWithRetry } from "../../../src/runtime/update-with-retry.js";
-import { SESSION_BUSY, type taskBoundarySignal } from "../../../src/workflows/messages.js";
+import { SESSION_BUSY, type taskBoundarySignal } from "../../../src/contract/messages.js";
 
 const dropped = () =>
   new WorkflowUpdateFailedError(

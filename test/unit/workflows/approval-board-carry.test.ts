@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApprovalBoard } from "../../../src/workflows/approval-board.js";
-import type { PendingApproval, PendingQuestion } from "../../../src/workflows/messages.js";
-import type { CarriedDecisions } from "../../../src/workflows/session-input.js";
+import type { PendingApproval, PendingQuestion } from "../../../src/contract/session-status.js";
+import type { CarriedDecisions } from "../../../src/contract/carried-state.js";
 
 const approval: PendingApproval = {
   callId: "p1",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { currentDetails } from "../../../src/workflows/current-details.js";
-import type { SessionStatus } from "../../../src/workflows/messages.js";
+import type { SessionStatus } from "../../../src/contract/session-status.js";
 
 const base: SessionStatus = {
   sessionId: "s-1",

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from "@temporalio/workflow";
 import { describe, expect, it } from "vitest";
-import { SESSION_BUSY } from "../../../src/workflows/messages.js";
+import { SESSION_BUSY } from "../../../src/contract/messages.js";
 import { TASK_BOUNDARY_JOB, UpdateAdmission } from "../../../src/workflows/update-admission.js";
 
 /** Whether `admit` refuses the update as busy (any other outcome is a failure of the test). */

@@ -1,7 +1,7 @@
 import { defineQuery } from "@temporalio/workflow";
-import type { ToolEventBatch, ToolEventCursor } from "../common/tool-event-batch.js";
-import type { StreamDelta } from "../stream/stream-delta.js";
-import type { LoggedEntry } from "./event-log.js";
+import type { ToolEventBatch, ToolEventCursor } from "./tool-event-batch.js";
+import type { StreamDelta } from "./stream-delta.js";
+import type { LoggedEntry } from "./stream-entry.js";
 
 // Wire names are persisted in histories and sent by clients to sessions on any build: they stay frozen
 // (docs/versioning.md, "What stays compatible across builds").

@@ -6,7 +6,7 @@ import type { WireEvent } from "./wire-event.js";
  * in the sequence, so a reader that saw some of them hands on only the rest.
  */
 export interface ToolEventBatch {
-  /** The tool call: {@link toolEventKey} of its run, turn and call id. */
+  /** The tool call: `toolEventKey` (src/common/tool-events.ts) of its run, turn and call id. */
   key: string;
   /** The run the call belongs to (readers file the events under it). */
   runId: string;
@@ -24,26 +24,3 @@ export interface ToolEventBatch {
 
 /** How many events of each tool call a reader has seen, by key. */
 export type ToolEventCursor = Record<string, number>;
-
-/** The key of one tool call's events; readers derive it from the call's `tool_call_start`. */
-export function toolEventKey(runId: string, turn: number, callId: string): string {
-  return JSON.stringify([runId, turn, callId]);
-}
-
-/** Whether a value is a well-formed {@link ToolEventBatch} (it comes from an activity result or heartbeat details). */
-export function isToolEventBatch(value: unknown): value is ToolEventBatch {
-  const batch = value as ToolEventBatch | null;
-  return (
-    typeof batch === "object" &&
-    batch !== null &&
-    typeof batch.key === "string" &&
-    typeof batch.runId === "string" &&
-    Number.isInteger(batch.attempt) &&
-    Number.isInteger(batch.at) &&
-    batch.at >= 0 &&
-    Array.isArray(batch.events) &&
-    batch.events.every(
-      (event) => typeof event === "object" && event !== null && typeof event.type === "string",
-    )
-  );
-}

@@ -1,0 +1,11 @@
+import type { Usage } from "../kernel/model.js";
+
+// The answer of the `runSummary` query, also carried across continue-as-new: fields are only added, optional.
+
+/** The outcome of a run, as the session remembers it. */
+export interface RunSummary {
+  runId: string;
+  stopReason: string;
+  text: string;
+  usage: Usage;
+}
