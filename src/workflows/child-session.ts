@@ -10,8 +10,18 @@ import {
 import type { StopReason } from "../kernel/events.js";
 import { ZERO_USAGE, type Usage } from "../kernel/model.js";
 import type { AbortSignalLike } from "../kernel/ports.js";
+import type { ActiveSubagent } from "../contract/session-status.js";
 import type { SessionInput, SessionOutcome, SubagentTask } from "../contract/session-input.js";
-import type { SessionState } from "./session-state.js";
+
+/** What running a child reaches of its parent session: its names, its subagent list, its root scope. */
+export interface ChildHost {
+  readonly sessionId: string;
+  readonly agent: string;
+  readonly input: Pick<SessionInput, "searchAttributes">;
+  readonly subagents: Map<string, ActiveSubagent>;
+  readonly rootScope: CancellationScope;
+  refreshVisibility(): void;
+}
 
 /** How a child session's one run ended, as its parent sees it. Never a throw: a failure is `error` with a text. */
 export interface ChildEnd {
@@ -42,7 +52,7 @@ export interface ChildControl {
  * or terminating the parent asks it to cancel (`REQUEST_CANCEL`).
  */
 export async function runChildSession(
-  session: SessionState,
+  session: ChildHost,
   spec: ChildSpec,
   control: ChildControl,
 ): Promise<ChildEnd> {
@@ -83,7 +93,7 @@ export async function runChildSession(
   }
 }
 
-function childInput(session: SessionState, sessionId: string, spec: ChildSpec): SessionInput {
+function childInput(session: ChildHost, sessionId: string, spec: ChildSpec): SessionInput {
   return {
     sessionId,
     agent: spec.agent,

@@ -7,7 +7,15 @@ import type { AnyTool } from "../kernel/tools.js";
 import { runChildSession, type ChildSpec } from "./child-session.js";
 import type { StartForkRequest } from "../contract/requests.js";
 import { checkForkRequest } from "./payload-checks.js";
-import type { SessionState } from "./session-state.js";
+import type { SessionInput } from "../contract/session-input.js";
+import type { ActiveRun } from "./active-run.js";
+import type { ChildHost } from "./child-session.js";
+
+/** What a tool's fork (`startFork`) reaches of the session: whether it is a child, and the running run's forks. */
+export interface ForkHost {
+  readonly input: Pick<SessionInput, "task">;
+  readonly current: Pick<ActiveRun, "toolForks" | "forks"> | undefined;
+}
 
 /**
  * Where a durable run's forks run: each is a child session of this agent (a child workflow, `<session>/<forkId>`),
@@ -15,7 +23,7 @@ import type { SessionState } from "./session-state.js";
  * session; the parent's stream has `subagent` start and end events, between which clients merge the child's (as for
  * a delegation). Cancelling the parent's run cancels it.
  */
-export function durableForkRunner(session: SessionState, plan: AgentPlan): ForkRunner {
+export function durableForkRunner(session: ChildHost, plan: AgentPlan): ForkRunner {
   return async (request) => {
     const unknown = (request.toolNames ?? []).filter(
       (name) => !plan.tools.some((tool) => tool.name === name),
@@ -37,7 +45,7 @@ export function durableForkRunner(session: SessionState, plan: AgentPlan): ForkR
   };
 }
 
-function forkSpec(session: SessionState, plan: AgentPlan, request: ForkRequest): ChildSpec {
+function forkSpec(session: ChildHost, plan: AgentPlan, request: ForkRequest): ChildSpec {
   return {
     agent: plan.name,
     task: {
@@ -52,7 +60,7 @@ function forkSpec(session: SessionState, plan: AgentPlan, request: ForkRequest):
 }
 
 /** Why a `startFork` request is refused, or undefined when a running tool call may start that fork. */
-export function checkStartFork(session: SessionState, request: unknown): string | undefined {
+export function checkStartFork(session: ForkHost, request: unknown): string | undefined {
   const problem = checkForkRequest(request);
   if (problem) return problem;
   if (session.input.task) return "a fork or subagent cannot start forks of its own (one level, as the seed)";
@@ -66,7 +74,7 @@ export function checkStartFork(session: SessionState, request: unknown): string 
  * Starts (or, asked again for the same call and fork id, rejoins) a fork for a tool running in an activity, and
  * resolves with its result. Checked by {@link checkStartFork} first.
  */
-export function startFork(session: SessionState, request: StartForkRequest): Promise<RunResult> {
+export function startFork(session: ForkHost, request: StartForkRequest): Promise<RunResult> {
   const run = session.current!;
   const key = `${request.callId}/${request.forkId}`;
   const known = run.forks.get(key);

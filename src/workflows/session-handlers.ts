@@ -23,19 +23,56 @@ import {
   taskBoundarySignal,
 } from "../contract/messages.js";
 import { HANDLER_DESCRIPTIONS as about } from "../contract/handler-descriptions.js";
-import type { DecideToolCallRequest } from "../contract/requests.js";
+import type { Message } from "../kernel/messages.js";
+import type { ModelRequest } from "../kernel/model.js";
+import type {
+  AnswerQuestionRequest,
+  DecideToolCallRequest,
+  StartRunRequest,
+  StartRunResult,
+  SteerRequest,
+} from "../contract/requests.js";
+import type { SessionStatus } from "../contract/session-status.js";
+import type { RunSummary } from "../contract/run-summary.js";
+import type { TranscriptPageRequest } from "../contract/transcript-page.js";
 import { checkCancel, checkInterrupt, checkSteer } from "./payload-checks.js";
 import { undecodableReason } from "./lenient-payload-converter.js";
-import type { SessionState } from "./session-state.js";
-import { checkStartFork, startFork } from "./durable-fork.js";
+import { checkStartFork, startFork, type ForkHost } from "./durable-fork.js";
+import { cancelRuns, type CancelTarget } from "./run-cancel.js";
+import { transcriptPage } from "./transcript-page.js";
+import type { ActiveRun } from "./active-run.js";
+import type { ApprovalBoard } from "./approval-board.js";
+import type { SteerQueue } from "./steer-queue.js";
+import type { TranscriptLedger } from "../common/transcript-ledger.js";
 import { workflowPorts } from "./workflow-ports.js";
+
+/** What the handlers reach of the session (SessionState): commands that only queue or flag, and what queries read. */
+export interface HandledSession extends CancelTarget, ForkHost {
+  readonly board: CancelTarget["board"] &
+    Pick<ApprovalBoard, "checkDecision" | "checkAnswer" | "decide" | "answer" | "rejectDecision">;
+  readonly current: ActiveRun | undefined;
+  readonly steers: Pick<SteerQueue, "add" | "interruptWith">;
+  readonly requests: ReadonlyMap<string, ModelRequest>;
+  readonly lifecycle: { readonly closed: boolean };
+  readonly transcript: TranscriptLedger;
+  readonly messages: Message[];
+  woken: boolean;
+  validateStartRun(request: StartRunRequest): void;
+  startRun(request: StartRunRequest): StartRunResult;
+  rejectIfClosed(): void;
+  reject(message: string, code?: string): void;
+  close(): void;
+  refreshVisibility(): void;
+  status(): SessionStatus;
+  runSummary(runId: string): RunSummary | undefined;
+}
 
 /**
  * Wires every signal, update and query of the session workflow (ADR 0012 names them) to the session's state.
- * Handlers only validate, queue or flag; the workflow loop does the work. Called once, when the state is made,
- * after the stream's own handlers; the order is kept as it was, so buffered messages arrive as before.
+ * Handlers only validate, queue or flag; the workflow loop does the work. Called once, right after the state is made
+ * (which registers the stream's handlers first): the order is kept, so buffered messages arrive as before.
  */
-export function registerSessionHandlers(session: SessionState): void {
+export function registerSessionHandlers(session: HandledSession): void {
   registerHumanHandlers(session);
   setHandler(startRunUpdate, (request) => session.startRun(request), {
     validator: (request) => session.validateStartRun(request),
@@ -52,11 +89,14 @@ export function registerSessionHandlers(session: SessionState): void {
     },
     description: about.queueSteer,
   });
-  setHandler(steerSignal, (request) => session.onSteerSignal("steer", request), { description: about.steer });
-  setHandler(followUpSignal, (request) => session.onSteerSignal("followUp", request), {
-    description: about.followUp,
-  });
-  setHandler(cancelRunUpdate, (request) => ({ cancelled: session.cancel(request ?? {}) }), {
+  const steerBySignal = (kind: "steer" | "followUp") => (request: unknown) => {
+    const problem = session.lifecycle.closed ? "the session is closed" : checkSteer(request);
+    if (problem) return session.reject(`${kind} signal ignored: ${problem}`);
+    session.steers.add(kind, request as SteerRequest);
+  };
+  setHandler(steerSignal, steerBySignal("steer"), { description: about.steer });
+  setHandler(followUpSignal, steerBySignal("followUp"), { description: about.followUp });
+  setHandler(cancelRunUpdate, (request) => ({ cancelled: cancelRuns(session, request ?? {}) }), {
     validator: (request) => rejectWith("cancelRun", checkCancel(request)),
     description: about.cancelRun,
   });
@@ -65,7 +105,7 @@ export function registerSessionHandlers(session: SessionState): void {
     (request) => {
       const problem = checkCancel(request);
       if (problem) session.reject(`cancel signal ignored: ${problem}`);
-      else session.cancel(request ?? {});
+      else cancelRuns(session, request ?? {});
     },
     { description: about.cancel },
   );
@@ -82,22 +122,22 @@ export function registerSessionHandlers(session: SessionState): void {
   setHandler(runSummaryQuery, (runId) => session.runSummary(runId), {
     description: about.runSummary,
   });
-  setHandler(sessionTranscriptQuery, (request) => session.transcriptPageOf(request), {
+  setHandler(sessionTranscriptQuery, (request) => transcriptPageOf(session, request), {
     description: about.sessionTranscript,
   });
   setHandler(modelRequestQuery, (key) => session.requests.get(key), { description: about.modelRequest });
 }
 
 /** Approvals, answers and interrupts: an update with a validator each, and a signal for the UI and CLI. */
-function registerHumanHandlers(session: SessionState): void {
-  setHandler(decideToolCallUpdate, (request) => session.decide(request, "update"), {
+function registerHumanHandlers(session: HandledSession): void {
+  setHandler(decideToolCallUpdate, (request) => decide(session, request, "update"), {
     validator: (request) => rejectWith("decideToolCall", session.board.checkDecision(request)),
     description: about.decideToolCall,
   });
   const decideBySignal = (decision: "allow" | "deny", name: string) => (request: unknown) => {
     const full = { ...(request as object), decision } as DecideToolCallRequest;
     const problem = session.board.checkDecision(full);
-    if (!problem) return void session.decide(full, "signal");
+    if (!problem) return void decide(session, full, "signal");
     // Listed with who sent it and why, in the status, the current details and the event stream.
     if (typeof request === "object" && request !== null && !undecodableReason(request))
       session.board.rejectDecision(full, problem, workflowPorts.now());
@@ -106,7 +146,7 @@ function registerHumanHandlers(session: SessionState): void {
   };
   setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
   setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });
-  setHandler(answerQuestionUpdate, (request) => session.answer(request), {
+  setHandler(answerQuestionUpdate, (request) => answer(session, request), {
     validator: (request) => rejectWith("answerQuestion", session.board.checkAnswer(request)),
     description: about.answerQuestion,
   });
@@ -115,11 +155,11 @@ function registerHumanHandlers(session: SessionState): void {
     (request) => {
       const problem = session.board.checkAnswer(request);
       if (problem) session.reject(`answer signal ignored: ${problem}`);
-      else session.answer(request);
+      else answer(session, request);
     },
     { description: about.answer },
   );
-  setHandler(interruptUpdate, (request) => ({ interrupted: session.interrupt(request ?? {}) }), {
+  setHandler(interruptUpdate, (request) => ({ interrupted: session.steers.interruptWith(request ?? {}) }), {
     validator: (request) => {
       session.rejectIfClosed();
       rejectWith("interrupt", checkInterrupt(request));
@@ -131,7 +171,7 @@ function registerHumanHandlers(session: SessionState): void {
     (request) => {
       const problem = checkInterrupt(request);
       if (problem) session.reject(`interrupt signal ignored: ${problem}`);
-      else session.interrupt(request ?? {});
+      else session.steers.interruptWith(request ?? {});
     },
     { description: about.interrupt },
   );
@@ -144,4 +184,26 @@ function registerHumanHandlers(session: SessionState): void {
 /** An update validator's refusal: the operation and the reason, as the caller reads it. */
 function rejectWith(operation: string, problem: string | undefined): void {
   if (problem) throw new TypeError(`${operation}: ${problem}`);
+}
+
+/** Takes a decision that passed its check, at workflow time. */
+function decide(
+  session: HandledSession,
+  request: DecideToolCallRequest,
+  via: "update" | "signal",
+): { callId: string; decision: "allow" | "deny" } {
+  session.board.decide(request, workflowPorts.now(), via);
+  return { callId: request.callId, decision: request.decision };
+}
+
+function answer(session: HandledSession, request: AnswerQuestionRequest): { callId: string } {
+  session.board.answer(request);
+  return { callId: request.callId };
+}
+
+/** A page of the transcript; the run in progress shows its conversation as the kernel holds it. */
+function transcriptPageOf(session: HandledSession, request: TranscriptPageRequest | undefined) {
+  const from = typeof request === "object" && request !== null ? request.from : undefined;
+  const conversation = session.current?.live ?? session.messages;
+  return transcriptPage(session.transcript, conversation, typeof from === "number" ? from : 0);
 }

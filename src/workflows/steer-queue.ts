@@ -1,6 +1,6 @@
 import { SteerController } from "../kernel/steer-controller.js";
 import type { Message } from "../kernel/messages.js";
-import type { SteerRequest } from "../contract/requests.js";
+import type { InterruptRequest, SteerRequest } from "../contract/requests.js";
 
 /** How many delivered ids a session remembers for dedupe (signals are delivered at least once). */
 const REMEMBERED_IDS = 1_000;
@@ -26,6 +26,14 @@ export class SteerQueue extends SteerController {
     if (kind === "steer") this.steer(request.content);
     else this.followUp(request.content);
     return true;
+  }
+
+  /** Interrupts the in-flight model call, steering the request's message in first; false when none was in flight. */
+  interruptWith(request: InterruptRequest): boolean {
+    if (typeof request.content === "string" && request.content.trim() !== "") {
+      this.add("steer", { id: request.id ?? `interrupt-${this.seen.length}`, content: request.content });
+    }
+    return this.interrupt();
   }
 
   /** The ids to carry across continue-as-new. */

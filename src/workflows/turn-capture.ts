@@ -28,5 +28,5 @@ export function captureTurnEnd(session: SessionState, active: ActiveRun, event: 
   if (!info.unsafe.isReplaying || !info.taskQueue.startsWith(FORK_CAPTURE_REPLAY)) return;
   // A copy: the sink runs after the activation, by when the kernel may have added the next turn's messages.
   const messages = [...(active.context?.messages ?? [])];
-  liteAgentForkCapture.turnEnded(session.agent, session.turns + event.turn, messages);
+  liteAgentForkCapture.turnEnded(session.agent, session.record.turns + event.turn, messages);
 }
