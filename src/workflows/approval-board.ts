@@ -9,7 +9,8 @@ import type {
   RejectedDecision,
 } from "../contract/session-status.js";
 import type { CarriedDecisions } from "../contract/carried-state.js";
-import { MAX_REJECTION_CHARS, clip } from "./status-bounds.js";
+import { DecisionLog } from "./decision-log.js";
+import { optional } from "./optional-field.js";
 
 /** A decision as the session records it. */
 export interface RecordedDecision {
@@ -28,8 +29,6 @@ export interface RecordedAnswer {
 
 /** How many settled decisions the board remembers, to explain a late or repeated one. */
 const REMEMBERED = 200;
-/** How many decisions, and ignored decision signals, the status lists. */
-const LISTED_DECISIONS = 10;
 
 /**
  * The session's pending approvals and questions, and what was decided. Several can be pending at once and be
@@ -41,16 +40,14 @@ export class ApprovalBoard {
   private readonly decisions = new Map<string, RecordedDecision>();
   private readonly answers = new Map<string, RecordedAnswer>();
   private readonly settled = new Map<string, string>();
-  private readonly recent: DecisionRecord[] = [];
-  private readonly rejected: RejectedDecision[] = [];
   /** Calls whose wait the previous execution carried in, until the resumed run waits on them again. */
   private readonly carriedWaits = new Set<string>();
+  private readonly log: DecisionLog;
 
   /** @param carried the decisions the previous execution listed (its input: checked, never trusted). */
   constructor(carried?: CarriedDecisions) {
     // From the previous execution's input, which is never trusted: only well-formed entries are kept.
-    this.recent.push(...wellFormed<DecisionRecord>(carried?.recent));
-    this.rejected.push(...wellFormed<RejectedDecision>(carried?.rejected));
+    this.log = new DecisionLog(carried);
     for (const pending of wellFormedWaits<PendingApproval>(carried?.pendingApprovals)) {
       this.approvals.set(pending.callId, pending);
       this.carriedWaits.add(pending.callId);
@@ -65,11 +62,9 @@ export class ApprovalBoard {
   carry(): CarriedDecisions | undefined {
     const approvals = this.pendingApprovals();
     const questions = this.pendingQuestions();
-    if (this.recent.length + this.rejected.length + approvals.length + questions.length === 0)
-      return undefined;
+    if (this.log.size + approvals.length + questions.length === 0) return undefined;
     return {
-      recent: [...this.recent],
-      rejected: [...this.rejected],
+      ...this.log.carry(),
       ...(approvals.length > 0 ? { pendingApprovals: approvals } : {}),
       ...(questions.length > 0 ? { pendingQuestions: questions } : {}),
     };
@@ -108,12 +103,12 @@ export class ApprovalBoard {
 
   /** The last decisions taken, newest last. */
   recentDecisions(): DecisionRecord[] {
-    return [...this.recent];
+    return this.log.recentDecisions();
   }
 
   /** The decision signals that were ignored, newest last. */
   rejectedDecisions(): RejectedDecision[] {
-    return [...this.rejected];
+    return this.log.rejectedDecisions();
   }
 
   addQuestion(pending: PendingQuestion): void {
@@ -165,26 +160,12 @@ export class ApprovalBoard {
     const who = { ...optional("actor", request.actor), ...optional("reason", request.reason) };
     this.decisions.set(request.callId, { decision: request.decision, ...who, at });
     const tool = this.approvals.get(request.callId)?.tool ?? "";
-    this.keep(this.recent, { callId: request.callId, tool, decision: request.decision, ...who, at, via });
+    this.log.record({ callId: request.callId, tool, decision: request.decision, ...who, at, via });
   }
 
   /** Lists a decision signal that was ignored, and why. */
   rejectDecision(request: DecideToolCallRequest, why: string, at: number): void {
-    const tool = this.approvals.get(request.callId)?.tool;
-    this.keep(this.rejected, {
-      callId: clip(String(request.callId), MAX_REJECTION_CHARS),
-      ...optional("tool", tool),
-      decision: request.decision,
-      ...optional("actor", clipped(request.actor)),
-      ...optional("reason", clipped(request.reason)),
-      at,
-      why: clip(why, MAX_REJECTION_CHARS),
-    });
-  }
-
-  private keep<T>(list: T[], entry: T): void {
-    list.push(entry);
-    if (list.length > LISTED_DECISIONS) list.shift();
+    this.log.reject(request, this.approvals.get(request.callId)?.tool, why, at);
   }
 
   answer(request: AnswerQuestionRequest): void {
@@ -265,21 +246,6 @@ function checkShape(request: unknown, required: string[]): string | undefined {
   return undefined;
 }
 
-/** The carried entries that have the fields the status and details read (the newest LISTED_DECISIONS). */
-function wellFormed<T extends { callId: string; decision: string; at: number }>(entries: unknown): T[] {
-  if (!Array.isArray(entries)) return [];
-  return entries
-    .filter(
-      (entry: Partial<T> | null): entry is T =>
-        typeof entry === "object" &&
-        entry !== null &&
-        typeof entry.callId === "string" &&
-        (entry.decision === "allow" || entry.decision === "deny") &&
-        Number.isFinite(entry.at),
-    )
-    .slice(-LISTED_DECISIONS);
-}
-
 /** The carried pending approvals or questions that have the fields a wait needs. */
 function wellFormedWaits<T extends { callId: string; runId: string; expiresAt: number }>(
   entries: unknown,
@@ -293,13 +259,4 @@ function wellFormedWaits<T extends { callId: string; runId: string; expiresAt: n
       typeof entry.runId === "string" &&
       Number.isFinite(entry.expiresAt),
   );
-}
-
-/** A string field of an unchecked request, clipped; undefined when it is not a string. */
-function clipped(value: unknown): string | undefined {
-  return typeof value === "string" ? clip(value, MAX_REJECTION_CHARS) : undefined;
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
