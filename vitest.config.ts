@@ -61,6 +61,9 @@ export default defineConfig({
     // waits for its retry: a forced replay pass gives tests more time, not other checks.
     testTimeout: replayMode() ? 120_000 : 30_000,
     hookTimeout: 120_000,
+    // What a test polls for comes from a real server and workers (a child's cancellation, a status), seconds away
+    // under load or forced replay; vitest's default of 1 s failed the no-cache pass. Polls check that it happens.
+    expect: { poll: { timeout: 20_000, interval: 100 } },
     pool: "forks",
     // Within each group, the longest files start first (test/support/longest-first.ts).
     sequence: { sequencer: LongestFirst },
