@@ -10,25 +10,18 @@ import type {
   ModelRetryPlan,
   PermissionPlan,
 } from "./common/agent-plan.js";
-import type { CreateAgentConfig } from "./agent.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import { DELEGATE_BUILTIN } from "./kernel/builtin-tools/delegate-tool.js";
 import type { Middleware } from "./kernel/middleware.js";
 import type { BackgroundLimits } from "./kernel/background/types.js";
-import { checkEffectNames, directEffectRunner, type AnyEffectImplementation } from "./kernel/effects.js";
+import { checkEffectNames, type AnyEffectImplementation } from "./kernel/effects.js";
 import { nonPlainPath } from "./kernel/plain-data.js";
-import { planBudget } from "./common/plan-budget.js";
-import { planPermission } from "./common/plan-permission.js";
 import { checkCompactionPlan } from "./common/check-compaction-plan.js";
-import { planCompactor } from "./common/plan-compactor.js";
-import { compaction } from "./kernel/compaction/compaction-middleware.js";
-import { OPTIONAL_PLAN_FIELDS, planSettings } from "./common/plan-settings.js";
-import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
-import type { ModelProvider, ToolChoice } from "./kernel/model.js";
+import { OPTIONAL_PLAN_FIELDS } from "./common/plan-settings.js";
+import type { ToolChoice } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
 import { checkMcpServers, type McpServerConfig } from "./common/mcp-servers.js";
 import type { McpToolDefaults } from "./common/mcp-tool-plans.js";
-import { mcpToolSource } from "./mcp/mcp-tool-source.js";
 import { LOAD_SKILL_TOOL } from "./common/skills-prompt.js";
 import { loadSkillTool } from "./skills/load-skill-tool.js";
 import { loadSkills, skillSummaries, type SkillsOption } from "./skills/load-skills.js";
@@ -251,51 +244,4 @@ function toolPlan(tool: AnyTool, durable: NonNullable<AgentDefinition["durable"]
     if (delegation.backgroundKind) plan.backgroundKind = delegation.backgroundKind;
   }
   return plan;
-}
-
-/** What an in-process run adds to a definition: who approves, who answers, extra middleware. */
-export interface LocalAgentOptions {
-  /** Asked for every `ask` verdict of the definition's permission rules; without one they are denied. */
-  approval?: ApprovalHandler;
-  /** Answers `ask_user`. */
-  input?: InputHandler;
-  /** Middleware inside the permission gate, compaction and the definition's own `use`. */
-  use?: Middleware[];
-}
-
-/**
- * The in-process configuration of a definition: pass it to `createAgent`. The definition's permission rules
- * become the `permission` middleware and its compaction the `compaction` middleware inside it, as in durable runs
- * (summaries of the `llm` strategy come from `model`, asked for `summaryModel`; nothing is archived in-process).
- * Its MCP servers become a tool source the agent owns: `agent.close()` ends their connections.
- */
-export function localAgentConfig(
-  definition: AgentDefinition,
-  model: ModelProvider,
-  options: LocalAgentOptions = {},
-): CreateAgentConfig {
-  // Everything runs in-process, so any middleware will do: only the durable plan needs them to be rebuildable.
-  const plan = toAgentPlan({ ...definition, use: [] });
-  const effects = directEffectRunner(definition.effects ?? [], definition.name);
-  const config: CreateAgentConfig = {
-    ...planSettings(plan, effects),
-    model,
-    tools: agentTools(definition),
-    use: [
-      ...planPermission(plan.permission, options.approval),
-      ...(plan.compaction
-        ? [compaction(planCompactor(plan.compaction, { provider: model, model: plan.model }))]
-        : []),
-      ...(definition.use ?? []),
-      ...(options.use ?? []),
-    ],
-    effects,
-  };
-  if (definition.mcpServers && Object.keys(definition.mcpServers).length)
-    config.toolSources = [mcpToolSource(definition.mcpServers, mcpToolDefaults(definition))];
-  const budget = planBudget(plan);
-  if (budget) config.budget = budget;
-  if (options.approval) config.approval = options.approval;
-  if (options.input) config.input = options.input;
-  return config;
 }

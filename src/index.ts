@@ -13,13 +13,12 @@ export type { RestoreOptions, RestoreResult } from "./checkpoint/restore-checkpo
 export { nodePorts } from "./node-ports.js";
 export {
   defineAgent,
-  localAgentConfig,
   toAgentPlan,
   workflowModulesOf,
   DURABLE_DEFAULTS,
   type AgentDefinition,
-  type LocalAgentOptions,
 } from "./define-agent.js";
+export { localAgentConfig, type LocalAgentOptions } from "./local-agent-config.js";
 export type * from "./common/agent-plan.js";
 export type { TranscriptSegmentRef } from "./contract/transcript-state.js";
 export type {

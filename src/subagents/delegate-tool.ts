@@ -1,6 +1,7 @@
 import { createAgent, type Agent } from "../agent.js";
 import { AgentRegistry, type ProviderMap } from "../activities/agent-registry.js";
-import { localAgentConfig, type AgentDefinition } from "../define-agent.js";
+import { type AgentDefinition } from "../define-agent.js";
+import { localAgentConfig } from "../local-agent-config.js";
 import {
   DELEGATE_BUILTIN,
   DELEGATE_TOOL,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentClient } from "../../src/client.js";
 import { createAgent, defineAgent, defineTool, fakeProvider, type AgentEvent } from "../../src/index.js";
-import { localAgentConfig } from "../../src/define-agent.js";
+import { localAgentConfig } from "../../src/local-agent-config.js";
 import type { RunResult } from "../../src/kernel/events.js";
 import { messageText, type Message } from "../../src/kernel/messages.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../src/agent.js";
-import { defineAgent, localAgentConfig, toAgentPlan } from "../../src/define-agent.js";
+import { defineAgent, toAgentPlan } from "../../src/define-agent.js";
+import { localAgentConfig } from "../../src/local-agent-config.js";
 import { askUserTool } from "../../src/kernel/builtin-tools/ask-user-tool.js";
 import type { AgentEvent } from "../../src/kernel/events.js";
 import { defineTool } from "../../src/kernel/tools.js";

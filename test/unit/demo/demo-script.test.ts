@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent.js";
-import { localAgentConfig } from "../../../src/define-agent.js";
+import { localAgentConfig } from "../../../src/local-agent-config.js";
 import { demoAgent } from "../../../src/demo/demo-agent.js";
 import { demoScriptTurn, scriptedDemoModel, SCRIPTED_MODEL_ID } from "../../../src/demo/demo-script.js";
 import type { AgentEvent } from "../../../src/kernel/events.js";

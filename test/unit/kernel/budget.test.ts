@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent.js";
-import { defineAgent, localAgentConfig } from "../../../src/define-agent.js";
+import { defineAgent } from "../../../src/define-agent.js";
+import { localAgentConfig } from "../../../src/local-agent-config.js";
 import { budgetOverrun, usageCost } from "../../../src/kernel/budget.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { conversationScript } from "../../../src/testing/conversation-script.js";

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
-import {
-  defineAgent,
-  localAgentConfig,
-  middlewareModules,
-  toAgentPlan,
-  workflowModulesOf,
-} from "../../../src/define-agent.js";
+import { defineAgent, middlewareModules, toAgentPlan, workflowModulesOf } from "../../../src/define-agent.js";
+import { localAgentConfig } from "../../../src/local-agent-config.js";
 import { reactiveCompaction } from "../../../src/kernel/compaction/reactive-compaction.js";
 import {
   UnknownMiddlewareError,
