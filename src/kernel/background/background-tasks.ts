@@ -1,7 +1,8 @@
-import { AbortError, AgentError, errorMessage } from "../errors.js";
+import { AbortError, errorMessage } from "../errors.js";
 import { NEVER_ABORTED, type AbortSignalLike, type KernelPorts } from "../ports.js";
 import type { AgentEvent } from "../events.js";
-import { RingBuffer } from "./ring-buffer.js";
+import { checkSpawnLimits, type BackgroundKind } from "./background-limits.js";
+import { DEFAULT_BACKGROUND_BUFFER_CHARS, DetachedOutputs } from "./detached-outputs.js";
 import type {
   BackgroundCompletion,
   BackgroundLimits,
@@ -10,12 +11,6 @@ import type {
   BackgroundStatus,
   BackgroundTasks,
 } from "./types.js";
-
-/** Characters of detached output kept per task when `limits.bufferBytes` is not set. */
-export const DEFAULT_BACKGROUND_BUFFER_CHARS = 1_000_000;
-
-/** The prefix of a `read()` whose unread output partly fell out of the ring buffer. */
-export const TRUNCATED_MARKER = "[…truncated]\n";
 
 /** What `createBackgroundTasks` needs. */
 export interface BackgroundTasksOptions {
@@ -30,8 +25,6 @@ export interface BackgroundTasksOptions {
   onCompleted?: (completion: BackgroundCompletion) => void;
 }
 
-type BackgroundKind = "joinable" | "detached";
-
 interface LiveTask {
   kind: BackgroundKind;
   label: string;
@@ -40,14 +33,6 @@ interface LiveTask {
   /** Cancels the `maxTaskMs` sleep once the task is over, so no timer outlives it. */
   timer?: AbortController;
   cancelled: boolean;
-}
-
-interface DetachedOutput {
-  label: string;
-  ring: RingBuffer;
-  /** Absolute position up to which `read()` has returned output. */
-  cursor: number;
-  done: boolean;
 }
 
 interface QueuedCompletion {
@@ -88,19 +73,23 @@ export function createBackgroundTasks(options: BackgroundTasksOptions): Backgrou
 
 class BackgroundRegistry implements BackgroundTasks {
   private readonly live = new Map<string, LiveTask>();
-  private readonly outputs = new Map<string, DetachedOutput>();
+  private readonly outputs: DetachedOutputs;
   private queue: QueuedCompletion[] = [];
   private readonly joinWaiters = new Set<() => void>();
   private sequence = 0;
 
   constructor(private readonly options: BackgroundTasksOptions) {
+    this.outputs = new DetachedOutputs(options.limits?.bufferBytes ?? DEFAULT_BACKGROUND_BUFFER_CHARS);
     // One listener for the registry's lifetime: tasks share the owner's signal through cancelAll.
     options.signal.addEventListener("abort", () => this.cancelAll(), { once: true });
   }
 
   spawn(task: BackgroundSpawn): { id: string; label: string } {
     const kind = task.kind ?? "joinable";
-    this.checkLimits(kind);
+    checkSpawnLimits(this.options.limits ?? {}, kind, {
+      total: this.live.size,
+      ofKind: this.countLive(kind),
+    });
     const id = this.nextId();
     const entry: LiveTask = {
       kind,
@@ -110,7 +99,7 @@ class BackgroundRegistry implements BackgroundTasks {
       cancelled: false,
     };
     this.live.set(id, entry);
-    if (kind === "detached") this.outputs.set(id, this.newOutput(task.label));
+    if (kind === "detached") this.outputs.add(id, task.label);
     if (this.options.signal.aborted) {
       // The owner is gone: record the task as cancelled without starting work nobody will collect.
       entry.cancelled = true;
@@ -155,16 +144,11 @@ class BackgroundRegistry implements BackgroundTasks {
   }
 
   read(id: string, options?: { filter?: RegExp }): { output: string; done: boolean } | null {
-    const output = this.outputs.get(id);
-    if (!output) return null;
-    const slice = output.ring.readFrom(output.cursor);
-    output.cursor = output.ring.written;
-    const text = options?.filter ? filterLines(slice.text, options.filter) : slice.text;
-    return { output: (slice.dropped ? TRUNCATED_MARKER : "") + text, done: output.done };
+    return this.outputs.read(id, options);
   }
 
   listDetached(): { id: string; label: string; done: boolean }[] {
-    return [...this.outputs].map(([id, output]) => ({ id, label: output.label, done: output.done }));
+    return this.outputs.list();
   }
 
   cancel(id: string): boolean {
@@ -195,7 +179,7 @@ class BackgroundRegistry implements BackgroundTasks {
   }
 
   private async execute(id: string, task: LiveTask, spawn: BackgroundSpawn): Promise<void> {
-    const write = (chunk: string): void => this.write(id, chunk);
+    const write = (chunk: string): void => this.outputs.write(id, chunk);
     let settled: Settled;
     try {
       const outcome = await spawn.run(task.controller.signal, this.options.emit, write);
@@ -230,8 +214,7 @@ class BackgroundRegistry implements BackgroundTasks {
     if (!task) return; // already finished by a timeout; the late result is dropped
     this.live.delete(id);
     task.timer?.abort();
-    const output = this.outputs.get(id);
-    if (output) output.done = true;
+    this.outputs.markDone(id);
     const completion: BackgroundCompletion = {
       id,
       label: task.label,
@@ -253,34 +236,11 @@ class BackgroundRegistry implements BackgroundTasks {
     }
   }
 
-  private write(id: string, chunk: string): void {
-    const output = this.outputs.get(id);
-    if (output && !output.done) output.ring.write(chunk);
-  }
-
-  private checkLimits(kind: BackgroundKind): void {
-    const limits = this.options.limits ?? {};
-    checkTotalLimit(this.live.size, limits.maxTotal);
-    const cap = kind === "joinable" ? limits.maxJoinable : limits.maxDetached;
-    const running = this.countLive(kind);
-    if (cap !== undefined && running >= cap) {
-      const name = kind === "joinable" ? "maxJoinable" : "maxDetached";
-      throw new AgentError(
-        `Background task limit reached: ${running} ${kind} tasks are running (${name} ${cap}).`,
-      );
-    }
-  }
-
   private nextId(): string {
     const hex = Math.floor(this.options.ports.random() * 0x1000000)
       .toString(16)
       .padStart(6, "0");
     return `bg_${(this.sequence++).toString(36)}_${hex.slice(-6)}`;
-  }
-
-  private newOutput(label: string): DetachedOutput {
-    const capacity = this.options.limits?.bufferBytes ?? DEFAULT_BACKGROUND_BUFFER_CHARS;
-    return { label, ring: new RingBuffer(capacity), cursor: 0, done: false };
   }
 
   private countLive(kind: BackgroundKind): number {
@@ -290,28 +250,8 @@ class BackgroundRegistry implements BackgroundTasks {
   }
 }
 
-/** Throws the `maxTotal` error when `running` tasks leave no room for one more (no limit when `maxTotal` is unset). */
-export function checkTotalLimit(running: number, maxTotal: number | undefined): void {
-  if (maxTotal !== undefined && running >= maxTotal)
-    throw new AgentError(
-      `Background task limit reached: ${running} tasks are running (maxTotal ${maxTotal}).`,
-    );
-}
-
 /** A returned string is `completed` (or `cancelled` after a cancel); an explicit outcome keeps its status. */
 function fromOutcome(outcome: BackgroundOutcome, cancelled: boolean): Settled {
   if (typeof outcome === "string") return { content: outcome, status: cancelled ? "cancelled" : "completed" };
   return { content: outcome.content, status: outcome.status };
-}
-
-/** Keeps the lines of `text` that match `filter`. */
-function filterLines(text: string, filter: RegExp): string {
-  return text
-    .split("\n")
-    .filter((line) => {
-      // A global or sticky RegExp remembers lastIndex between tests; reset it so every line is tested whole.
-      filter.lastIndex = 0;
-      return filter.test(line);
-    })
-    .join("\n");
 }

@@ -1,5 +1,5 @@
 import type { AbortSignalLike } from "../ports.js";
-import { checkTotalLimit } from "./background-tasks.js";
+import { checkTotalLimit } from "./background-limits.js";
 import type { BackgroundCompletion, BackgroundSpawn, BackgroundTasks } from "./types.js";
 
 /**
