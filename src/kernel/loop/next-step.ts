@@ -44,29 +44,29 @@ function afterThrow(state: TurnState, threw: Threw): Step {
   if (threw.closed || UNGUARDED.has(state.at)) return { kind: "fail", error: threw.error };
   if (threw.aborted) return stop(state, "aborted");
   const error: AgentEvent = { type: "error", error: toAgentError(threw.error), fatal: true };
-  return emit(state, "failed", [error], true);
+  return emit(at(state, "failed"), [error], true);
 }
 
 /** What follows each step, by the label it was issued under; each reads the outcome that step gives. */
 const AFTER: { [At in Label]: (state: TurnState, outcome: never) => Step } = {
-  open: (state) => emit(state, "opened", [], true),
+  open: (state) => emit(at(state, "opened"), [], true),
   opened: (state) =>
     state.resumed
-      ? emit(state, "ready", [], true)
+      ? emit(at(state, "ready"), [], true)
       : { kind: "hook", hook: "beforeAgent", state: at(state, "before_agent") },
-  before_agent: (state) => emit(state, "ready", [], true),
+  before_agent: (state) => emit(at(state, "ready"), [], true),
   ready: (state) => (state.toolPhase ? runTools(state) : checkTurn(state)),
   gate: afterCheck,
   over_budget: (state) => stop(state, "budget"),
   turn_started: (state) => ({ kind: "inject", state: at(state, "injected") }),
   injected: (state, events: AgentEvent[]) =>
-    events.length > 0 ? emit(state, "inject_sent", events) : beforeModel(state),
+    events.length > 0 ? emit(at(state, "inject_sent"), events) : beforeModel(state),
   inject_sent: beforeModel,
-  before_model: (state) => emit(state, "model_ready", [], true),
+  before_model: (state) => emit(at(state, "model_ready"), [], true),
   model_ready: (state) =>
     state.hasEngine ? { kind: "prepare_context", state: at(state, "prepared") } : callModel(state, undefined),
   prepared: (state, prepared: { view: PreparedView | undefined; events: AgentEvent[] }) =>
-    emit({ ...state, view: prepared.view }, "context_sent", prepared.events),
+    emit(at(state, "context_sent", { view: prepared.view }), prepared.events),
   context_sent: (state) => callModel(state, state.view),
   model: afterModel,
   interrupted: checkTurn,
@@ -74,23 +74,23 @@ const AFTER: { [At in Label]: (state: TurnState, outcome: never) => Step } = {
   answered: (state) => ({ kind: "take_follow_ups", state: at(state, "follow_ups") }),
   follow_ups: (state, events: AgentEvent[]) =>
     events.length > 0
-      ? emit(state, "steered", events)
+      ? emit(at(state, "steered"), events)
       : { kind: "join_background", state: at(state, "join") },
   steered: checkTurn,
   join: (state, joined: boolean) =>
-    joined ? checkTurn({ ...state, budgetUsed: state.budgetUsed - 1 }) : stop(state, "stop"),
+    joined ? checkTurn(at(state, "join", { budgetUsed: state.budgetUsed - 1 })) : stop(state, "stop"),
   announced: runTools,
   tools: (state, tools: ToolPhaseOutcome) => ({
     kind: "close_tools",
-    state: { ...state, at: "tools_closed", toolsAborted: tools.aborted },
+    state: at(state, "tools_closed", { toolsAborted: tools.aborted }),
   }),
   tools_closed: (state) => ({ kind: "hook", hook: "afterTurn", state: at(state, "after_turn") }),
   after_turn: (state) =>
-    emit(state, "turn_ended", [{ type: "turn_end", turn: state.turn, stopReason: "tool_use" }], true),
+    emit(at(state, "turn_ended"), [{ type: "turn_end", turn: state.turn, stopReason: "tool_use" }], true),
   turn_ended: (state) => (state.toolsAborted ? stop(state, "aborted") : checkTurn(state)),
   suspending: () => ({ kind: "end", moved: true }),
   failed: (state) => stop(state, "error"),
-  stopping: (state, events: AgentEvent[]) => emit(state, "stopped", events),
+  stopping: (state, events: AgentEvent[]) => emit(at(state, "stopped"), events),
   stopped: () => ({ kind: "end", moved: false }),
 };
 
@@ -102,9 +102,9 @@ function afterCheck(state: TurnState, check: TurnCheck): Step {
     return { kind: "suspend", turn, budgetUsed, state: at(state, "suspending") };
   }
   if (state.budgetUsed >= state.maxTurns) return stop(state, "max_turns");
-  if (check.overrun) return emit(state, "over_budget", [{ type: "budget_exceeded", ...check.overrun }]);
+  if (check.overrun) return emit(at(state, "over_budget"), [{ type: "budget_exceeded", ...check.overrun }]);
   const turn = state.turn + 1;
-  const next: TurnState = { ...state, at: "turn_started", turn, budgetUsed: state.budgetUsed + 1 };
+  const next = at(state, "turn_started", { turn, budgetUsed: state.budgetUsed + 1 });
   return { kind: "start_turn", turn, state: next };
 }
 
@@ -114,19 +114,18 @@ function afterModel(state: TurnState, model: ModelPhaseOutcome): Step {
   if (model.kind === "aborted") return stop(state, "aborted");
   // Re-plan at once: the next turn starts with whatever was steered in.
   if (model.kind === "interrupted")
-    return emit(state, "interrupted", [{ type: "turn_end", turn, stopReason: "interrupted" }]);
+    return emit(at(state, "interrupted"), [{ type: "turn_end", turn, stopReason: "interrupted" }]);
   if (model.kind === "error")
-    return emit(state, "model_failed", [{ type: "error", error: model.error, fatal: true }]);
+    return emit(at(state, "model_failed"), [{ type: "error", error: model.error, fatal: true }]);
   const calls = model.decoded.calls;
   if (calls.length === 0) {
     // An answer cut off at the output limit says so (the seed's `max_tokens`); the run still stops here.
     const stopReason = model.stopReason === "max_tokens" ? "max_tokens" : "stop";
-    return emit(state, "answered", [{ type: "turn_end", turn, stopReason }]);
+    return emit(at(state, "answered"), [{ type: "turn_end", turn, stopReason }]);
   }
   const toolPhase = { calls, results: [] };
   return emit(
-    { ...state, toolPhase },
-    "announced",
+    at(state, "announced", { toolPhase }),
     calls.map((call) => ({ type: "tool_use", call })),
   );
 }
@@ -134,7 +133,7 @@ function afterModel(state: TurnState, model: ModelPhaseOutcome): Step {
 /** The tool phase of the turn: the answer's calls, or a resumed phase's that had not finished. */
 function runTools(state: TurnState): Step {
   const { calls, results } = state.toolPhase!;
-  const next: TurnState = { ...state, at: "tools", toolPhase: undefined };
+  const next = at(state, "tools", { toolPhase: undefined });
   return { kind: "run_tools", turn: state.turn, calls, results, state: next };
 }
 
@@ -147,17 +146,35 @@ function beforeModel(state: TurnState): Step {
 }
 
 function callModel(state: TurnState, view: PreparedView | undefined): Step {
-  return { kind: "call_model", turn: state.turn, view, state: { ...state, at: "model", view: undefined } };
+  return { kind: "call_model", turn: state.turn, view, state: at(state, "model", { view: undefined }) };
 }
 
-function emit(state: TurnState, label: Label, events: readonly AgentEvent[], drain = false): Step {
-  return { kind: "emit", drain, events, state: at(state, label) };
+function emit(next: TurnState, events: readonly AgentEvent[], drain = false): Step {
+  return { kind: "emit", drain, events, state: next };
 }
 
 function stop(state: TurnState, reason: StopReason): Step {
   return { kind: "stop", reason, state: at(state, "stopping") };
 }
 
-function at(state: TurnState, label: Label): TurnState {
-  return { ...state, at: label };
+/** What may change from one state to the next besides the label; an absent key keeps its value. */
+type Changes = Partial<Pick<TurnState, "turn" | "budgetUsed" | "toolPhase" | "view" | "toolsAborted">>;
+
+/**
+ * The state at `label`, with `changes`. Spelled out, not spread: every state has one shape, and spreading
+ * them cost more than the rest of a turn's steps together.
+ */
+function at(state: TurnState, label: Label, changes?: Changes): TurnState {
+  return {
+    at: label,
+    turn: changes?.turn ?? state.turn,
+    firstTurn: state.firstTurn,
+    budgetUsed: changes?.budgetUsed ?? state.budgetUsed,
+    maxTurns: state.maxTurns,
+    hasEngine: state.hasEngine,
+    resumed: state.resumed,
+    toolPhase: changes && "toolPhase" in changes ? changes.toolPhase : state.toolPhase,
+    view: changes && "view" in changes ? changes.view : state.view,
+    toolsAborted: changes?.toolsAborted ?? state.toolsAborted,
+  };
 }
