@@ -77,26 +77,8 @@ function newRunState(
   forker: Forker,
 ): RunState {
   const { sessionId, forkId } = options;
-  const { opened, messages, sink, signal, out } = parts;
-  const state = new Map<string, unknown>();
-  const ctx = {
-    sessionId,
-    messages,
-    turn: 0,
-    signal,
-    emit: sink.emit,
-    state,
-    ports: resolved.ports,
-    effect: effectCaller(resolved.effects, sessionId, signal),
-    ...(resolved.approval ? { approval: resolved.approval } : {}),
-    ...(forkId !== undefined ? { forkId } : {}),
-    ...(opened.log.persistent
-      ? {
-          recordSessionEvent: (event: Parameters<typeof opened.log.append>[0]) =>
-            void opened.log.append(event)?.catch(() => undefined),
-        }
-      : {}),
-  };
+  const { opened, sink, signal, out } = parts;
+  const ctx = runContext(resolved, options, parts);
   const specs = sortedToolSpecs(resolved.tools);
   const engine = contextEngineOf(resolved, options, { opened, specs, record: ctx.recordSessionEvent });
   const run: RunState = {
@@ -120,6 +102,34 @@ function newRunState(
   };
   if (forkId === undefined) run.fork = forker(config, run);
   return run;
+}
+
+/** The handle middleware gets on the run. */
+function runContext(
+  resolved: ResolvedConfig,
+  options: RunOptions & { sessionId: string; forkId?: string },
+  parts: { opened: OpenedSessionLog; messages: Message[]; sink: EventSink; signal: AbortSignalLike },
+): RunState["ctx"] {
+  const { sessionId, forkId } = options;
+  const { opened, messages, sink, signal } = parts;
+  return {
+    sessionId,
+    messages,
+    turn: 0,
+    signal,
+    emit: sink.emit,
+    state: new Map<string, unknown>(),
+    ports: resolved.ports,
+    effect: effectCaller(resolved.effects, sessionId, signal),
+    ...(resolved.approval ? { approval: resolved.approval } : {}),
+    ...(forkId !== undefined ? { forkId } : {}),
+    ...(opened.log.persistent
+      ? {
+          recordSessionEvent: (event: Parameters<typeof opened.log.append>[0]) =>
+            void opened.log.append(event)?.catch(() => undefined),
+        }
+      : {}),
+  };
 }
 
 /** The run's ContextEngine, when the configuration turns it on: resumed with its state, when it has one. */
