@@ -4,6 +4,7 @@ import type { ModelPhaseOutcome } from "../model-phase.js";
 import type { PreparedView } from "../model-request.js";
 import type { RunSnapshot } from "../run-snapshot.js";
 import type { ToolPhaseOutcome } from "../tool-phase.js";
+import type { PreparedContext } from "./turn-start.js";
 import { Threw, type Label, type Outcome, type Step, type TurnCheck, type TurnState } from "./turn-step.js";
 
 /** The state of a run whose session is open, before its first step. */
@@ -65,7 +66,7 @@ const AFTER: { [At in Label]: (state: TurnState, outcome: never) => Step } = {
   before_model: (state) => emit(at(state, "model_ready"), [], true),
   model_ready: (state) =>
     state.hasEngine ? { kind: "prepare_context", state: at(state, "prepared") } : callModel(state, undefined),
-  prepared: (state, prepared: { view: PreparedView | undefined; events: AgentEvent[] }) =>
+  prepared: (state, prepared: PreparedContext) =>
     emit(at(state, "context_sent", { view: prepared.view }), prepared.events),
   context_sent: (state) => callModel(state, state.view),
   model: afterModel,

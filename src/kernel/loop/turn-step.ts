@@ -5,6 +5,7 @@ import type { PreparedView } from "../model-request.js";
 import type { ToolPhaseSnapshot } from "../run-snapshot.js";
 import type { ToolPhaseOutcome } from "../tool-phase.js";
 import type { ToolCall, ToolResult } from "../tools.js";
+import type { PreparedContext } from "./turn-start.js";
 
 /** Where the loop stands: the step it issued last, whose outcome it waits for. */
 export type Label =
@@ -79,14 +80,7 @@ export class Threw {
 
 /** What performing a step gave back; which one depends on the step (on `TurnState.at`). */
 export type Outcome =
-  | void
-  | boolean
-  | AgentEvent[]
-  | TurnCheck
-  | ModelPhaseOutcome
-  | ToolPhaseOutcome
-  | { view: PreparedView | undefined; events: AgentEvent[] }
-  | Threw;
+  void | boolean | AgentEvent[] | TurnCheck | ModelPhaseOutcome | ToolPhaseOutcome | PreparedContext | Threw;
 
 /** One thing the loop does next; `state` is what its outcome is read against. */
 export type Step =
