@@ -1,14 +1,16 @@
 // `npx tsx bench/seed-kernel.ts`: this kernel against the seed's `@lite-agent/core` kernel, side by side in one
 // process, on 100-turn in-process runs with a zero-latency model and a no-op tool. The seed is not a dependency:
 // build its `packages/core` from its public source in a folder outside this repository and point
-// LITE_AGENT_SEED_CORE at it (its `dist/index.js` and `node_modules` are used). Skipped when it is not set.
+// LITE_AGENT_SEED_CORE at it (its `dist/index.js` and `node_modules` are used). Skipped when it is not set. This
+// kernel runs from its built package (`npm run build`) when there is one, as the seed's does: the sources through
+// tsx carry the transpiler's naming helpers, which the seed's build has not.
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { createAgent } from "../src/agent.js";
-import { nativeCodec } from "../src/kernel/codecs/index.js";
+import type { createAgent as CreateAgent } from "../src/agent.js";
+import type { nativeCodec as NativeCodec } from "../src/kernel/codecs/index.js";
 
 const TURNS = 100;
 const RUNS = Number(process.env.SEED_BENCH_RUNS ?? 200);
@@ -40,7 +42,16 @@ function zeroLatencyModel() {
   };
 }
 
-function ours(): Sender {
+/** This kernel: from `dist/` when built, else from its sources. */
+async function ours(): Promise<{ agent: Sender; from: string }> {
+  const built = new URL("../dist/agent.js", import.meta.url);
+  const from = existsSync(built) ? "dist" : "src";
+  const { createAgent } = (await import(`../${from}/agent.js`)) as { createAgent: typeof CreateAgent };
+  const codecs = (await import(`../${from}/kernel/codecs/index.js`)) as { nativeCodec: typeof NativeCodec };
+  return { agent: oursFrom(createAgent, codecs.nativeCodec), from };
+}
+
+function oursFrom(createAgent: typeof CreateAgent, nativeCodec: typeof NativeCodec): Sender {
   const noop = { name: "noop", description: "does nothing", schema: z.object({}), execute: () => "ok" };
   return createAgent({ model: zeroLatencyModel(), codec: nativeCodec(), tools: [noop], maxTurns: TURNS });
 }
@@ -82,8 +93,9 @@ if (!dir || !existsSync(join(dir, "dist/index.js"))) {
   );
   process.exit(0);
 }
+const mine = await ours();
 const agents: Record<string, Sender> = {
-  ours: ours(),
+  [`ours (${mine.from})`]: mine.agent,
   "seed (context off)": await seed(dir, false),
   "seed (default: context on)": await seed(dir, true),
 };
@@ -96,7 +108,7 @@ for (let index = 0; index < RUNS + WARMUP; index++) {
     if (index >= WARMUP) samples[name]!.push(us);
   }
 }
-const base = median(samples.ours!);
+const base = median(Object.values(samples)[0]!);
 console.table(
   Object.entries(samples).map(([name, values]) => ({
     kernel: name,
