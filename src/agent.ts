@@ -5,7 +5,8 @@ import type { ForkOptions } from "./kernel/fork.js";
 import type { KernelConfig, RunInput, RunOptions } from "./kernel/kernel-config.js";
 import type { Message } from "./kernel/messages.js";
 import type { KernelPorts } from "./kernel/ports.js";
-import { runKernel } from "./kernel/run-kernel.js";
+import { directOutlet } from "./kernel/event-outlet.js";
+import { runKernel, runKernelInto } from "./kernel/run-kernel.js";
 import { nodePorts } from "./node-ports.js";
 import { listCheckpoints, requireCheckpointer, type Checkpoint } from "./checkpoint/list-checkpoints.js";
 import {
@@ -68,15 +69,16 @@ export interface Agent {
  */
 export function createAgent(config: CreateAgentConfig): Agent {
   const kernelConfig: KernelConfig = { ...config, ports: config.ports ?? nodePorts };
-  const run = (input: RunInput, options: RunOptions = {}) =>
-    runKernel(kernelConfig, input, {
-      ...options,
-      sessionId: options.sessionId ?? kernelConfig.ports.newId(),
-    });
+  const withSession = (options: RunOptions = {}) => ({
+    ...options,
+    sessionId: options.sessionId ?? kernelConfig.ports.newId(),
+  });
+  const run = (input: RunInput, options?: RunOptions) => runKernel(kernelConfig, input, withSession(options));
   return {
     config: kernelConfig,
     run,
-    send: (input, options) => drain(run(input, options)),
+    // Nobody reads the events: the loop delivers them nowhere and never pauses for a consumer.
+    send: (input, options) => runKernelInto(UNREAD, kernelConfig, input, withSession(options)),
     runAsync: (input, options) => startHandle(run, input, options),
     fork: (seed, input, options = {}) => {
       const { forkId = "fork-1", tools, ...runOptions } = options;
@@ -97,13 +99,8 @@ export function createAgent(config: CreateAgentConfig): Agent {
   };
 }
 
-/** Consumes a run and returns its result. */
-async function drain(events: AsyncGenerator<AgentEvent, RunResult>): Promise<RunResult> {
-  for (;;) {
-    const next = await events.next();
-    if (next.done) return next.value;
-  }
-}
+/** Where `send` delivers its run's events. */
+const UNREAD = directOutlet(() => undefined);
 
 function startHandle(run: Agent["run"], input: RunInput, options: RunOptions = {}): RunHandle {
   const controller = new AbortController();
