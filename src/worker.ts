@@ -6,7 +6,7 @@ import { agentTaskQueue } from "./runtime/agent-task-queue.js";
 import { AgentWorker } from "./runtime/agent-worker.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
 import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
-import { COST_SEARCH_ATTRIBUTE, SESSION_SEARCH_ATTRIBUTES } from "./dev-server/default-search-attributes.js";
+import { COST_SEARCH_ATTRIBUTE, SESSION_SEARCH_ATTRIBUTES } from "./runtime/session-search-attributes.js";
 import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
 import {
   LIVE_OUTPUT_HEARTBEAT_MS,

@@ -1,14 +1,5 @@
-import { userInfo } from "node:os";
+import { osUserName } from "../terminal/os-user.js";
 import { CliError } from "./cli-error.js";
-
-/** The login name of the user running the CLI, or undefined where the system has none (a container's uid). */
-export function osUserName(): string | undefined {
-  try {
-    return userInfo().username.trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Who decides and answers from this terminal, recorded with each decision: `--actor`, else `LITE_AGENT_ACTOR`,

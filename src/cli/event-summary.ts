@@ -1,9 +1,9 @@
 import { describeOverrun } from "../kernel/budget.js";
 import { excerpt, formatUsage } from "../terminal/event-printer.js";
+import { formatAnswer } from "../terminal/human-replies.js";
 import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
 import { messageText } from "../kernel/messages.js";
-import type { UserAnswer } from "../kernel/permission/types.js";
 
 /** How long excerpts may be. */
 export interface SummaryLimits {
@@ -15,14 +15,6 @@ export interface SummaryLimits {
 
 function json(value: unknown, max: number): string {
   return excerpt(JSON.stringify(value) ?? "", max);
-}
-
-/** `north` / `north, south` / `"free text"`. */
-export function formatAnswer(answer: UserAnswer): string {
-  const parts: string[] = [];
-  if (answer.selected && answer.selected.length > 0) parts.push(answer.selected.join(", "));
-  if (answer.text !== undefined && answer.text !== "") parts.push(JSON.stringify(answer.text));
-  return parts.length > 0 ? parts.join(" · ") : "(empty)";
 }
 
 function decisionLine(event: AgentEventOf<"approval_resolved">, style: TerminalStyle): string {

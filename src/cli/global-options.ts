@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import { DEFAULT_TASK_QUEUE } from "../runtime/connection-config.js";
-import { shellQuote } from "./shell-quote.js";
+import { shellQuote } from "../terminal/shell-quote.js";
 
 /** The options every command takes: where the Temporal server is and which task queue the workers poll. */
 export interface GlobalOptions {

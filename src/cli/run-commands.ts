@@ -1,5 +1,5 @@
 import type { CliScope } from "./cli-scope.js";
-import { shellQuote } from "./shell-quote.js";
+import { shellQuote } from "../terminal/shell-quote.js";
 
 /** The commands that follow and cancel one run, to print where a user leaves it. */
 export interface RunCommands {

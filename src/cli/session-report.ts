@@ -6,7 +6,7 @@ import { describeApprovers } from "../common/approver-rules.js";
 import type { PendingApproval, PendingQuestion, SessionStatus } from "../contract/session-status.js";
 import { eventSummary } from "./event-summary.js";
 import { formatDuration } from "./format-duration.js";
-import { shellQuote } from "./shell-quote.js";
+import { shellQuote } from "../terminal/shell-quote.js";
 
 /** What `show` needs besides the status. */
 export interface SessionReportOptions {

@@ -1,8 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import type { SessionHandle } from "../client.js";
-import { osUserName } from "../cli/actor.js";
-import { HumanResponder } from "../cli/human-responder.js";
-import { InlinePrompter } from "../cli/inline-prompter.js";
+import { osUserName } from "../terminal/os-user.js";
+import { HumanResponder } from "../terminal/human-responder.js";
+import { InlinePrompter } from "../terminal/inline-prompter.js";
 
 /** Where the demo can ask a person, and what it was told on the command line. */
 export interface DemoApprovalOptions {

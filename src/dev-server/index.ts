@@ -1,3 +1,7 @@
+/**
+ * Finds, installs and starts a local Temporal dev server: a tool for a developer's machine. Only the CLI's `dev`
+ * command and the demo import it; the library never does (test/lint/folder-imports.test.ts).
+ */
 export {
   DEFAULT_SEARCH_ATTRIBUTES,
   type SearchAttributeKind,

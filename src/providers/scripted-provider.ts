@@ -1,5 +1,4 @@
 import type { Usage } from "../kernel/model.js";
-import { textTurn, toolCallTurn, type ScriptedToolCall } from "../testing/builders.js";
 import {
   fakeProvider,
   type FakeErrorTurn,
@@ -7,6 +6,7 @@ import {
   type FakeProviderOptions,
   type FakeTurn,
 } from "./fake-provider.js";
+import { textTurn, toolCallTurn, type ScriptedToolCall } from "./fake-turns.js";
 
 /** A step answering with text only. */
 export interface ScriptedTextStep {

@@ -2,12 +2,12 @@ import type { Client } from "@temporalio/client";
 import { EVENTS_TOPIC, type StreamEntry } from "../contract/stream-entry.js";
 import { toWireEvent } from "../common/wire-conversion.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";
-import type { StreamDelta } from "../contract/stream-delta.js";
 import { runSummaryQuery } from "../contract/messages.js";
 import { mergeExternalDeltas, type MergeInput, type MergeSource } from "./external-delta-merge.js";
 import { parseToolEventId } from "./place-tool-events.js";
 import { SessionStreamReader } from "./session-stream-reader.js";
 import type { StreamHistoryOptions } from "./stream-history.js";
+import type { ExternalDeltaSource } from "../stream/external-delta-source.js";
 
 /**
  * An event of a durable run, with its place in the session stream (resume from `offset + 1`). Live output (model
@@ -16,15 +16,7 @@ import type { StreamHistoryOptions } from "./stream-history.js";
  */
 export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId?: string };
 
-/** How a client reads live deltas that do not come from the session itself (Redis). */
-export interface ExternalDeltaSource {
-  /** Deltas of the session after `fromId` (exclusive), each with its id, as they arrive, until `signal` aborts. */
-  read(
-    sessionId: string,
-    fromId: string | undefined,
-    signal: AbortSignal,
-  ): AsyncIterable<{ id: string; delta: StreamDelta }>;
-}
+export type { ExternalDeltaSource };
 
 /** Where to resume: the last offset seen plus one, and the last `deltaId` seen (model output or a tool's event). */
 export interface EventStreamPosition {

@@ -3,7 +3,7 @@ import {
   SESSION_SEARCH_ATTRIBUTES,
   type SearchAttributeKind,
   type SearchAttributeSpec,
-} from "../dev-server/default-search-attributes.js";
+} from "./session-search-attributes.js";
 import { AgentError } from "../kernel/errors.js";
 
 type OperatorService = temporal.api.operatorservice.v1.OperatorService;

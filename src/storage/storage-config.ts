@@ -1,5 +1,4 @@
 import path from "node:path";
-import { defaultTemporalCacheDir } from "../dev-server/temporal-cache-dir.js";
 
 /** Payloads of at least this many bytes travel by reference unless configured otherwise: 128 KiB. */
 export const DEFAULT_PAYLOAD_THRESHOLD = 128 * 1024;
@@ -18,9 +17,12 @@ export type PayloadStorageConfig =
       threshold: number;
     };
 
-/** The default folder of the filesystem driver: `<project>/.cache/temporal/payloads`, next to the dev server's cache. */
+/**
+ * The default folder of the filesystem driver: `<project>/.cache/temporal/payloads`, beside the dev server's cache
+ * of Temporal binaries (git-ignored with it).
+ */
 export function defaultPayloadDir(projectDir: string = process.cwd()): string {
-  return path.join(defaultTemporalCacheDir(projectDir), "payloads");
+  return path.join(projectDir, ".cache", "temporal", "payloads");
 }
 
 /**

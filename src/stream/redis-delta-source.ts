@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import type { ExternalDeltaSource } from "../runtime/run-event-stream.js";
+import type { ExternalDeltaSource } from "./external-delta-source.js";
 import { redisDeltaKey } from "./redis-delta-sink.js";
 import type { StreamDelta } from "../contract/stream-delta.js";
 

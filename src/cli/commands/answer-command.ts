@@ -3,7 +3,7 @@ import type { UserAnswer } from "../../kernel/permission/types.js";
 import { usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { formatAnswer } from "../event-summary.js";
+import { formatAnswer } from "../../terminal/human-replies.js";
 import { parseCommaList } from "../parse-options.js";
 import { resolveActor } from "../actor.js";
 import { ACTOR_DEFAULT } from "../responder-options.js";

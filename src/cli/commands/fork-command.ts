@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { parsePositiveNumber } from "../parse-options.js";
-import { shellQuote } from "../shell-quote.js";
+import { shellQuote } from "../../terminal/shell-quote.js";
 
 interface ForkFlags {
   turn: number;

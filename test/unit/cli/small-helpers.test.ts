@@ -8,7 +8,7 @@ import {
   parsePositiveNumber,
   parseWholeNumber,
 } from "../../../src/cli/parse-options.js";
-import { shellQuote } from "../../../src/cli/shell-quote.js";
+import { shellQuote } from "../../../src/terminal/shell-quote.js";
 
 describe("formatDuration", () => {
   it("keeps the two largest units", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseApprovalReply, parseQuestionReply } from "../../../src/cli/human-replies.js";
+import { parseApprovalReply, parseQuestionReply } from "../../../src/terminal/human-replies.js";
 
 describe("parseApprovalReply", () => {
   it("reads yes and no in their usual spellings, with an optional reason", () => {

@@ -1,9 +1,8 @@
 import type { SessionHandle } from "../client.js";
-import { excerpt } from "../terminal/event-printer.js";
+import { excerpt } from "./event-printer.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
 import { errorMessage } from "../kernel/errors.js";
-import { formatAnswer } from "./event-summary.js";
-import { parseApprovalReply, parseQuestionReply } from "./human-replies.js";
+import { formatAnswer, parseApprovalReply, parseQuestionReply } from "./human-replies.js";
 import type { InlinePrompter } from "./inline-prompter.js";
 import { shellQuote } from "./shell-quote.js";
 

@@ -45,3 +45,11 @@ export function parseQuestionReply(reply: string, question: UserQuestion): UserA
   }
   return { text };
 }
+
+/** `north` / `north, south` / `"free text"`. */
+export function formatAnswer(answer: UserAnswer): string {
+  const parts: string[] = [];
+  if (answer.selected && answer.selected.length > 0) parts.push(answer.selected.join(", "));
+  if (answer.text !== undefined && answer.text !== "") parts.push(JSON.stringify(answer.text));
+  return parts.length > 0 ? parts.join(" · ") : "(empty)";
+}

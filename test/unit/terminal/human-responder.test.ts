@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { HumanResponder, type HumanResponderOptions } from "../../../src/cli/human-responder.js";
-import { InlinePrompter } from "../../../src/cli/inline-prompter.js";
+import { HumanResponder, type HumanResponderOptions } from "../../../src/terminal/human-responder.js";
+import { InlinePrompter } from "../../../src/terminal/inline-prompter.js";
 import type { SessionHandle } from "../../../src/client.js";
 import type { AgentEvent } from "../../../src/kernel/events.js";
 
