@@ -9,7 +9,7 @@ import type {
   MiddlewarePlan,
   ModelRetryPlan,
   PermissionPlan,
-} from "./common/agent-plan.js";
+} from "./contract/agent-plan.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import { DELEGATE_BUILTIN } from "./kernel/builtin-tools/delegate-tool.js";
 import type { Middleware } from "./kernel/middleware.js";

@@ -19,15 +19,15 @@ export {
   type AgentDefinition,
 } from "./define-agent.js";
 export { localAgentConfig, type LocalAgentOptions } from "./local-agent-config.js";
-export type * from "./common/agent-plan.js";
+export type * from "./contract/agent-plan.js";
 export type { TranscriptSegmentRef } from "./contract/transcript-state.js";
 export type {
   McpHttpServer,
   McpServerConfig,
   McpServerOptions,
   McpStdioServer,
-  McpToolInfo,
 } from "./common/mcp-servers.js";
+export type { McpToolInfo } from "./contract/mcp-tool-info.js";
 export type { ToolSource, ToolSourceContext } from "./kernel/tool-source.js";
 
 // Messages, models, events, tools, errors: the kernel's contracts.

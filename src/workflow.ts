@@ -90,7 +90,7 @@ export {
 export { foldEvents } from "./kernel/checkpoint/index.js";
 
 // The serialisable agent plan that a session runs, and the session's messages (signals, updates, queries).
-export type * from "./common/agent-plan.js";
+export type * from "./contract/agent-plan.js";
 export * from "./contract/messages.js";
 export type * from "./contract/requests.js";
 export type * from "./contract/session-status.js";

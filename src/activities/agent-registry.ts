@@ -8,7 +8,7 @@ import {
 import { checkMcpServers, type McpServerConfig } from "../common/mcp-servers.js";
 import type { McpToolDefaults } from "../common/mcp-tool-plans.js";
 import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
-import type { AgentPlan } from "../common/agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 import { checkApproverSettings, withWorkerGroups } from "../common/approver-rules.js";
 import type { ModelProvider } from "../kernel/model.js";
 import type { AnyTool } from "../kernel/tools.js";

@@ -6,7 +6,7 @@ import {
   type ExecuteToolOutput,
   type ListMcpToolsInput,
 } from "../contract/activity-types.js";
-import type { DurableToolPlan } from "../common/agent-plan.js";
+import type { DurableToolPlan } from "../contract/agent-plan.js";
 import { isAllowed, mcpToolPlans } from "../common/mcp-tool-plans.js";
 import type { SecretScrubber } from "../common/scrub-secrets.js";
 import { errorMessage } from "../kernel/errors.js";

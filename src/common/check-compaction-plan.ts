@@ -1,4 +1,4 @@
-import type { CompactionPlan } from "./agent-plan.js";
+import type { CompactionPlan } from "../contract/agent-plan.js";
 
 const LLM_ONLY = ["keepRecentTurns", "summaryModel", "summaryPrompt", "maxFailures"] as const;
 const DEFAULT_ONLY = ["maxMessages", "keepRecentToolResults"] as const;

@@ -36,21 +36,6 @@ export interface McpHttpServer extends McpServerOptions {
 /** How to reach one MCP server: plain data, so it can be checked, compared and keyed (the worker's pool). */
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
-/** What MCP says about a tool, as the server lists it (the parts this runtime uses). */
-export interface McpToolInfo {
-  name: string;
-  description?: string;
-  title?: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: {
-    readOnlyHint?: boolean;
-    idempotentHint?: boolean;
-    destructiveHint?: boolean;
-    openWorldHint?: boolean;
-    title?: string;
-  };
-}
-
 /** Server names: letters, digits and `-` (no `_`, so the `__` after the prefix in a tool name is unambiguous). */
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,31}$/;
 

@@ -1,8 +1,9 @@
 import { sha256 } from "../kernel/hash/sha256.js";
 import { globMatch } from "../kernel/permission/glob.js";
 import type { ToolRetryClass } from "../kernel/tools.js";
-import type { DurableToolPlan } from "./agent-plan.js";
-import type { McpServerConfig, McpToolInfo } from "./mcp-servers.js";
+import type { DurableToolPlan } from "../contract/agent-plan.js";
+import type { McpServerConfig } from "./mcp-servers.js";
+import type { McpToolInfo } from "../contract/mcp-tool-info.js";
 
 /** The longest tool name models accept (OpenAI's `^[a-zA-Z0-9_-]{1,64}$`). */
 export const MAX_TOOL_NAME_LENGTH = 64;

@@ -1,6 +1,6 @@
 import type { RunBudget } from "../kernel/budget.js";
 import type { Usage } from "../kernel/model.js";
-import type { AgentPlan } from "./agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 
 /** The kernel's budget for a run of a plan, with what the session spent before it (durable runs). */
 export function planBudget(plan: AgentPlan, spent?: Usage): RunBudget | undefined {

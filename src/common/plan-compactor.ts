@@ -1,4 +1,4 @@
-import type { CompactionPlan } from "./agent-plan.js";
+import type { CompactionPlan } from "../contract/agent-plan.js";
 import { defaultCompactor } from "../kernel/compaction/default-compactor.js";
 import { estimateTokens } from "../kernel/compaction/estimate-tokens.js";
 import { llmCompactor } from "../kernel/compaction/llm-compactor.js";

@@ -1,4 +1,4 @@
-import type { PermissionPlan } from "./agent-plan.js";
+import type { PermissionPlan } from "../contract/agent-plan.js";
 import { permission } from "../kernel/permission/gate.js";
 import { policy } from "../kernel/permission/policy.js";
 import type { ApprovalHandler } from "../kernel/permission/types.js";

@@ -3,7 +3,7 @@ import type { ContextProposal } from "../kernel/context/types.js";
 import { EffectNotImplementedError, type EffectRunner } from "../kernel/effects.js";
 import type { ContextOptions, KernelConfig } from "../kernel/kernel-config.js";
 import { NEVER_ABORTED } from "../kernel/ports.js";
-import type { AgentPlan, ContextPlan } from "./agent-plan.js";
+import type { AgentPlan, ContextPlan } from "../contract/agent-plan.js";
 import { systemWithSkills } from "./skills-prompt.js";
 
 /** The kernel settings a plan fixes, the same for in-process and durable runs. */

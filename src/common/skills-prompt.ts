@@ -1,4 +1,4 @@
-import type { SkillSummary } from "./agent-plan.js";
+import type { SkillSummary } from "../contract/agent-plan.js";
 
 /** The name of the tool that loads a skill's instructions. */
 export const LOAD_SKILL_TOOL = "load_skill";

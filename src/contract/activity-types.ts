@@ -1,5 +1,5 @@
 import type { ToolEventBatch } from "./tool-event-batch.js";
-import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
+import type { AgentPlan, DurableToolPlan } from "./agent-plan.js";
 import type { AssistantMessage, Message } from "../kernel/messages.js";
 import type { ModelRequest, ModelStopReason, Usage } from "../kernel/model.js";
 import type { ToolCall } from "../kernel/tools.js";

@@ -1,7 +1,7 @@
 import type { RunSnapshot } from "../kernel/run-snapshot.js";
 import type { ImageBlock, Message } from "../kernel/messages.js";
 import type { Usage } from "../kernel/model.js";
-import type { DurableToolPlan } from "../common/agent-plan.js";
+import type { DurableToolPlan } from "./agent-plan.js";
 import type { EventLogState } from "./stream-entry.js";
 import type {
   DecisionRecord,

@@ -1,6 +1,6 @@
 import type { Usage } from "../kernel/model.js";
 import type { BudgetOverrun } from "../kernel/budget.js";
-import type { ApproverSet } from "../common/approver-rules.js";
+import type { ApproverSet } from "./approvers.js";
 
 // The answer of the `sessionStatus` query and its parts (pending calls, decisions, failures). Clients of any build
 // read it: fields are only added, optional (docs/decisions/0012).

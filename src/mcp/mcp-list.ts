@@ -1,4 +1,5 @@
-import type { McpServerConfig, McpToolInfo } from "../common/mcp-servers.js";
+import type { McpServerConfig } from "../common/mcp-servers.js";
+import type { McpToolInfo } from "../contract/mcp-tool-info.js";
 import type { AbortSignalLike } from "../kernel/ports.js";
 import { abortSignalOf } from "./mcp-call.js";
 import type { McpConnectionPool } from "./mcp-connection-pool.js";

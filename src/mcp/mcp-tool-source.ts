@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DurableToolPlan } from "../common/agent-plan.js";
+import type { DurableToolPlan } from "../contract/agent-plan.js";
 import { mcpCallLostContent, mcpUnavailableDiagnostic } from "../common/mcp-messages.js";
 import type { McpServerConfig } from "../common/mcp-servers.js";
 import { mcpToolPlans, type McpToolDefaults } from "../common/mcp-tool-plans.js";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import type { SkillSummary } from "../common/agent-plan.js";
+import type { SkillSummary } from "../contract/agent-plan.js";
 import { parseSkillFile } from "./skill-file.js";
 
 /** The file that makes a folder a skill. */

@@ -1,5 +1,5 @@
 import type { ActivityOptions } from "@temporalio/workflow";
-import type { DurableToolPlan, ModelRetryPlan } from "../common/agent-plan.js";
+import type { DurableToolPlan, ModelRetryPlan } from "../contract/agent-plan.js";
 import { FAILURE_TYPES } from "../contract/activity-types.js";
 import type { EffectRef } from "../kernel/effects.js";
 import type { ToolRetryClass } from "../kernel/tools.js";

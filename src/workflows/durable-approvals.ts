@@ -1,5 +1,5 @@
 import { condition } from "@temporalio/workflow";
-import type { PermissionPlan } from "../common/agent-plan.js";
+import type { PermissionPlan } from "../contract/agent-plan.js";
 import { approversFor } from "../common/approver-rules.js";
 import { AgentError } from "../kernel/errors.js";
 import type {

@@ -1,6 +1,6 @@
 import { proxyActivities } from "@temporalio/workflow";
 import type { AgentActivities } from "../contract/activity-types.js";
-import type { AgentPlan, CompactionPlan } from "../common/agent-plan.js";
+import type { AgentPlan, CompactionPlan } from "../contract/agent-plan.js";
 import { archivingCompactor, type TranscriptArchiver } from "../common/archiving-compactor.js";
 import { planCompactor } from "../common/plan-compactor.js";
 import { errorMessage } from "../kernel/errors.js";

@@ -1,4 +1,4 @@
-import type { DurableToolPlan } from "../common/agent-plan.js";
+import type { DurableToolPlan } from "../contract/agent-plan.js";
 import {
   DELEGATE_BUILTIN,
   delegateDescription,

@@ -1,6 +1,6 @@
 import { ActivityFailure, CancellationScope, isCancellation, proxyActivities } from "@temporalio/workflow";
 import type { AgentActivities } from "../contract/activity-types.js";
-import type { AgentPlan } from "../common/agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 import type { EffectRef, EffectRunner } from "../kernel/effects.js";
 import { AbortError, errorMessage } from "../kernel/errors.js";
 import { effectActivityOptions } from "./activity-options.js";

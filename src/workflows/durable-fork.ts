@@ -1,5 +1,5 @@
 import { ApplicationFailure } from "@temporalio/workflow";
-import type { AgentPlan } from "../common/agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 import { subagentStatus } from "../kernel/builtin-tools/delegate-tool.js";
 import type { RunResult } from "../kernel/events.js";
 import type { ForkRequest, ForkRunner } from "../kernel/fork.js";

@@ -1,6 +1,6 @@
 import { isCancellation, proxyActivities } from "@temporalio/workflow";
 import type { AgentActivities } from "../contract/activity-types.js";
-import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
+import type { AgentPlan, DurableToolPlan } from "../contract/agent-plan.js";
 import { mcpUnavailableDiagnostic } from "../common/mcp-messages.js";
 import type { AgentEvent } from "../kernel/events.js";
 import { errorMessage } from "../kernel/errors.js";

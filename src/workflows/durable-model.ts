@@ -6,7 +6,7 @@ import type {
   ModelRequestDelta,
 } from "../contract/activity-types.js";
 import type { Message } from "../kernel/messages.js";
-import type { AgentPlan } from "../common/agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
 import type { AbortSignalLike } from "../kernel/ports.js";
 import { modelActivityOptions } from "./activity-options.js";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AgentActivities, ExecuteToolOutput } from "../contract/activity-types.js";
 import { isToolEventBatch } from "../common/tool-events.js";
 import { FAILURE_TYPES } from "../contract/activity-types.js";
-import type { AgentPlan, DurableToolPlan } from "../common/agent-plan.js";
+import type { AgentPlan, DurableToolPlan } from "../contract/agent-plan.js";
 import { interruptedToolContent } from "../kernel/checkpoint/crash-recovery.js";
 import { mcpCallLostContent } from "../common/mcp-messages.js";
 import { AbortError, errorMessage } from "../kernel/errors.js";

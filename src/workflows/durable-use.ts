@@ -1,4 +1,4 @@
-import type { AgentPlan } from "../common/agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 import { middlewareFromRef } from "../kernel/durable-middleware.js";
 import type { Middleware } from "../kernel/middleware.js";
 // Registers the kernel's own factories (retry, reactiveCompaction, permission) in the workflow code.

@@ -1,5 +1,5 @@
 import { workflowInfo } from "@temporalio/workflow";
-import type { ContinueAsNewPlan } from "../common/agent-plan.js";
+import type { ContinueAsNewPlan } from "../contract/agent-plan.js";
 
 /** True when this execution's history should end here (Temporal's suggestion, or the plan's limits). */
 export function historyIsLong(plan: ContinueAsNewPlan, session?: { runsThisExecution: number }): boolean {

@@ -2,7 +2,7 @@ import { proxyActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
 import { awaitBackgroundStop } from "./background-stop.js";
 import type { AgentActivities } from "../contract/activity-types.js";
-import type { AgentPlan } from "../common/agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 import { codecFor } from "../kernel/codecs/codec-for.js";
 import { toAgentError } from "../kernel/errors.js";
 import type { RunResult } from "../kernel/events.js";

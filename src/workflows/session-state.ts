@@ -3,7 +3,7 @@ import type { BackgroundTasks } from "../kernel/background/types.js";
 import type { ModelPrice } from "../kernel/budget.js";
 import { createBackgroundTasks } from "../kernel/background/background-tasks.js";
 import { NEVER_ABORTED } from "../kernel/ports.js";
-import type { AgentPlan } from "../common/agent-plan.js";
+import type { AgentPlan } from "../contract/agent-plan.js";
 import { workflowPorts } from "./workflow-ports.js";
 import type { ActiveRun } from "./active-run.js";
 import type { AgentEvent, RunResult } from "../kernel/events.js";

@@ -5,7 +5,7 @@ import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
-import type { CompactionPlan } from "../../src/common/agent-plan.js";
+import type { CompactionPlan } from "../../src/contract/agent-plan.js";
 import type { CallModelInput } from "../../src/contract/activity-types.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { DEFAULT_SUMMARY_PROMPT, SUMMARY_HEADER } from "../../src/kernel/compaction/llm-compactor.js";

@@ -19,17 +19,6 @@ const DEV_TOOLS = ["cli/", "demo/", "dev-server/"];
 /** The only files of the dev tools that may import `dev-server/` (paths under `src/`, or a folder ending in `/`). */
 const DEV_SERVER_IMPORTERS = ["cli/commands/dev-command.ts", "demo/"];
 
-/**
- * Back-edges known and not yet removed, left out of the cycle check (`<file under src/> -> <specifier>`). Each must
- * still exist, so the list only shrinks. contract/ → common/: the plan's and approvers' payload types still live in
- * common/, which is being dissolved (issue 37); they belong in contract/.
- */
-const KNOWN_BACK_EDGES = [
-  "contract/activity-types.ts -> ../common/agent-plan.js",
-  "contract/carried-state.ts -> ../common/agent-plan.js",
-  "contract/session-status.ts -> ../common/approver-rules.js",
-];
-
 interface Import {
   /** The importing file, relative to `src/`. */
   file: string;
@@ -63,9 +52,6 @@ function relativeImports(): Import[] {
       .filter(({ target }) => !target.startsWith(".."));
   });
 }
-
-/** `a/b.ts -> ../c/d.js`, as {@link KNOWN_BACK_EDGES} lists it. */
-const edgeKey = ({ file, specifier }: Import) => `${file} -> ${specifier}`;
 
 /** `src/a/b.ts imports "../c/d.js"`. */
 const describeImport = ({ file, specifier }: Import) => `src/${file} imports "${specifier}"`;
@@ -115,7 +101,7 @@ describe("imports between the top-level folders of src/", () => {
 
   it("form no cycle", () => {
     const edges = new Map<string, Map<string, Import[]>>();
-    for (const entry of crossing.filter((found) => !KNOWN_BACK_EDGES.includes(edgeKey(found)))) {
+    for (const entry of crossing) {
       const from = edges.get(nodeOf(entry.file)) ?? new Map<string, Import[]>();
       edges.set(nodeOf(entry.file), from);
       from.set(nodeOf(entry.target), [...(from.get(nodeOf(entry.target)) ?? []), entry]);
@@ -133,11 +119,6 @@ describe("imports between the top-level folders of src/", () => {
       return `import cycle between ${cycle.join(", ")}:\n${lines.join("\n")}`;
     });
     expect(reports, reports.join("\n")).toEqual([]);
-  });
-
-  it("still have each back-edge the cycle check leaves out (remove it from the list once it is gone)", () => {
-    const present = new Set(crossing.map(edgeKey));
-    expect(KNOWN_BACK_EDGES.filter((edge) => !present.has(edge))).toEqual([]);
   });
 
   it("keep the library free of the dev tools (cli/, demo/, dev-server/)", () => {

@@ -5,8 +5,8 @@ import type { ToolChoice } from "../kernel/model.js";
 import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
 import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
-import type { ApproverRule } from "./approver-rules.js";
-import type { McpToolInfo } from "./mcp-servers.js";
+import type { ApproverRule } from "./approvers.js";
+import type { McpToolInfo } from "./mcp-tool-info.js";
 
 export type { CodecName } from "../kernel/codecs/codec-for.js";
 import type { CodecName } from "../kernel/codecs/codec-for.js";
