@@ -1,23 +1,13 @@
 import { proxyActivities } from "@temporalio/workflow";
 import { ActiveRun } from "./active-run.js";
-import { awaitBackgroundStop } from "./background-stop.js";
 import type { AgentActivities } from "../contract/activity-types.js";
 import type { AgentPlan } from "../contract/agent-plan.js";
-import { codecFor } from "../kernel/codecs/codec-for.js";
 import { toAgentError } from "../kernel/errors.js";
 import type { RunResult } from "../kernel/events.js";
-import type { KernelConfig } from "../kernel/kernel-config.js";
 import { ZERO_USAGE, addUsage } from "../kernel/model.js";
 import { runKernelInto } from "../kernel/run-kernel.js";
+import { kernelConfig, streamsLive } from "./run-kernel-config.js";
 import { directOutlet } from "../kernel/event-outlet.js";
-import { durableCompaction } from "./durable-compaction.js";
-import { durableEffects } from "./durable-effects.js";
-import { durableModel } from "./durable-model.js";
-import { durableUse } from "./durable-use.js";
-import { durableForkRunner } from "./durable-fork.js";
-import { withoutStartHook } from "../kernel/fork.js";
-import type { Middleware } from "../kernel/middleware.js";
-import { durableTools } from "./durable-tools.js";
 import { listedMcpTools, withListedTools, withMcpTools } from "./durable-mcp.js";
 import { applicationCause } from "./failure-cause.js";
 import type { QueuedRun, SuspendedRun } from "../contract/carried-state.js";
@@ -26,13 +16,8 @@ import { historyIsLong } from "./history-budget.js";
 import { targetVersionChanged } from "./target-version.js";
 import { driveUntilMoved, retoldEvents } from "./waiting-move.js";
 import type { SessionState } from "./session-state.js";
-import { workflowPorts } from "./workflow-ports.js";
-import { durableApprover, durableInput, type ApprovalHost } from "./durable-approvals.js";
-import { planPermission } from "../common/plan-permission.js";
-import { planSettings } from "../common/plan-settings.js";
-import { planBudget } from "../common/plan-budget.js";
 import type { AgentEvent } from "../kernel/events.js";
-import { captureTurnEnd, turnTracker } from "./turn-capture.js";
+import { captureTurnEnd } from "./turn-capture.js";
 import type { LiveOutputMark } from "./session-stream.js";
 
 /**
@@ -224,23 +209,6 @@ function liveOutputMark(plan: AgentPlan, live: boolean): LiveOutputMark {
   return plan.liveOutput === "temporal" ? "session" : true;
 }
 
-/** Passthrough codecs stream the model's text as it comes; buffered codecs show only the decoded answer. */
-function streamsLive(plan: AgentPlan): boolean {
-  return codecFor(plan.codec).streaming !== "buffer";
-}
-
-function approvalHost(session: SessionState, runId: string): ApprovalHost {
-  return {
-    board: session.board,
-    runId,
-    now: workflowPorts.now,
-    changed: () => session.refreshVisibility(),
-    fail: (error) => {
-      session.current?.fail(error);
-    },
-  };
-}
-
 /**
  * The number of the model call a `model_call_start` opens (the next one) or a `model_call_end` closes (the last
  * one): readers pair a call's live output with its events by it.
@@ -251,68 +219,8 @@ function modelCallOf(event: AgentEvent, calls: number): number | undefined {
   return undefined;
 }
 
-/** The run's budget, counting what the session spent before it; the price also prices the session's status. */
-function budgetOf(plan: AgentPlan, session: SessionState): Pick<KernelConfig, "budget"> {
-  const budget = planBudget(plan, session.usage);
-  session.price = budget?.price;
-  return budget ? { budget } : {};
-}
-
 /** Numbers a run's model calls, going on from where the previous execution stopped. */
 function modelCalls(before: number): { next(): number; count(): number } {
   let calls = before;
   return { next: () => ++calls, count: () => calls };
-}
-
-/** The agent's own middleware; a fork's session runs it without `beforeAgent` hooks (their effects are in its seed). */
-function userMiddleware(session: SessionState, plan: AgentPlan): Middleware[] {
-  const use = durableUse(plan);
-  return session.input.task?.fork ? use.map(withoutStartHook) : use;
-}
-
-function kernelConfig(
-  session: SessionState,
-  plan: AgentPlan,
-  runId: string,
-  calls: { next(): number; count(): number },
-): KernelConfig {
-  const host = approvalHost(session, runId);
-  const approver = durableApprover(host, plan.permission);
-  const effects = durableEffects(plan);
-  const config: KernelConfig = {
-    ...planSettings(plan, effects),
-    model: durableModel({
-      plan,
-      runId,
-      nextCall: calls.next,
-      currentTurn: () => session.current?.turn ?? 0,
-      requests: session.requests,
-      inlineRequests: session.input.inlineRequests === true,
-      streamLive: streamsLive(plan),
-      recorded: (at) => session.visibility.noteRecordedTime(at),
-      // Readers describe the session for heartbeat output only while such a call is in flight; Redis output they read
-      // elsewhere.
-      ...((plan.liveOutput ?? "temporal") === "temporal" ? { liveCalls: session.stream } : {}),
-    }),
-    tools: durableTools(plan, runId, session),
-    use: [
-      ...planPermission(plan.permission, approver, false),
-      ...durableCompaction({ session, plan, runId, modelCalls: calls.count }),
-      ...userMiddleware(session, plan),
-      turnTracker(session.current!),
-    ],
-    approval: approver,
-    effects,
-    input: durableInput(host, plan.permission),
-    // Background work in durable runs is child workflows (a delegation with run_in_background); tools that run as
-    // activities get no registry. Detached groups go to the session's registry and outlive the run.
-    background: true,
-    detachedTasks: session.detachedTasksFor(plan),
-    awaitBackgroundStop,
-    // A tool's `ctx.fork` starts a child session; a child (a fork or a subagent) starts none (one level).
-    ...(session.input.task ? {} : { forkRunner: durableForkRunner(session, plan) }),
-    ...budgetOf(plan, session),
-    ports: workflowPorts,
-  };
-  return config;
 }
