@@ -18,7 +18,7 @@ import { checkEffectNames, type AnyEffectImplementation } from "./kernel/effects
 import { nonPlainPath } from "./kernel/plain-data.js";
 import { checkCompactionPlan } from "./common/check-compaction-plan.js";
 import { OPTIONAL_PLAN_FIELDS } from "./common/plan-settings.js";
-import type { ToolChoice } from "./kernel/model.js";
+import type { SamplingSettings } from "./kernel/model.js";
 import { toToolSpec, type AnyTool } from "./kernel/tools.js";
 import { checkMcpServers, type McpServerConfig } from "./common/mcp-servers.js";
 import type { McpToolDefaults } from "./common/mcp-tool-plans.js";
@@ -48,7 +48,7 @@ export const DURABLE_DEFAULTS = {
 };
 
 /** An agent, defined once and run in-process (`localAgent`) or durably (register it on a worker). */
-export interface AgentDefinition {
+export interface AgentDefinition extends SamplingSettings {
   /** Unique per worker; sessions name their agent by it. */
   name: string;
   /** The model id; in durable runs the worker resolves it to a provider. */
@@ -59,12 +59,6 @@ export interface AgentDefinition {
   maxTurns?: number;
   maxParallelTools?: number;
   maxDecodeRetries?: number;
-  maxTokens?: number;
-  temperature?: number;
-  topP?: number;
-  seed?: number;
-  stopSequences?: string[];
-  toolChoice?: ToolChoice;
   permission?: PermissionPlan;
   /** The ContextEngine (compaction levels by window use); off unless given. */
   context?: ContextPlan;

@@ -1,7 +1,7 @@
 import type { ContextPlannerInput, ContextProposal } from "../kernel/context/types.js";
 import type { EffectRef } from "../kernel/effects.js";
 import type { ModelPrice } from "../kernel/budget.js";
-import type { ToolChoice } from "../kernel/model.js";
+import type { SamplingSettings } from "../kernel/model.js";
 import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
 import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
@@ -147,7 +147,7 @@ export interface MiddlewarePlan {
  * The serialisable description of an agent: it is the workflow's input for a run and shows in the Temporal UI.
  * Implementations (tool functions, providers) are registered on the worker under the same names.
  */
-export interface AgentPlan {
+export interface AgentPlan extends SamplingSettings {
   name: string;
   /** The model id; the worker resolves it to a provider. */
   model: string;
@@ -157,12 +157,6 @@ export interface AgentPlan {
   maxTurns: number;
   maxParallelTools: number;
   maxDecodeRetries: number;
-  maxTokens?: number;
-  temperature?: number;
-  topP?: number;
-  seed?: number;
-  stopSequences?: string[];
-  toolChoice?: ToolChoice;
   permission?: PermissionPlan;
   /** The ContextEngine's settings; off unless present. */
   context?: ContextPlan;

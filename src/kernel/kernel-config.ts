@@ -6,7 +6,7 @@ import type { ForkRunner } from "./fork.js";
 import type { RunBudget } from "./budget.js";
 import type { ImageBlock, Message } from "./messages.js";
 import type { Middleware } from "./middleware.js";
-import type { ModelProvider, ToolChoice } from "./model.js";
+import type { ModelProvider, SamplingSettings } from "./model.js";
 import type { ApprovalHandler, InputHandler } from "./permission/types.js";
 import type { AbortSignalLike, KernelPorts } from "./ports.js";
 import type { RunSnapshot, SuspendPort } from "./run-snapshot.js";
@@ -15,7 +15,7 @@ import type { AnyTool, Sandbox } from "./tools.js";
 import type { ToolSource } from "./tool-source.js";
 
 /** Everything an agent is made of. `createAgent` takes this without `ports`. */
-export interface KernelConfig {
+export interface KernelConfig extends SamplingSettings {
   model: ModelProvider;
   /** Sent as `ModelRequest.model`; defaults to `model.id`. */
   modelName?: string;
@@ -28,12 +28,6 @@ export interface KernelConfig {
   system?: string;
   /** Default 50; when used up the run ends with `max_turns`. */
   maxTurns?: number;
-  maxTokens?: number;
-  temperature?: number;
-  topP?: number;
-  seed?: number;
-  stopSequences?: string[];
-  toolChoice?: ToolChoice;
   sandbox?: Sandbox;
   input?: InputHandler;
   approval?: ApprovalHandler;

@@ -31,18 +31,22 @@ export function addUsage(a: Usage, b: Usage): Usage {
 /** How the model may choose tools. */
 export type ToolChoice = "auto" | "none" | "required" | { tool: string };
 
+/** How a model samples its answer; each setting absent means the provider's default. */
+export interface SamplingSettings {
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  stopSequences?: string[];
+  toolChoice?: ToolChoice;
+}
+
 /** One request to a model, after the codec encoded it. */
-export interface ModelRequest {
+export interface ModelRequest extends SamplingSettings {
   model: string;
   system?: string;
   messages: Message[];
   tools?: ToolSpec[];
-  maxTokens?: number;
-  stopSequences?: string[];
-  temperature?: number;
-  topP?: number;
-  toolChoice?: ToolChoice;
-  seed?: number;
   /** Provider-native context edits chosen by the ContextEngine for this request. */
   contextEdits?: NativeContextEdits;
 }
