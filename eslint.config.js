@@ -39,7 +39,8 @@ const deterministicFolders = [
   "src/contract",
   "src/kernel",
   "src/workflows",
-  "src/common",
+  "src/plan",
+  "src/wire",
   "test/fixtures/deterministic",
   // A user's middleware module (defineMiddleware), bundled into the workflow code: the same rules hold.
   "test/e2e/fixtures/middleware",
@@ -54,7 +55,7 @@ const deterministicEntries = ["src/workflow"];
 const deterministicSyntax = [
   { selector: "NewExpression[callee.name='Date']", message: "Time comes through the ports (now())." },
   // The workflow bundle's modules are loaded once per worker thread and shared by all its sessions
-  // (preloadedModules, src/runtime/workflow-bundle.ts): state at module level would pass between sessions.
+  // (preloadedModules, src/worker/workflow-bundle.ts): state at module level would pass between sessions.
   {
     selector: `${MODULE_LEVEL} > VariableDeclaration[kind!='const']`,
     message: SHARED_MODULE_STATE,

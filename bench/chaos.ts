@@ -26,9 +26,9 @@ import { AgentClient } from "../src/client.js";
 import { DURABLE_DEFAULTS } from "../src/define-agent.js";
 import { startDevServer, type DevServer } from "../src/dev-server/index.js";
 import { findFreePort } from "../src/dev-server/free-port.js";
-import type { RunResult } from "../src/kernel/events.js";
-import type { DurableEvent } from "../src/runtime/run-event-stream.js";
-import { loadWorkflowBundle } from "../src/runtime/workflow-bundle.js";
+import type { RunResult } from "../src/kernel/vocabulary/events.js";
+import type { DurableEvent } from "../src/client/events/run-event-stream.js";
+import { loadWorkflowBundle } from "../src/worker/workflow-bundle.js";
 import {
   CHAOS_AGENT,
   TURNS_PER_RUN,

@@ -21,13 +21,13 @@ interface CpuProfile {
 /** The categories, first match wins; `source` is the bundle-mapped source path, or the frame's URL. */
 const CATEGORIES: [string, RegExp][] = [
   ["SDK promise hook + stack traces", /vm-shared|source-map|^wasm:|source_map|promise_hooks/],
-  ["visibility (search attributes, details)", /src\/workflows\/(session-visibility|current-details)/],
   [
-    "stream (event log, live output)",
-    /src\/workflows\/(session-stream|event-log|live-tool-events)|src\/common\/wire-event/,
+    "visibility (search attributes, details)",
+    /src\/workflows\/session\/(session-visibility|current-details)/,
   ],
+  ["stream (event log, live output)", /src\/workflows\/stream\/|src\/wire\//],
   ["kernel", /src\/kernel\//],
-  ["workflow driver (src/workflows)", /src\/(workflows|common)\//],
+  ["workflow driver (src/workflows)", /src\/(workflows|contract|plan)\//],
   ["bare loop workflow", /bench\/minimal-loop|the bare loop's/],
   ["serialisation (payloads, protobuf)", /converter|protobufjs|@temporalio\/proto|payload/],
   ["SDK workflow runtime (in the sandbox)", /@temporalio\/workflow\//],

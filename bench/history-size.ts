@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AgentClient } from "../src/client.js";
 import { defineAgent } from "../src/define-agent.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/model.js";
-import type { AbortSignalLike } from "../src/kernel/ports.js";
-import { AbortError } from "../src/kernel/errors.js";
-import { defineTool } from "../src/kernel/tools.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/vocabulary/model.js";
+import type { AbortSignalLike } from "../src/kernel/vocabulary/ports.js";
+import { AbortError } from "../src/kernel/vocabulary/errors.js";
+import { defineTool } from "../src/kernel/vocabulary/tools.js";
 import { createWorker, temporalDeltaTransport } from "../src/worker.js";
 import { runWorker, type DurableBenchEnv } from "./durable-bench-env.js";
 import {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineAgent } from "../src/define-agent.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/model.js";
-import { defineTool } from "../src/kernel/tools.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/vocabulary/model.js";
+import { defineTool } from "../src/kernel/vocabulary/tools.js";
 import { noopTool } from "./noop-tool.js";
 
 /** The agent of the idle-memory benchmark. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { createAgent } from "../src/agent.js";
 import { nativeCodec } from "../src/kernel/codecs/index.js";
-import type { ModelChunk, ModelProvider } from "../src/kernel/model.js";
-import { defineTool } from "../src/kernel/tools.js";
+import type { ModelChunk, ModelProvider } from "../src/kernel/vocabulary/model.js";
+import { defineTool } from "../src/kernel/vocabulary/tools.js";
 
 /** What the kernel-overhead benchmark measured. */
 export interface KernelOverheadResult {

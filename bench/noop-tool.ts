@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool } from "../src/kernel/tools.js";
+import { defineTool } from "../src/kernel/vocabulary/tools.js";
 
 /** The benchmarks' tool: costs nothing, so a turn measures the runtime, not the tool. */
 export const noopTool = defineTool({

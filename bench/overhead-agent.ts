@@ -1,5 +1,5 @@
 import { defineAgent } from "../src/define-agent.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/model.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../src/kernel/vocabulary/model.js";
 import { noopTool } from "./noop-tool.js";
 
 /** Turns of one run of the durable-overhead benchmarks. */

@@ -24,7 +24,7 @@ import {
 } from "@temporalio/worker";
 import { startDevServer } from "../src/dev-server/index.js";
 import { findFreePort } from "../src/dev-server/free-port.js";
-import { quietLogger } from "../src/runtime/workflow-bundle.js";
+import { quietLogger } from "../src/worker/workflow-bundle.js";
 
 const EventType = proto.temporal.api.enums.v1.EventType;
 const WORKFLOWS = 10;

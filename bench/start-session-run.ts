@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { WithStartWorkflowOperation } from "@temporalio/client";
 import type { AgentClient, StartedRun } from "../src/client.js";
-import type { RunResult } from "../src/kernel/events.js";
-import { agentSession } from "../src/workflows/agent-session.js";
+import type { RunResult } from "../src/kernel/vocabulary/events.js";
+import { agentSession } from "../src/workflows/session/agent-session.js";
 import { startRunUpdate } from "../src/contract/messages.js";
 
 /**

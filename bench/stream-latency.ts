@@ -1,7 +1,7 @@
 import { Client, Connection, type WorkflowClientInterceptor } from "@temporalio/client";
 import { AgentClient, type AgentClientOptions } from "../src/client.js";
 import { defineAgent } from "../src/define-agent.js";
-import type { ModelChunk, ModelProvider } from "../src/kernel/model.js";
+import type { ModelChunk, ModelProvider } from "../src/kernel/vocabulary/model.js";
 import {
   redisDeltaTransport,
   temporalDeltaTransport,

@@ -5,7 +5,7 @@ import { dirname, isAbsolute, relative, resolve } from "node:path";
  * `deterministic-imports`: code that runs in the Temporal workflow sandbox (the kernel, the workflows, the plan
  * helpers they share) may import values by relative path only from the deterministic folders it is given. Every
  * other folder of this project is Node-bound, or may become so without notice: `src/stream` (ioredis), `src/storage`
- * (S3, node:fs), `src/providers` (openai), `src/activities`, `src/runtime`, `src/cli`, `src/dev-server`, `src/demo`,
+ * (S3, node:fs), `src/providers` (openai), `src/activities`, `src/worker`, `src/runtime`, `src/client`, `src/cli`, `src/dev-server`, `src/demo`,
  * `src/checkpoint`, `src/testing`, and root files such as `node-ports.ts`, `agent.ts`, `worker.ts` or `client.ts`
  * (node:crypto and the Temporal client). `no-restricted-imports` only sees the specifier string, so it cannot tell
  * `../checkpoint/x.js` in `src/kernel/compaction` (the kernel's own folder) from the same string in `src/kernel`

@@ -124,13 +124,13 @@ function workerProblems(worker) {
 
 /** Every `Name: "Kind"` a session may upsert (all the file's specs) must be registered as `Name=Kind` by the setup script. */
 function searchAttributeProblems() {
-  const source = readFileSync("src/runtime/session-search-attributes.ts", "utf8");
+  const source = readFileSync("src/worker/session-search-attributes.ts", "utf8");
   const attributes = [
     ...source.matchAll(/(\w+):\s*"(Text|Keyword|Int|Double|Bool|Datetime|KeywordList)"/g),
   ].map(([, name, kind]) => `${name}=${kind}`);
   const script = readFileSync("deploy/temporal/setup-namespace.sh", "utf8");
   if (attributes.length === 0)
-    return ["no search attributes found in src/runtime/session-search-attributes.ts"];
+    return ["no search attributes found in src/worker/session-search-attributes.ts"];
   return attributes
     .filter((spec) => !script.includes(spec))
     .map((spec) => `deploy/temporal/setup-namespace.sh does not register ${spec}`);

@@ -1,12 +1,12 @@
-import { Channel } from "./kernel/channel.js";
-import { AbortError } from "./kernel/errors.js";
-import type { AgentEvent, RunResult } from "./kernel/events.js";
-import type { ForkOptions } from "./kernel/fork.js";
-import type { KernelConfig, RunInput, RunOptions } from "./kernel/kernel-config.js";
-import type { Message } from "./kernel/messages.js";
-import type { KernelPorts } from "./kernel/ports.js";
-import { directOutlet } from "./kernel/event-outlet.js";
-import { runKernel, runKernelInto } from "./kernel/run-kernel.js";
+import { Channel } from "./kernel/vocabulary/channel.js";
+import { AbortError } from "./kernel/vocabulary/errors.js";
+import type { AgentEvent, RunResult } from "./kernel/vocabulary/events.js";
+import type { ForkOptions } from "./kernel/loop/fork.js";
+import type { KernelConfig, RunInput, RunOptions } from "./kernel/loop/kernel-config.js";
+import type { Message } from "./kernel/vocabulary/messages.js";
+import type { KernelPorts } from "./kernel/vocabulary/ports.js";
+import { directOutlet } from "./kernel/coroutine/event-outlet.js";
+import { runKernel, runKernelInto } from "./kernel/loop/run-kernel.js";
 import { nodePorts } from "./node-ports.js";
 import { listCheckpoints, requireCheckpointer, type Checkpoint } from "./checkpoint/list-checkpoints.js";
 import {

@@ -7,16 +7,20 @@ export type { AgentClientOptions } from "./client/client-options.js";
 export type { DurableRunOptions, SessionRunOptions, StartedRun } from "./client/run-options.js";
 export { SessionHandle, type DecisionOptions } from "./client/session-handle.js";
 export type { ForkedSession, SessionForkOptions } from "./client/fork-session.js";
-export type { SessionListing } from "./runtime/list-sessions.js";
-export { SessionError } from "./runtime/client-errors.js";
+export type { SessionListing } from "./client/list-sessions.js";
+export { SessionError } from "./client/client-errors.js";
 export {
   RUN_INPUT_LIMIT_BYTES,
   RUN_INPUT_LIMIT_WITH_STORAGE_BYTES,
   RunInputTooLargeError,
-} from "./runtime/run-input-limit.js";
+} from "./client/run-input-limit.js";
 export { NoWorkerError } from "./runtime/agent-task-queue.js";
-export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";
-export type { DurableEvent, EventStreamPosition, ExternalDeltaSource } from "./runtime/run-event-stream.js";
+export { SearchAttributesMissingError } from "./worker/search-attribute-check.js";
+export type {
+  DurableEvent,
+  EventStreamPosition,
+  ExternalDeltaSource,
+} from "./client/events/run-event-stream.js";
 export type { SessionStatus } from "./contract/session-status.js";
 export { createAgentTracing, AgentTracing, type AgentTracingOptions } from "./telemetry/agent-tracing.js";
 export { tracingFromEnv } from "./telemetry/tracing-from-env.js";

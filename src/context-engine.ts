@@ -5,10 +5,10 @@ import type {
   ContextRequest,
 } from "./kernel/context/types.js";
 import { sessionEventOf } from "./kernel/checkpoint/session-event-of.js";
-import type { ContextStatus } from "./kernel/events.js";
-import type { Message } from "./kernel/messages.js";
-import type { KernelPorts } from "./kernel/ports.js";
-import type { Checkpointer, SessionEvent } from "./kernel/session-events.js";
+import type { ContextStatus } from "./kernel/vocabulary/events.js";
+import type { Message } from "./kernel/vocabulary/messages.js";
+import type { KernelPorts } from "./kernel/vocabulary/ports.js";
+import type { Checkpointer, SessionEvent } from "./kernel/vocabulary/session-events.js";
 import { nodePorts } from "./node-ports.js";
 
 /**

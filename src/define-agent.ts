@@ -12,17 +12,17 @@ import type {
 } from "./contract/agent-plan.js";
 import { ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 import { DELEGATE_BUILTIN } from "./kernel/builtin-tools/delegate-tool.js";
-import type { Middleware } from "./kernel/middleware.js";
+import type { Middleware } from "./kernel/middleware/middleware.js";
 import type { BackgroundLimits } from "./kernel/background/types.js";
-import { checkEffectNames, type AnyEffectImplementation } from "./kernel/effects.js";
-import { nonPlainPath } from "./kernel/plain-data.js";
-import { checkCompactionPlan } from "./common/check-compaction-plan.js";
-import { OPTIONAL_PLAN_FIELDS } from "./common/plan-settings.js";
-import type { SamplingSettings } from "./kernel/model.js";
-import { toToolSpec, type AnyTool } from "./kernel/tools.js";
-import { checkMcpServers, type McpServerConfig } from "./common/mcp-servers.js";
-import type { McpToolDefaults } from "./common/mcp-tool-plans.js";
-import { LOAD_SKILL_TOOL } from "./common/skills-prompt.js";
+import { checkEffectNames, type AnyEffectImplementation } from "./kernel/vocabulary/effects.js";
+import { nonPlainPath } from "./kernel/vocabulary/plain-data.js";
+import { checkCompactionPlan } from "./plan/check-compaction-plan.js";
+import { OPTIONAL_PLAN_FIELDS } from "./plan/plan-settings.js";
+import type { SamplingSettings } from "./kernel/vocabulary/model.js";
+import { toToolSpec, type AnyTool } from "./kernel/vocabulary/tools.js";
+import { checkMcpServers, type McpServerConfig } from "./plan/mcp-servers.js";
+import type { McpToolDefaults } from "./plan/mcp-tool-plans.js";
+import { LOAD_SKILL_TOOL } from "./plan/skills-prompt.js";
 import { loadSkillTool } from "./skills/load-skill-tool.js";
 import { loadSkills, skillSummaries, type SkillsOption } from "./skills/load-skills.js";
 

@@ -21,27 +21,22 @@ export {
 export { localAgentConfig, type LocalAgentOptions } from "./local-agent-config.js";
 export type * from "./contract/agent-plan.js";
 export type { TranscriptSegmentRef } from "./contract/transcript-state.js";
-export type {
-  McpHttpServer,
-  McpServerConfig,
-  McpServerOptions,
-  McpStdioServer,
-} from "./common/mcp-servers.js";
+export type { McpHttpServer, McpServerConfig, McpServerOptions, McpStdioServer } from "./plan/mcp-servers.js";
 export type { McpToolInfo } from "./contract/mcp-tool-info.js";
-export type { ToolSource, ToolSourceContext } from "./kernel/tool-source.js";
+export type { ToolSource, ToolSourceContext } from "./kernel/vocabulary/tool-source.js";
 
 // Messages, models, events, tools, errors: the kernel's contracts.
-export * from "./kernel/messages.js";
-export * from "./kernel/model.js";
-export * from "./kernel/errors.js";
-export type * from "./kernel/events.js";
-export * from "./kernel/tools.js";
-export type * from "./kernel/session-events.js";
-export type * from "./kernel/kernel-config.js";
-export type { AbortSignalLike, KernelPorts } from "./kernel/ports.js";
-export { NEVER_ABORTED } from "./kernel/ports.js";
-export { SteerController, type SteerInput } from "./kernel/steer-controller.js";
-export { forkConfig, type ForkOptions } from "./kernel/fork.js";
+export * from "./kernel/vocabulary/messages.js";
+export * from "./kernel/vocabulary/model.js";
+export * from "./kernel/vocabulary/errors.js";
+export type * from "./kernel/vocabulary/events.js";
+export * from "./kernel/vocabulary/tools.js";
+export type * from "./kernel/vocabulary/session-events.js";
+export type * from "./kernel/loop/kernel-config.js";
+export type { AbortSignalLike, KernelPorts } from "./kernel/vocabulary/ports.js";
+export { NEVER_ABORTED } from "./kernel/vocabulary/ports.js";
+export { SteerController, type SteerInput } from "./kernel/vocabulary/steer-controller.js";
+export { forkConfig, type ForkOptions } from "./kernel/loop/fork.js";
 export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 
 // Skills: folders of SKILL.md files, listed in the system prompt and loaded on demand (`load_skill`).
@@ -60,10 +55,10 @@ export {
   type ToolCallContext,
   type ToolExec,
   type ToolHookAction,
-} from "./kernel/middleware.js";
-export { retry, type RetryOptions } from "./kernel/retry/retry-middleware.js";
-export { fullJitterBackoff, type BackoffFn } from "./kernel/retry/full-jitter-backoff.js";
-export { isRetryableProviderError } from "./kernel/retry/is-retryable-provider-error.js";
+} from "./kernel/middleware/middleware.js";
+export { retry, type RetryOptions } from "./kernel/middleware/retry-middleware.js";
+export { fullJitterBackoff, type BackoffFn } from "./kernel/middleware/full-jitter-backoff.js";
+export { isRetryableProviderError } from "./kernel/middleware/is-retryable-provider-error.js";
 export {
   permission,
   policy,
@@ -112,14 +107,14 @@ export {
   type TokenEstimator,
   type ToolResultBudgetPassOptions,
 } from "./kernel/compaction/index.js";
-export { defineMiddleware, type MiddlewareFactory } from "./kernel/durable-middleware.js";
+export { defineMiddleware, type MiddlewareFactory } from "./kernel/middleware/durable-middleware.js";
 export {
   defineEffect,
   implementEffect,
   type EffectContext,
   type EffectImplementation,
   type EffectRef,
-} from "./kernel/effects.js";
+} from "./kernel/vocabulary/effects.js";
 export { delegateTool, type DelegateTool, type DelegateToolOptions } from "./subagents/delegate-tool.js";
 
 // Codecs: how tool calls travel in the model's messages.

@@ -1,14 +1,14 @@
 import type { CreateAgentConfig } from "./agent.js";
 import { agentTools, mcpToolDefaults, toAgentPlan, type AgentDefinition } from "./define-agent.js";
-import { directEffectRunner } from "./kernel/effects.js";
-import { planBudget } from "./common/plan-budget.js";
-import { planPermission } from "./common/plan-permission.js";
-import { planCompactor } from "./common/plan-compactor.js";
+import { directEffectRunner } from "./kernel/vocabulary/effects.js";
+import { planBudget } from "./plan/plan-budget.js";
+import { planPermission } from "./plan/plan-permission.js";
+import { planCompactor } from "./plan/plan-compactor.js";
 import { compaction } from "./kernel/compaction/compaction-middleware.js";
-import { planSettings } from "./common/plan-settings.js";
+import { planSettings } from "./plan/plan-settings.js";
 import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
-import type { Middleware } from "./kernel/middleware.js";
-import type { ModelProvider } from "./kernel/model.js";
+import type { Middleware } from "./kernel/middleware/middleware.js";
+import type { ModelProvider } from "./kernel/vocabulary/model.js";
 import { mcpToolSource } from "./mcp/mcp-tool-source.js";
 
 /** What an in-process run adds to a definition: who approves, who answers, extra middleware. */

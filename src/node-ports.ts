@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { AbortError } from "./kernel/errors.js";
-import type { AbortSignalLike, KernelPorts } from "./kernel/ports.js";
+import { AbortError } from "./kernel/vocabulary/errors.js";
+import type { AbortSignalLike, KernelPorts } from "./kernel/vocabulary/ports.js";
 
 /** Sleeps `ms`, rejecting with an AbortError as soon as `signal` aborts. */
 function sleep(ms: number, signal?: AbortSignalLike): Promise<void> {

@@ -3,11 +3,11 @@ import { AgentRegistry, createActivities, type ProviderMap } from "./activities/
 import { McpConnectionPool } from "./mcp/mcp-connection-pool.js";
 import type { AgentDefinition } from "./define-agent.js";
 import { agentTaskQueue } from "./runtime/agent-task-queue.js";
-import { AgentWorker } from "./runtime/agent-worker.js";
+import { AgentWorker } from "./worker/agent-worker.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
-import { checkSearchAttributes } from "./runtime/search-attribute-check.js";
-import { COST_SEARCH_ATTRIBUTE, SESSION_SEARCH_ATTRIBUTES } from "./runtime/session-search-attributes.js";
-import { loadWorkflowBundle } from "./runtime/workflow-bundle.js";
+import { checkSearchAttributes } from "./worker/search-attribute-check.js";
+import { COST_SEARCH_ATTRIBUTE, SESSION_SEARCH_ATTRIBUTES } from "./worker/session-search-attributes.js";
+import { loadWorkflowBundle } from "./worker/workflow-bundle.js";
 import {
   LIVE_OUTPUT_HEARTBEAT_MS,
   deltaTransportFromEnv,
@@ -15,11 +15,11 @@ import {
 } from "./stream/delta-transport.js";
 import { withPayloadStorage, type PayloadStorageOption } from "./storage/payload-storage.js";
 import { withPayloadEncryption, type PayloadEncryptionOption } from "./encryption/payload-encryption.js";
-import { declaredSecrets } from "./common/scrub-secrets.js";
-import { DEFAULT_STICKY_QUEUE_TIMEOUT } from "./common/recovery-defaults.js";
+import { declaredSecrets } from "./wire/scrub-secrets.js";
+import { DEFAULT_STICKY_QUEUE_TIMEOUT } from "./plan/recovery-defaults.js";
 import { WorkerTelemetry, type WorkerTelemetryOptions } from "./telemetry/worker-telemetry.js";
 import type { WorkerDeploymentVersion } from "@temporalio/common";
-import { deploymentFromEnv, deploymentWorkerOptions } from "./runtime/worker-deployment.js";
+import { deploymentFromEnv, deploymentWorkerOptions } from "./worker/worker-deployment.js";
 
 /** Options of `createWorker` (tracing and metrics: {@link WorkerTelemetryOptions}, docs/operations.md). */
 export interface CreateWorkerOptions extends WorkerTelemetryOptions {
@@ -217,12 +217,12 @@ function cacheOptions(options: CreateWorkerOptions, agents: number): Partial<Wor
 
 export { AgentRegistry, type ProviderMap, type ProviderEntry } from "./activities/index.js";
 export { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-config.js";
-export { DEFAULT_STICKY_QUEUE_TIMEOUT, DEFAULT_WORKFLOW_TASK_TIMEOUT } from "./common/recovery-defaults.js";
-export { declareSecrets, REDACTED } from "./common/scrub-secrets.js";
+export { DEFAULT_STICKY_QUEUE_TIMEOUT, DEFAULT_WORKFLOW_TASK_TIMEOUT } from "./plan/recovery-defaults.js";
+export { declareSecrets, REDACTED } from "./wire/scrub-secrets.js";
 export { agentTaskQueue } from "./runtime/agent-task-queue.js";
-export { AgentWorker } from "./runtime/agent-worker.js";
-export { SearchAttributesMissingError } from "./runtime/search-attribute-check.js";
-export { loadWorkflowBundle, type WorkflowBundleOptions } from "./runtime/workflow-bundle.js";
+export { AgentWorker } from "./worker/agent-worker.js";
+export { SearchAttributesMissingError } from "./worker/search-attribute-check.js";
+export { loadWorkflowBundle, type WorkflowBundleOptions } from "./worker/workflow-bundle.js";
 export {
   deltaTransportFromEnv,
   redisDeltaTransport,

@@ -1,22 +1,19 @@
 /**
- * The workflow-safe entry, `lite-agent-temporal/workflow`: what code that runs inside the Temporal workflow
- * sandbox may import (a user's own workflows, and middleware modules bundled into the worker's workflow code).
- * Everything here is deterministic and loads only the kernel (`src/kernel`), the plan helpers (`src/common`),
- * the session's message definitions (`src/contract/`), `@temporalio/workflow`, `@temporalio/common`
- * and pure packages: no Node built-ins, no providers, no activities, no client. The ESLint determinism block
- * checks this file like the workflow folders, and test/workflow/workflow-entry.test.ts bundles it.
+ * The workflow-safe entry, `lite-agent-temporal/workflow`, for code in the workflow sandbox (users' workflows and
+ * middleware modules): deterministic, loading only kernel, contract, plan and wire, `@temporalio/workflow|common`
+ * and pure packages. The ESLint determinism block and test/workflow/workflow-entry.test.ts hold it to that.
  */
 
 // Messages, model and tool contracts.
-export * from "./kernel/messages.js";
-export * from "./kernel/model.js";
-export * from "./kernel/errors.js";
-export type * from "./kernel/events.js";
-export * from "./kernel/tools.js";
-export type * from "./kernel/session-events.js";
-export type * from "./kernel/kernel-config.js";
-export type { AbortSignalLike, KernelPorts } from "./kernel/ports.js";
-export { NEVER_ABORTED } from "./kernel/ports.js";
+export * from "./kernel/vocabulary/messages.js";
+export * from "./kernel/vocabulary/model.js";
+export * from "./kernel/vocabulary/errors.js";
+export type * from "./kernel/vocabulary/events.js";
+export * from "./kernel/vocabulary/tools.js";
+export type * from "./kernel/vocabulary/session-events.js";
+export type * from "./kernel/loop/kernel-config.js";
+export type { AbortSignalLike, KernelPorts } from "./kernel/vocabulary/ports.js";
+export { NEVER_ABORTED } from "./kernel/vocabulary/ports.js";
 
 // Middleware: the contract, composition, and the kernel's deterministic middleware factories.
 export {
@@ -30,18 +27,18 @@ export {
   type ToolCallContext,
   type ToolExec,
   type ToolHookAction,
-} from "./kernel/middleware.js";
-export { retry, type RetryOptions } from "./kernel/retry/retry-middleware.js";
+} from "./kernel/middleware/middleware.js";
+export { retry, type RetryOptions } from "./kernel/middleware/retry-middleware.js";
 // Middleware of your own that runs in durable runs too, and the typed side effects it may call.
-export { defineMiddleware, type MiddlewareFactory } from "./kernel/durable-middleware.js";
+export { defineMiddleware, type MiddlewareFactory } from "./kernel/middleware/durable-middleware.js";
 export {
   defineEffect,
   type EffectContext,
   type EffectImplementation,
   type EffectRef,
-} from "./kernel/effects.js";
-export { fullJitterBackoff, type BackoffFn } from "./kernel/retry/full-jitter-backoff.js";
-export { isRetryableProviderError } from "./kernel/retry/is-retryable-provider-error.js";
+} from "./kernel/vocabulary/effects.js";
+export { fullJitterBackoff, type BackoffFn } from "./kernel/middleware/full-jitter-backoff.js";
+export { isRetryableProviderError } from "./kernel/middleware/is-retryable-provider-error.js";
 export {
   compaction,
   reactiveCompaction,

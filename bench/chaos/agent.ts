@@ -4,9 +4,9 @@
 import { appendFileSync } from "node:fs";
 import { z } from "zod";
 import { defineAgent } from "../../src/define-agent.js";
-import { AbortError } from "../../src/kernel/errors.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/model.js";
-import { defineTool, type ToolContext } from "../../src/kernel/tools.js";
+import { AbortError } from "../../src/kernel/vocabulary/errors.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/vocabulary/model.js";
+import { defineTool, type ToolContext } from "../../src/kernel/vocabulary/tools.js";
 
 export const CHAOS_AGENT = "chaos";
 /** Model calls per run: a `ledger` tool call on each but the last, then a short answer. */

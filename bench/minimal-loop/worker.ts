@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
 import { AgentRegistry, createActivities, type ProviderMap } from "../../src/activities/index.js";
 import type { AgentDefinition } from "../../src/define-agent.js";
-import { compileSourcesFor, quietLogger, SOURCE_TARGET } from "../../src/runtime/workflow-bundle.js";
+import { compileSourcesFor, quietLogger, SOURCE_TARGET } from "../../src/worker/workflow-bundle.js";
 import { runWorker, type RunningWorker } from "../durable-bench-env.js";
 
 /** Options of {@link startMinimalLoopWorker}. */

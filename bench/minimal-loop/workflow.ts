@@ -3,8 +3,8 @@
 // kernel, no streaming, no events, no queries, no session. It is bundled on its own (minimal-loop/worker.ts).
 import { proxyActivities, workflowInfo } from "@temporalio/workflow";
 import type { AgentActivities } from "../../src/contract/activity-types.js";
-import type { ContentBlock, Message, ToolCallBlock } from "../../src/kernel/messages.js";
-import type { ToolSpec } from "../../src/kernel/tools.js";
+import type { ContentBlock, Message, ToolCallBlock } from "../../src/kernel/vocabulary/messages.js";
+import type { ToolSpec } from "../../src/kernel/vocabulary/tools.js";
 
 /** The input of {@link minimalLoop}. */
 export interface MinimalLoopInput {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Creates the namespace the worker uses and registers the custom search attributes the session workflow
-# upserts (see src/runtime/session-search-attributes.ts), once the server answers. Runs in the
+# upserts (see src/worker/session-search-attributes.ts), once the server answers. Runs in the
 # temporalio/admin-tools image with TEMPORAL_ADDRESS set. Safe to run again: what exists is left alone.
 set -eu
 

@@ -5,13 +5,13 @@ import {
   workflowModulesOf,
   type AgentDefinition,
 } from "../define-agent.js";
-import { checkMcpServers, type McpServerConfig } from "../common/mcp-servers.js";
-import type { McpToolDefaults } from "../common/mcp-tool-plans.js";
-import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/effects.js";
+import { checkMcpServers, type McpServerConfig } from "../plan/mcp-servers.js";
+import type { McpToolDefaults } from "../plan/mcp-tool-plans.js";
+import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/vocabulary/effects.js";
 import type { AgentPlan } from "../contract/agent-plan.js";
-import { checkApproverSettings, withWorkerGroups } from "../common/approver-rules.js";
-import type { ModelProvider } from "../kernel/model.js";
-import type { AnyTool } from "../kernel/tools.js";
+import { checkApproverSettings, withWorkerGroups } from "../plan/approver-rules.js";
+import type { ModelProvider } from "../kernel/vocabulary/model.js";
+import type { AnyTool } from "../kernel/vocabulary/tools.js";
 
 /** A provider, or a factory that makes one for a model id. */
 export type ProviderEntry = ModelProvider | ((model: string) => ModelProvider);

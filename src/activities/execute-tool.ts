@@ -1,11 +1,11 @@
 import { ApplicationFailure } from "@temporalio/common";
 import { Context } from "@temporalio/activity";
 import { FAILURE_TYPES, type ExecuteToolInput, type ExecuteToolOutput } from "../contract/activity-types.js";
-import { invokeTool } from "../kernel/tool-exec.js";
-import type { AnyTool, ToolContext } from "../kernel/tools.js";
+import { invokeTool } from "../kernel/phases/tool-exec.js";
+import type { AnyTool, ToolContext } from "../kernel/vocabulary/tools.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
-import { SecretScrubber } from "../common/scrub-secrets.js";
+import { SecretScrubber } from "../wire/scrub-secrets.js";
 import { toolEventRelay, type ToolEventRelay } from "./tool-event-relay.js";
 import { toolFork } from "./tool-fork.js";
 

@@ -9,7 +9,7 @@ import { createRunEffect } from "./run-effect.js";
 import { createCallMcpTool, createListMcpTools } from "./mcp-activities.js";
 import { McpConnectionPool } from "../mcp/mcp-connection-pool.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
-import { SecretScrubber } from "../common/scrub-secrets.js";
+import { SecretScrubber } from "../wire/scrub-secrets.js";
 
 export { AgentRegistry, type ProviderEntry, type ProviderMap } from "./agent-registry.js";
 

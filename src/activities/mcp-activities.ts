@@ -7,9 +7,9 @@ import {
   type ListMcpToolsInput,
 } from "../contract/activity-types.js";
 import type { DurableToolPlan } from "../contract/agent-plan.js";
-import { isAllowed, mcpToolPlans } from "../common/mcp-tool-plans.js";
-import type { SecretScrubber } from "../common/scrub-secrets.js";
-import { errorMessage } from "../kernel/errors.js";
+import { isAllowed, mcpToolPlans } from "../plan/mcp-tool-plans.js";
+import type { SecretScrubber } from "../wire/scrub-secrets.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { callMcpTool, McpConnectionLostError } from "../mcp/mcp-call.js";
 import type { McpConnectionPool } from "../mcp/mcp-connection-pool.js";
 import { listMcpServerTools } from "../mcp/mcp-list.js";

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from "@temporalio/common";
-import { ProviderError, errorMessage } from "../kernel/errors.js";
+import { ProviderError, errorMessage } from "../kernel/vocabulary/errors.js";
 import { FAILURE_TYPES } from "../contract/activity-types.js";
 import { classifyProviderError } from "../providers/openai-classify-error.js";
 

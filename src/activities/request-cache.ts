@@ -1,5 +1,5 @@
 import type { CallModelInput } from "../contract/activity-types.js";
-import type { ModelRequest } from "../kernel/model.js";
+import type { ModelRequest } from "../kernel/vocabulary/model.js";
 
 /** How many runs' latest requests a worker keeps (one conversation each; older ones are read by query again). */
 const KEPT_RUNS = 256;

@@ -1,8 +1,8 @@
 import { Context } from "@temporalio/activity";
 import { ApplicationFailure } from "@temporalio/common";
 import { FAILURE_TYPES, type RunEffectInput } from "../contract/activity-types.js";
-import type { SecretScrubber } from "../common/scrub-secrets.js";
-import type { AnyEffectImplementation } from "../kernel/effects.js";
+import type { SecretScrubber } from "../wire/scrub-secrets.js";
+import type { AnyEffectImplementation } from "../kernel/vocabulary/effects.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
 

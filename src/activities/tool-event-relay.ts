@@ -1,11 +1,11 @@
 import { Context, log } from "@temporalio/activity";
-import { toolEventKey } from "../common/tool-events.js";
+import { toolEventKey } from "../wire/tool-events.js";
 import type { ToolEventBatch } from "../contract/tool-event-batch.js";
-import { toWireEvent } from "../common/wire-conversion.js";
+import { toWireEvent } from "../wire/wire-conversion.js";
 import type { ExecuteToolInput } from "../contract/activity-types.js";
-import type { SecretScrubber } from "../common/scrub-secrets.js";
-import { errorMessage } from "../kernel/errors.js";
-import type { AgentEvent } from "../kernel/events.js";
+import type { SecretScrubber } from "../wire/scrub-secrets.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
+import type { AgentEvent } from "../kernel/vocabulary/events.js";
 import { ToolEventWindow, type ToolEventSnapshot } from "../stream/tool-event-window.js";
 
 /** What a tool's `ctx.emit` feeds inside the activity, and what the activity's heartbeats and result carry of it. */

@@ -2,7 +2,7 @@ import type { Context } from "@temporalio/activity";
 import { WorkflowUpdateFailedError } from "@temporalio/client";
 import type { ExecuteToolInput } from "../contract/activity-types.js";
 import { taskForkId } from "../kernel/builtin-tools/delegate-tool.js";
-import type { ToolContext } from "../kernel/tools.js";
+import type { ToolContext } from "../kernel/vocabulary/tools.js";
 import { startForkUpdate } from "../contract/messages.js";
 import { boundaryWhenStuck, updateWithRetry } from "../runtime/update-with-retry.js";
 

@@ -2,8 +2,13 @@ import { appendFile, mkdir, open, readFile, readdir, rm, stat } from "node:fs/pr
 import { join } from "node:path";
 import { keyedSerialQueue } from "../kernel/checkpoint/keyed-serial-queue.js";
 import { storeEvents } from "../kernel/checkpoint/store-events.js";
-import { CheckpointConflictError } from "../kernel/errors.js";
-import type { Checkpointer, SessionEvent, SessionInfo, StoredEvent } from "../kernel/session-events.js";
+import { CheckpointConflictError } from "../kernel/vocabulary/errors.js";
+import type {
+  Checkpointer,
+  SessionEvent,
+  SessionInfo,
+  StoredEvent,
+} from "../kernel/vocabulary/session-events.js";
 import { parseSessionLog } from "./parse-session-log.js";
 import { SESSION_LOG_SUFFIX, sessionFileName } from "./session-file-name.js";
 import { syncDirectory, writeFileAtomic } from "./write-file-atomic.js";

@@ -1,6 +1,6 @@
-import { AgentError } from "../kernel/errors.js";
-import { messageText } from "../kernel/messages.js";
-import type { Checkpointer } from "../kernel/session-events.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
+import { messageText } from "../kernel/vocabulary/messages.js";
+import type { Checkpointer } from "../kernel/vocabulary/session-events.js";
 
 /** A point a session can be restored to: one of its prompts. */
 export interface Checkpoint {

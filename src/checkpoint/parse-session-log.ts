@@ -1,5 +1,5 @@
-import { AgentError, errorMessage } from "../kernel/errors.js";
-import type { StoredEvent } from "../kernel/session-events.js";
+import { AgentError, errorMessage } from "../kernel/vocabulary/errors.js";
+import type { StoredEvent } from "../kernel/vocabulary/session-events.js";
 
 /** What was read from a session log file. */
 export interface ParsedSessionLog {

@@ -1,7 +1,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { AgentError } from "../kernel/errors.js";
-import type { Checkpointer, SessionEvent } from "../kernel/session-events.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
+import type { Checkpointer, SessionEvent } from "../kernel/vocabulary/session-events.js";
 
 /** Options of {@link restoreCheckpoint}. */
 export interface RestoreOptions {

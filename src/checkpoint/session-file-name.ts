@@ -1,4 +1,4 @@
-import { AgentError } from "../kernel/errors.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
 
 /** The file extension of a session log. */
 export const SESSION_LOG_SUFFIX = ".jsonl";

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import type { AgentClient } from "../client.js";
-import { errorMessage } from "../kernel/errors.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { terminalStyle, type TerminalStyle } from "../terminal/terminal-style.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
-import { readGlobalOptions, type GlobalOptions } from "./global-options.js";
+import { readGlobalOptions, type GlobalOptions } from "./options/global-options.js";
 
 /** What one command works with: io, the global options, and a client connected on first use. */
 export interface CliScope {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIo } from "./cli-io.js";
 import { openScope, type CliScope } from "./cli-scope.js";
-import { inCommandTerms } from "./command-terms.js";
+import { inCommandTerms } from "./options/command-terms.js";
 
 /** The CLI's state across one invocation: its io and the exit code the command chose. */
 export interface CliRuntime {

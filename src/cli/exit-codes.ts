@@ -1,4 +1,4 @@
-import type { StopReason } from "../kernel/events.js";
+import type { StopReason } from "../kernel/vocabulary/events.js";
 
 /** The CLI's exit codes. */
 export const EXIT = {

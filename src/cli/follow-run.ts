@@ -1,14 +1,14 @@
 import type { AgentClient, SessionHandle } from "../client.js";
 import { handleInterrupts } from "../terminal/interrupts.js";
-import type { RunResult } from "../kernel/events.js";
-import type { DurableEvent } from "../runtime/run-event-stream.js";
+import type { RunResult } from "../kernel/vocabulary/events.js";
+import type { DurableEvent } from "../client/events/run-event-stream.js";
 import type { CliScope } from "./cli-scope.js";
-import { EventRenderer } from "./event-renderer.js";
+import { EventRenderer } from "./render/event-renderer.js";
 import { EXIT, exitCodeForStop } from "./exit-codes.js";
 import { HumanResponder } from "../terminal/human-responder.js";
 import { InlinePrompter } from "../terminal/inline-prompter.js";
-import type { ResponderFlags } from "./responder-options.js";
-import { jsonEventLine } from "./json-event-line.js";
+import type { ResponderFlags } from "./options/responder-options.js";
+import { jsonEventLine } from "./render/json-event-line.js";
 import { runCommands } from "./run-commands.js";
 
 /** Which run to follow, how to print it, and who answers its approvals and questions. */

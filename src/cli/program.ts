@@ -17,7 +17,7 @@ import { registerTranscriptCommand } from "./commands/transcript-command.js";
 import { registerSteerCommand } from "./commands/steer-command.js";
 import { registerWatchCommand } from "./commands/watch-command.js";
 import { registerWorkerCommand } from "./commands/worker-command.js";
-import { addGlobalOptions } from "./global-options.js";
+import { addGlobalOptions } from "./options/global-options.js";
 
 type Register = (program: Command, runtime: CliRuntime) => void;
 

@@ -1,5 +1,5 @@
 import { CommanderError } from "commander";
-import { AgentError, errorMessage } from "../kernel/errors.js";
+import { AgentError, errorMessage } from "../kernel/vocabulary/errors.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import type { CliRuntime } from "./command-action.js";

@@ -1,6 +1,6 @@
 import { decodeVersioningBehavior } from "@temporalio/common";
 import type { WorkflowHandle } from "@temporalio/client";
-import { toSessionError } from "../runtime/client-errors.js";
+import { toSessionError } from "../client/client-errors.js";
 
 /**
  * The worker build the session's current execution runs on, as `<deployment>:<build id>, pinned` (Temporal's

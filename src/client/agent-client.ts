@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { Client, Connection } from "@temporalio/client";
-import type { RunResult } from "../kernel/events.js";
-import type { Message } from "../kernel/messages.js";
+import type { RunResult } from "../kernel/vocabulary/events.js";
+import type { Message } from "../kernel/vocabulary/messages.js";
 import { withPayloadEncryption } from "../encryption/payload-encryption.js";
 import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "../runtime/connection-config.js";
-import { listSessions, type SessionListing } from "../runtime/list-sessions.js";
-import type { DurableEvent } from "../runtime/run-event-stream.js";
-import { defaultRunInputLimit } from "../runtime/run-input-limit.js";
+import { listSessions, type SessionListing } from "./list-sessions.js";
+import type { DurableEvent } from "./events/run-event-stream.js";
+import { defaultRunInputLimit } from "./run-input-limit.js";
 import { withPayloadStorage } from "../storage/payload-storage.js";
 import { clientTracingInterceptors } from "../telemetry/client-tracing.js";
 import { tracingFromEnv } from "../telemetry/tracing-from-env.js";

@@ -1,5 +1,5 @@
 import type { Client } from "@temporalio/client";
-import type { ExternalDeltaSource } from "../runtime/run-event-stream.js";
+import type { ExternalDeltaSource } from "./events/run-event-stream.js";
 import type { SessionLauncher } from "./session-launcher.js";
 
 /** What a session handle uses of its client: the connection, the client's settings and its session launcher. */

@@ -1,5 +1,5 @@
 import type { PayloadEncryptionOption } from "../encryption/payload-encryption.js";
-import type { ExternalDeltaSource } from "../runtime/run-event-stream.js";
+import type { ExternalDeltaSource } from "./events/run-event-stream.js";
 import type { PayloadStorageOption } from "../storage/payload-storage.js";
 import { redisDeltaSource } from "../stream/redis-delta-source.js";
 import type { AgentTracing } from "../telemetry/agent-tracing.js";

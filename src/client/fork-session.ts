@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { AgentError } from "../kernel/errors.js";
-import { SessionError } from "../runtime/client-errors.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
+import { SessionError } from "./client-errors.js";
 import type { ForkOrigin } from "../contract/session-input.js";
 import type { ClientContext } from "./client-context.js";
 import { sessionCall } from "./session-call.js";
@@ -57,7 +57,7 @@ export async function forkSession(
 
 /** The source's conversation at the end of the turn, read by replaying its history; a bad turn is rejected. */
 async function forkPoint(client: ClientContext, sessionId: string, options: SessionForkOptions) {
-  const { conversationAtTurn, ForkPointError } = await import("../runtime/conversation-at-turn.js");
+  const { conversationAtTurn, ForkPointError } = await import("./events/conversation-at-turn.js");
   return conversationAtTurn(client.temporal, sessionId, options.atTurn, {
     dataConverter: client.temporal.options.dataConverter,
     workflowModules: options.workflowModules ?? client.workflowModules ?? [],

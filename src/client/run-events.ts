@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { WorkflowNotFoundError } from "@temporalio/client";
-import type { RunResult } from "../kernel/events.js";
-import { SessionError } from "../runtime/client-errors.js";
-import { runEventStream, type DurableEvent, type EventStreamPosition } from "../runtime/run-event-stream.js";
-import { withSubagentEvents } from "../runtime/subagent-events.js";
+import type { RunResult } from "../kernel/vocabulary/events.js";
+import { SessionError } from "./client-errors.js";
+import { runEventStream, type DurableEvent, type EventStreamPosition } from "./events/run-event-stream.js";
+import { withSubagentEvents } from "./events/subagent-events.js";
 import { SUBAGENT_RUN_ID } from "../contract/session-input.js";
 import type { ClientContext } from "./client-context.js";
 import { sessionStream } from "./session-call.js";

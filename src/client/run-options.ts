@@ -1,4 +1,4 @@
-import type { ImageBlock } from "../kernel/messages.js";
+import type { ImageBlock } from "../kernel/vocabulary/messages.js";
 import type { StartRunResult } from "../contract/requests.js";
 
 /** Options of a run started through a session handle (`client.session(id).start/run/send`). */

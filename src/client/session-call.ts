@@ -1,4 +1,4 @@
-import { toSessionError } from "../runtime/client-errors.js";
+import { toSessionError } from "./client-errors.js";
 
 /** Runs one operation on a session; what it throws comes out as {@link toSessionError} maps it. */
 export async function sessionCall<T>(

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { WorkflowHandle } from "@temporalio/client";
 import type { UpdateDefinition } from "@temporalio/common";
-import type { RunResult } from "../kernel/events.js";
-import { AgentError } from "../kernel/errors.js";
-import type { Message } from "../kernel/messages.js";
+import type { RunResult } from "../kernel/vocabulary/events.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
+import type { Message } from "../kernel/vocabulary/messages.js";
 import type { UserAnswer } from "../kernel/permission/types.js";
-import { historyToJSONObject } from "../runtime/history-json.js";
-import { readTranscript } from "../runtime/read-transcript.js";
-import type { DurableEvent, EventStreamPosition } from "../runtime/run-event-stream.js";
-import type { agentSession } from "../workflows/agent-session.js";
+import { historyToJSONObject } from "./events/history-json.js";
+import { readTranscript } from "./events/read-transcript.js";
+import type { DurableEvent, EventStreamPosition } from "./events/run-event-stream.js";
+import type { agentSession } from "../workflows/session/agent-session.js";
 import {
   answerQuestionUpdate,
   cancelRunUpdate,

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { WithStartWorkflowOperation, type Client } from "@temporalio/client";
 import { WorkflowExecutionAlreadyStartedError } from "@temporalio/common";
-import { DEFAULT_WORKFLOW_TASK_TIMEOUT } from "../common/recovery-defaults.js";
+import { DEFAULT_WORKFLOW_TASK_TIMEOUT } from "../plan/recovery-defaults.js";
 import { agentTaskQueue, waitForAgentWorker } from "../runtime/agent-task-queue.js";
-import { SessionError } from "../runtime/client-errors.js";
-import { checkRunInputSize } from "../runtime/run-input-limit.js";
-import { checkSearchAttributes } from "../runtime/search-attribute-check.js";
+import { SessionError } from "./client-errors.js";
+import { checkRunInputSize } from "./run-input-limit.js";
+import { checkSearchAttributes } from "../worker/search-attribute-check.js";
 import { isSessionBusy } from "../runtime/update-with-retry.js";
-import { agentSession } from "../workflows/agent-session.js";
+import { agentSession } from "../workflows/session/agent-session.js";
 import { startRunUpdate } from "../contract/messages.js";
 import type { StartRunRequest, StartRunResult } from "../contract/requests.js";
 import type { SessionInput } from "../contract/session-input.js";

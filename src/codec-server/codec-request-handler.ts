@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { PayloadCodec } from "@temporalio/common";
-import { errorMessage } from "../kernel/errors.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { PayloadsJsonError, parsePayloadsJson, payloadsToJson } from "./payloads-json.js";
 
 /** What a codec server serves, and to whom. */

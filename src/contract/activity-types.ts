@@ -1,8 +1,8 @@
 import type { ToolEventBatch } from "./tool-event-batch.js";
 import type { AgentPlan, DurableToolPlan } from "./agent-plan.js";
-import type { AssistantMessage, Message } from "../kernel/messages.js";
-import type { ModelRequest, ModelStopReason, Usage } from "../kernel/model.js";
-import type { ToolCall } from "../kernel/tools.js";
+import type { AssistantMessage, Message } from "../kernel/vocabulary/messages.js";
+import type { ModelRequest, ModelStopReason, Usage } from "../kernel/vocabulary/model.js";
+import type { ToolCall } from "../kernel/vocabulary/tools.js";
 import type { TranscriptSegmentRef } from "./transcript-state.js";
 
 /** Input of the `callModel` activity. */

@@ -1,10 +1,10 @@
 import type { ContextPlannerInput, ContextProposal } from "../kernel/context/types.js";
-import type { EffectRef } from "../kernel/effects.js";
-import type { ModelPrice } from "../kernel/budget.js";
-import type { SamplingSettings } from "../kernel/model.js";
+import type { EffectRef } from "../kernel/vocabulary/effects.js";
+import type { ModelPrice } from "../kernel/vocabulary/budget.js";
+import type { SamplingSettings } from "../kernel/vocabulary/model.js";
 import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
-import type { JsonSchema, ToolRetryClass } from "../kernel/tools.js";
+import type { JsonSchema, ToolRetryClass } from "../kernel/vocabulary/tools.js";
 import type { ApproverRule } from "./approvers.js";
 import type { McpToolInfo } from "./mcp-tool-info.js";
 

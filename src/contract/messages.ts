@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
-import type { ModelRequest } from "../kernel/model.js";
-import type { RunResult } from "../kernel/events.js";
+import type { ModelRequest } from "../kernel/vocabulary/model.js";
+import type { RunResult } from "../kernel/vocabulary/events.js";
 import type {
   AnswerQuestionRequest,
   ApprovalSignal,
@@ -22,7 +22,7 @@ import type { TranscriptPage, TranscriptPageRequest } from "./transcript-page.js
 
 /**
  * The failure type of an update the session refused only because its workflow task held other work
- * (src/workflows/update-admission.ts): nothing of it was applied; send it again with the same update id.
+ * (src/workflows/admission/update-admission.ts): nothing of it was applied; send it again with the same update id.
  */
 export const SESSION_BUSY = "LiteAgent.SessionBusy";
 
@@ -56,7 +56,7 @@ export const wakeSignal = defineSignal<[]>("wake");
 /**
  * Does nothing: a client sends it when an update was refused as busy twice with no new event in the session's history
  * between the refusals, so that the history has an event between a finished task and the update's next attempt
- * (src/workflows/update-admission.ts). Its jobs count as no work.
+ * (src/workflows/admission/update-admission.ts). Its jobs count as no work.
  */
 export const taskBoundarySignal = defineSignal<[]>("taskBoundary");
 export const sessionStatusQuery = defineQuery<SessionStatus>("sessionStatus");

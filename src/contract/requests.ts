@@ -1,4 +1,4 @@
-import type { ImageBlock, Message } from "../kernel/messages.js";
+import type { ImageBlock, Message } from "../kernel/vocabulary/messages.js";
 
 // The payloads of the session's updates and signals, and what `startRun` answers. They are recorded in histories
 // and sent by clients on any build: a payload only gains optional fields (docs/decisions/0012).

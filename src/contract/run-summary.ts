@@ -1,4 +1,4 @@
-import type { Usage } from "../kernel/model.js";
+import type { Usage } from "../kernel/vocabulary/model.js";
 
 // The answer of the `runSummary` query, also carried across continue-as-new: fields are only added, optional.
 

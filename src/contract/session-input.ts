@@ -1,5 +1,5 @@
-import type { Message } from "../kernel/messages.js";
-import type { Usage } from "../kernel/model.js";
+import type { Message } from "../kernel/vocabulary/messages.js";
+import type { Usage } from "../kernel/vocabulary/model.js";
 import type { CarriedState } from "./carried-state.js";
 import type { RunSummary } from "./run-summary.js";
 

@@ -1,5 +1,5 @@
-import type { Usage } from "../kernel/model.js";
-import type { BudgetOverrun } from "../kernel/budget.js";
+import type { Usage } from "../kernel/vocabulary/model.js";
+import type { BudgetOverrun } from "../kernel/vocabulary/budget.js";
 import type { ApproverSet } from "./approvers.js";
 
 // The answer of the `sessionStatus` query and its parts (pending calls, decisions, failures). Clients of any build

@@ -6,7 +6,7 @@ import type { WireEvent } from "./wire-event.js";
  * in the sequence, so a reader that saw some of them hands on only the rest.
  */
 export interface ToolEventBatch {
-  /** The tool call: `toolEventKey` (src/common/tool-events.ts) of its run, turn and call id. */
+  /** The tool call: `toolEventKey` (src/wire/tool-events.ts) of its run, turn and call id. */
   key: string;
   /** The run the call belongs to (readers file the events under it). */
   runId: string;

@@ -1,4 +1,4 @@
-import type { Message } from "../kernel/messages.js";
+import type { Message } from "../kernel/vocabulary/messages.js";
 import type { TranscriptSegmentRef } from "./transcript-state.js";
 
 // The request and answer of the `sessionTranscript` query: fields are only added, optional (docs/decisions/0012).

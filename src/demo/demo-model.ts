@@ -1,4 +1,4 @@
-import type { ModelProvider } from "../kernel/model.js";
+import type { ModelProvider } from "../kernel/vocabulary/model.js";
 import { openaiProvider } from "../providers/openai-provider.js";
 import { scriptedDemoModel, SCRIPTED_MODEL_ID } from "./demo-script.js";
 

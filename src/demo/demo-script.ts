@@ -4,7 +4,7 @@ import {
   type FakeStaticTurn,
   type FakeTurn,
 } from "../providers/fake-provider.js";
-import type { ModelRequest } from "../kernel/model.js";
+import type { ModelRequest } from "../kernel/vocabulary/model.js";
 import { textTurn, toolCallTurn, type ScriptedToolCall } from "../testing/builders.js";
 import { measures, RATIO_CALL, scriptedAnswer, SHARE_CALL } from "./scripted-answer.js";
 import { sandboxFacts, tableShape, type SandboxFacts, type TableShape } from "./sandbox-facts.js";

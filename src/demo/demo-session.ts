@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AgentClient, SessionHandle } from "../client.js";
-import type { AgentEvent, RunResult } from "../kernel/events.js";
+import type { AgentEvent, RunResult } from "../kernel/vocabulary/events.js";
 import { DEMO_AGENT_NAME } from "./demo-agent.js";
 
 /** What one demo session produced. */

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { StopReason } from "../kernel/events.js";
+import type { StopReason } from "../kernel/vocabulary/events.js";
 import { demoApprovals } from "./demo-approvals.js";
 import { demoAgent, DEMO_AGENT_NAME } from "./demo-agent.js";
 import { chooseDemoModel } from "./demo-model.js";

@@ -1,5 +1,5 @@
-import { parseNumberCell, type ColumnStats } from "./column-stats.js";
-import { parseCsv, type CsvTable } from "./csv-table.js";
+import { parseNumberCell, type ColumnStats } from "./tools/column-stats.js";
+import { parseCsv, type CsvTable } from "./tools/csv-table.js";
 import type { ToolExchange } from "./tool-exchanges.js";
 
 /** What the scripted model has learnt from the tool results so far. */

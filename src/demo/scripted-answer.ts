@@ -1,4 +1,4 @@
-import type { ColumnStats } from "./column-stats.js";
+import type { ColumnStats } from "./tools/column-stats.js";
 import type { SandboxFacts, TableShape } from "./sandbox-facts.js";
 
 /** Call ids of the derived figures, so the answer can find their results. */

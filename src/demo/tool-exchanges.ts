@@ -1,4 +1,9 @@
-import { contentBlocks, isToolCallBlock, isToolResultBlock, type Message } from "../kernel/messages.js";
+import {
+  contentBlocks,
+  isToolCallBlock,
+  isToolResultBlock,
+  type Message,
+} from "../kernel/vocabulary/messages.js";
 
 /** A tool call of the conversation and, once it ran, its result. */
 export interface ToolExchange {

@@ -2,9 +2,9 @@ import {
   COST_SEARCH_ATTRIBUTE,
   SESSION_SEARCH_ATTRIBUTES,
   type SearchAttributeSpec,
-} from "../runtime/session-search-attributes.js";
+} from "../worker/session-search-attributes.js";
 
-export type { SearchAttributeKind, SearchAttributeSpec } from "../runtime/session-search-attributes.js";
+export type { SearchAttributeKind, SearchAttributeSpec } from "../worker/session-search-attributes.js";
 
 /** What the dev server registers at start: every attribute a session may upsert. */
 export const DEFAULT_SEARCH_ATTRIBUTES: SearchAttributeSpec = Object.freeze({

@@ -1,5 +1,5 @@
 import type { SearchAttributeSpec } from "./default-search-attributes.js";
-import type { TemporalCliKind } from "./temporal-cli-sources.js";
+import type { TemporalCliKind } from "./cli-binary/temporal-cli-sources.js";
 
 /** Everything the server command line depends on. */
 export interface DevServerArgsInput {

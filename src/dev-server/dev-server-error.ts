@@ -1,4 +1,4 @@
-import { AgentError } from "../kernel/errors.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
 
 /** The local Temporal dev server could not be found, installed, started or stopped. */
 export class DevServerError extends AgentError {}

@@ -2,11 +2,11 @@ import { Connection } from "@temporalio/client";
 import { encodeSearchAttributeIndexedValueType } from "@temporalio/common/lib/search-attributes.js";
 import { DEFAULT_SEARCH_ATTRIBUTES, type SearchAttributeSpec } from "./default-search-attributes.js";
 import { devServerArgs } from "./dev-server-args.js";
-import type { TemporalCliLocation } from "./find-temporal-cli.js";
+import type { TemporalCliLocation } from "./cli-binary/find-temporal-cli.js";
 import { findFreePort } from "./free-port.js";
 import { hostPort } from "./host-port.js";
-import { probeStartDevFlags } from "./probe-start-dev-flags.js";
-import { requireTemporalCli, type RequireTemporalCliOptions } from "./require-temporal-cli.js";
+import { probeStartDevFlags } from "./cli-binary/probe-start-dev-flags.js";
+import { requireTemporalCli, type RequireTemporalCliOptions } from "./cli-binary/require-temporal-cli.js";
 import { spawnServerProcess, type ServerProcess } from "./server-process.js";
 import { waitForServer } from "./wait-for-server.js";
 

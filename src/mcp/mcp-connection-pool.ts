@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { McpServerConfig } from "../common/mcp-servers.js";
-import { errorMessage } from "../kernel/errors.js";
+import type { McpServerConfig } from "../plan/mcp-servers.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { stableStringify } from "../kernel/hash/stable-stringify.js";
 import { mcpTransport } from "./mcp-transport.js";
 

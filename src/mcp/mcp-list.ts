@@ -1,6 +1,6 @@
-import type { McpServerConfig } from "../common/mcp-servers.js";
+import type { McpServerConfig } from "../plan/mcp-servers.js";
 import type { McpToolInfo } from "../contract/mcp-tool-info.js";
-import type { AbortSignalLike } from "../kernel/ports.js";
+import type { AbortSignalLike } from "../kernel/vocabulary/ports.js";
 import { abortSignalOf } from "./mcp-call.js";
 import type { McpConnectionPool } from "./mcp-connection-pool.js";
 

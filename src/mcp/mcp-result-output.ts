@@ -1,4 +1,4 @@
-import type { ToolOutput } from "../kernel/tools.js";
+import type { ToolOutput } from "../kernel/vocabulary/tools.js";
 
 /** One content block of an MCP tool result, as far as this mapping reads it. */
 type McpContentBlock = { type: string } & Record<string, unknown>;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { DurableToolPlan } from "../contract/agent-plan.js";
-import { mcpCallLostContent, mcpUnavailableDiagnostic } from "../common/mcp-messages.js";
-import type { McpServerConfig } from "../common/mcp-servers.js";
-import { mcpToolPlans, type McpToolDefaults } from "../common/mcp-tool-plans.js";
-import { errorMessage } from "../kernel/errors.js";
-import type { ToolSource } from "../kernel/tool-source.js";
-import type { AnyTool } from "../kernel/tools.js";
+import { mcpCallLostContent, mcpUnavailableDiagnostic } from "../plan/mcp-messages.js";
+import type { McpServerConfig } from "../plan/mcp-servers.js";
+import { mcpToolPlans, type McpToolDefaults } from "../plan/mcp-tool-plans.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
+import type { ToolSource } from "../kernel/vocabulary/tool-source.js";
+import type { AnyTool } from "../kernel/vocabulary/tools.js";
 import { callMcpTool, McpConnectionLostError } from "./mcp-call.js";
 import { McpConnectionPool } from "./mcp-connection-pool.js";
 import { listMcpServerTools } from "./mcp-list.js";

@@ -1,7 +1,7 @@
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isHttpServer, type McpServerConfig } from "../common/mcp-servers.js";
+import { isHttpServer, type McpServerConfig } from "../plan/mcp-servers.js";
 
 /** How much of a stdio server's stderr is kept, for the error when it fails to start or dies. */
 const STDERR_TAIL_CHARS = 2_000;

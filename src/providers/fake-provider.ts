@@ -1,5 +1,5 @@
-import { AbortError } from "../kernel/errors.js";
-import type { AssistantMessage } from "../kernel/messages.js";
+import { AbortError } from "../kernel/vocabulary/errors.js";
+import type { AssistantMessage } from "../kernel/vocabulary/messages.js";
 import {
   ZERO_USAGE,
   type ModelChunk,
@@ -8,8 +8,8 @@ import {
   type ModelStopReason,
   type ProviderContextCapabilities,
   type Usage,
-} from "../kernel/model.js";
-import type { AbortSignalLike } from "../kernel/ports.js";
+} from "../kernel/vocabulary/model.js";
+import type { AbortSignalLike } from "../kernel/vocabulary/ports.js";
 
 /** One scripted model response. `text` and `reasoning` are streamed; `message` is what the turn returns. */
 export interface FakeTurn {

@@ -1,6 +1,11 @@
 import type { FakeTurn } from "./fake-provider.js";
-import { assistantMessage, textBlock, toolCallBlock, type ContentBlock } from "../kernel/messages.js";
-import type { Usage } from "../kernel/model.js";
+import {
+  assistantMessage,
+  textBlock,
+  toolCallBlock,
+  type ContentBlock,
+} from "../kernel/vocabulary/messages.js";
+import type { Usage } from "../kernel/vocabulary/model.js";
 
 /** A tool call to script: `id` defaults to `call_<i>` (0-based position in the turn). */
 export interface ScriptedToolCall {

@@ -1,6 +1,6 @@
 import { APIError } from "openai";
-import { AgentError, ProviderError } from "../kernel/errors.js";
-import { isRetryableProviderError } from "../kernel/retry/is-retryable-provider-error.js";
+import { AgentError, ProviderError } from "../kernel/vocabulary/errors.js";
+import { isRetryableProviderError } from "../kernel/middleware/is-retryable-provider-error.js";
 import { toProviderError } from "./openai-provider-error.js";
 
 /** Whether a failed model call deserves another attempt, and how long the provider asked to wait. */

@@ -4,7 +4,13 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
-import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCallBlock } from "../kernel/messages.js";
+import type {
+  ContentBlock,
+  ImageBlock,
+  Message,
+  TextBlock,
+  ToolCallBlock,
+} from "../kernel/vocabulary/messages.js";
 
 /**
  * Writes a conversation as Chat Completions messages. The system prompt leads as a `system` message. Tool

@@ -1,7 +1,13 @@
 import { APIError, APIUserAbortError } from "openai";
 import { isOverflowError } from "../kernel/compaction/is-overflow-error.js";
-import { AbortError, AgentError, ProviderError, errorMessage, isAbortError } from "../kernel/errors.js";
-import type { AbortSignalLike } from "../kernel/ports.js";
+import {
+  AbortError,
+  AgentError,
+  ProviderError,
+  errorMessage,
+  isAbortError,
+} from "../kernel/vocabulary/errors.js";
+import type { AbortSignalLike } from "../kernel/vocabulary/ports.js";
 import { parseRetryAfterMs } from "./openai-retry-after.js";
 
 /** OpenAI's error code for a prompt that does not fit the model's context window. */

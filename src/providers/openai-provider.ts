@@ -3,13 +3,13 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
 } from "openai/resources/chat/completions";
-import { AbortError, ProviderError } from "../kernel/errors.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/model.js";
-import type { AbortSignalLike } from "../kernel/ports.js";
+import { AbortError, ProviderError } from "../kernel/vocabulary/errors.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../kernel/vocabulary/model.js";
+import type { AbortSignalLike } from "../kernel/vocabulary/ports.js";
 import { toChatCompletionParams, type MaxTokensField } from "./openai-request.js";
 import { toProviderError } from "./openai-provider-error.js";
 import { OpenAIStreamAssembler } from "./openai-stream-assembler.js";
-import { declareSecrets } from "../common/scrub-secrets.js";
+import { declareSecrets } from "../wire/scrub-secrets.js";
 
 export { classifyProviderError, type ProviderErrorClassification } from "./openai-classify-error.js";
 

@@ -3,8 +3,8 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from "openai/resources/chat/completions";
-import type { ModelRequest, ToolChoice } from "../kernel/model.js";
-import type { ToolSpec } from "../kernel/tools.js";
+import type { ModelRequest, ToolChoice } from "../kernel/vocabulary/model.js";
+import type { ToolSpec } from "../kernel/vocabulary/tools.js";
 import { toOpenAIMessages } from "./openai-messages.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { ModelStopReason } from "../kernel/model.js";
+import type { ModelStopReason } from "../kernel/vocabulary/model.js";
 
 /**
  * The seed's stop reason for an OpenAI `finish_reason`: `length` means the output limit cut the answer off.

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import type { ContentBlock, AssistantMessage } from "../kernel/messages.js";
-import type { ModelChunk, ModelStopReason, Usage } from "../kernel/model.js";
+import type { ContentBlock, AssistantMessage } from "../kernel/vocabulary/messages.js";
+import type { ModelChunk, ModelStopReason, Usage } from "../kernel/vocabulary/model.js";
 import { toStopReason } from "./openai-stop-reason.js";
 
 /** A streamed delta as OpenAI-compatible servers send it, with the reasoning fields the SDK types omit. */

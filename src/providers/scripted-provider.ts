@@ -1,4 +1,4 @@
-import type { Usage } from "../kernel/model.js";
+import type { Usage } from "../kernel/vocabulary/model.js";
 import {
   fakeProvider,
   type FakeErrorTurn,

@@ -1,5 +1,5 @@
 import type { Client } from "@temporalio/client";
-import { AgentError } from "../kernel/errors.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
 
 /**
  * The task queue of one agent's sessions: `<base>.<agent>`. The session workflow, its local `resolveAgent` activity

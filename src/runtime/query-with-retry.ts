@@ -1,5 +1,5 @@
 import { ServiceError } from "@temporalio/client";
-import { AgentError } from "../kernel/errors.js";
+import { AgentError } from "../kernel/vocabulary/errors.js";
 
 /** How long a query is asked again while the session cannot answer (its worker died holding a workflow task). */
 const QUERY_PATIENCE_MS = 20_000;

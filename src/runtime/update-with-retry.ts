@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ApplicationFailure, WorkflowUpdateFailedError } from "@temporalio/client";
-import { errorMessage } from "../kernel/errors.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { SESSION_BUSY, taskBoundarySignal } from "../contract/messages.js";
 
 /** How many times an update the server dropped unprocessed is sent again. */
@@ -17,7 +17,7 @@ const busyPause = (attempt: number) => Math.min(500, attempt < 3 ? 0 : 10 * 2 **
  * Sends an update (`send` gets the update id to use: the same on every attempt), and sends it again when nothing of
  * it was applied:
  * - the session refused it as busy ({@link SESSION_BUSY}): it accepts an update only into a workflow task that holds
- *   nothing else, and the same id, sent again, proves the earlier task finished (src/workflows/update-admission.ts).
+ *   nothing else, and the same id, sent again, proves the earlier task finished (src/workflows/admission/update-admission.ts).
  *   After each such refusal it calls `afterBusy` ({@link boundaryWhenStuck}) before the next attempt;
  * - the server dropped it because the workflow task that carried it completed without processing it ("wasn't
  *   processed by worker": seen right after a worker restart, while the session is being replayed).

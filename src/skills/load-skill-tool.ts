@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { LOAD_SKILL_TOOL } from "../common/skills-prompt.js";
-import type { Tool } from "../kernel/tools.js";
+import { LOAD_SKILL_TOOL } from "../plan/skills-prompt.js";
+import type { Tool } from "../kernel/vocabulary/tools.js";
 import { loadSkills, type Skill } from "./load-skills.js";
 import { skillFolderListing } from "./skill-folder-listing.js";
 

@@ -6,7 +6,7 @@ import {
   type PayloadCodec,
   type StorageDriver,
 } from "@temporalio/common";
-import type { Message } from "../kernel/messages.js";
+import type { Message } from "../kernel/vocabulary/messages.js";
 import type { TranscriptSegmentRef } from "../contract/transcript-state.js";
 
 /** What one transcript blob holds. */

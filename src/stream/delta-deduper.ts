@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/vocabulary/events.js";
 import type { StreamDelta } from "../contract/stream-delta.js";
 
 interface Shown {

@@ -1,4 +1,4 @@
-import { isToolEventBatch } from "../common/tool-events.js";
+import { isToolEventBatch } from "../wire/tool-events.js";
 import type { ToolEventBatch } from "../contract/tool-event-batch.js";
 import type { WireEvent } from "../contract/wire-event.js";
 

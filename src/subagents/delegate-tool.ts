@@ -14,9 +14,9 @@ import {
   type DelegationSink,
   type SubagentOutcome,
 } from "../kernel/builtin-tools/delegate-tool.js";
-import { ZERO_USAGE } from "../kernel/model.js";
-import type { Tool } from "../kernel/tools.js";
-import { isAbortError } from "../kernel/errors.js";
+import { ZERO_USAGE } from "../kernel/vocabulary/model.js";
+import type { Tool } from "../kernel/vocabulary/tools.js";
+import { isAbortError } from "../kernel/vocabulary/errors.js";
 
 /** Options of {@link delegateTool}. */
 export interface DelegateToolOptions {

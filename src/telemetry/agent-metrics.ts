@@ -5,7 +5,7 @@ import type {
   MetricMeter,
   MetricTags,
 } from "@temporalio/common";
-import type { Usage } from "../kernel/model.js";
+import type { Usage } from "../kernel/vocabulary/model.js";
 
 /** How a tool call ended: its result, its result flagged as an error, or a failure of the activity itself. */
 export type ToolOutcome = "ok" | "error" | "failed";

@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
 import type { WorkflowInfo } from "@temporalio/workflow";
-import type { TelemetryEvent } from "../common/telemetry-event.js";
+import type { TelemetryEvent } from "../wire/telemetry-event.js";
 import type { AgentMetrics } from "./agent-metrics.js";
 import { remoteParent, type AgentTracing } from "./agent-tracing.js";
 import { GEN_AI, LITE_AGENT } from "./gen-ai-attributes.js";

@@ -7,8 +7,8 @@ import type {
   ExecuteToolInput,
   ExecuteToolOutput,
 } from "../contract/activity-types.js";
-import type { ModelStopReason } from "../kernel/model.js";
-import { errorMessage } from "../kernel/errors.js";
+import type { ModelStopReason } from "../kernel/vocabulary/model.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
 import type { AgentMetrics } from "./agent-metrics.js";
 import { remoteParent, type AgentTracing } from "./agent-tracing.js";
 import { GEN_AI, LITE_AGENT } from "./gen-ai-attributes.js";

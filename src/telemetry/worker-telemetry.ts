@@ -7,13 +7,13 @@ import {
 import type { Tracer } from "@opentelemetry/api";
 import { Runtime, type InjectedSinks, type WorkerInterceptors } from "@temporalio/worker";
 import type { AgentActivities } from "../contract/activity-types.js";
-import type { TelemetrySinks } from "../common/telemetry-event.js";
+import type { TelemetrySinks } from "../wire/telemetry-event.js";
 import { AgentMetrics } from "./agent-metrics.js";
 import type { AgentTracing } from "./agent-tracing.js";
 import { installMetricsRuntime, metricsAddressFromEnv, type MetricsAddress } from "./metrics-runtime.js";
 import { RunSpans } from "./run-spans.js";
 import { tracingFromEnv } from "./tracing-from-env.js";
-import type { WorkflowBundleOptions } from "../runtime/workflow-bundle.js";
+import type { WorkflowBundleOptions } from "../worker/workflow-bundle.js";
 import { tracedActivities } from "./traced-activities.js";
 
 /** The telemetry options of `createWorker`. */

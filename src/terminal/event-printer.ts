@@ -1,6 +1,6 @@
-import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
-import { messageText } from "../kernel/messages.js";
-import type { Usage } from "../kernel/model.js";
+import type { AgentEvent, AgentEventOf } from "../kernel/vocabulary/events.js";
+import { messageText } from "../kernel/vocabulary/messages.js";
+import type { Usage } from "../kernel/vocabulary/model.js";
 import { terminalStyle, type TerminalStyle } from "./terminal-style.js";
 
 /** Options of {@link EventPrinter}. */

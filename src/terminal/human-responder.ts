@@ -1,7 +1,7 @@
 import type { SessionHandle } from "../client.js";
 import { excerpt } from "./event-printer.js";
-import type { AgentEvent, AgentEventOf } from "../kernel/events.js";
-import { errorMessage } from "../kernel/errors.js";
+import type { AgentEvent, AgentEventOf } from "../kernel/vocabulary/events.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { formatAnswer, parseApprovalReply, parseQuestionReply } from "./human-replies.js";
 import type { InlinePrompter } from "./inline-prompter.js";
 import { shellQuote } from "./shell-quote.js";

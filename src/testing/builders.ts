@@ -4,5 +4,5 @@ export {
   toolCallBlock,
   toolResultBlock,
   userMessage,
-} from "../kernel/messages.js";
+} from "../kernel/vocabulary/messages.js";
 export { textTurn, toolCallTurn, type ScriptedToolCall } from "../providers/fake-turns.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { AgentError, CheckpointConflictError } from "../kernel/errors.js";
-import type { Checkpointer, SessionEvent, StoredEvent } from "../kernel/session-events.js";
+import { AgentError, CheckpointConflictError } from "../kernel/vocabulary/errors.js";
+import type { Checkpointer, SessionEvent, StoredEvent } from "../kernel/vocabulary/session-events.js";
 
 /** Builds the checkpointer under test; called once per case. */
 export type CheckpointerFactory = () => Checkpointer | Promise<Checkpointer>;

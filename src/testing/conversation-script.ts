@@ -4,8 +4,8 @@ import {
   type FakeProviderOptions,
   type FakeStaticTurn,
 } from "../providers/fake-provider.js";
-import type { Message } from "../kernel/messages.js";
-import type { ModelRequest } from "../kernel/model.js";
+import type { Message } from "../kernel/vocabulary/messages.js";
+import type { ModelRequest } from "../kernel/vocabulary/model.js";
 
 /** How many model answers a conversation already holds. */
 function assistantCount(messages: Message[]): number {

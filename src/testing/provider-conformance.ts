@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { AgentError, ProviderError } from "../kernel/errors.js";
-import { userMessage, type AssistantMessage, type ContentBlock } from "../kernel/messages.js";
-import type { ModelChunk, ModelProvider, ModelRequest, Usage } from "../kernel/model.js";
+import { AgentError, ProviderError } from "../kernel/vocabulary/errors.js";
+import { userMessage, type AssistantMessage, type ContentBlock } from "../kernel/vocabulary/messages.js";
+import type { ModelChunk, ModelProvider, ModelRequest, Usage } from "../kernel/vocabulary/model.js";
 import { fakeProvider, type FakeStaticTurn } from "../providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "./builders.js";
 

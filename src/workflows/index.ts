@@ -1,2 +1,2 @@
 /** The workflow bundle's entry: every workflow type the worker registers. */
-export { agentSession } from "./agent-session.js";
+export { agentSession } from "./session/agent-session.js";

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DevServerError, TemporalCliNotFoundError } from "../../src/dev-server/dev-server-error.js";
-import { findTemporalCli } from "../../src/dev-server/find-temporal-cli.js";
-import { requireTemporalCli } from "../../src/dev-server/require-temporal-cli.js";
+import { findTemporalCli } from "../../src/dev-server/cli-binary/find-temporal-cli.js";
+import { requireTemporalCli } from "../../src/dev-server/cli-binary/require-temporal-cli.js";
 import { writeExecutable } from "./fixtures/write-executable.js";
 
 let root: string;

@@ -3,8 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TemporalCliNotFoundError } from "../../src/dev-server/dev-server-error.js";
-import { installTemporalCli } from "../../src/dev-server/install-temporal-cli.js";
-import type { TemporalCliKind, TemporalCliSource } from "../../src/dev-server/temporal-cli-sources.js";
+import { installTemporalCli } from "../../src/dev-server/cli-binary/install-temporal-cli.js";
+import type {
+  TemporalCliKind,
+  TemporalCliSource,
+} from "../../src/dev-server/cli-binary/temporal-cli-sources.js";
 import { writeExecutable } from "./fixtures/write-executable.js";
 
 let cacheDir: string;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Connection } from "@temporalio/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureTemporal } from "../../src/dev-server/resolve-temporal.js";
+import { ensureTemporal } from "../../src/dev-server/cli-binary/resolve-temporal.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "ensure-temporal-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

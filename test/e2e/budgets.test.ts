@@ -3,8 +3,8 @@ import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { textTurn } from "../../src/testing/builders.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
-import { sessionRow } from "../../src/cli/session-rows.js";
-import type { SessionListing } from "../../src/runtime/list-sessions.js";
+import { sessionRow } from "../../src/cli/render/session-rows.js";
+import type { SessionListing } from "../../src/client/list-sessions.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 

@@ -10,7 +10,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import { startDevServer, type DevServer } from "../../src/dev-server/index.js";
 import { findFreePort } from "../../src/dev-server/free-port.js";
 import { AesGcmPayloadCodec, createKeyRing } from "../../src/encryption/index.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { createWorker, type AgentWorker } from "../../src/worker.js";

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { AgentClient } from "../../src/client.js";
 import { createAgent, defineAgent, defineTool, fakeProvider, type AgentEvent } from "../../src/index.js";
 import { localAgentConfig } from "../../src/local-agent-config.js";
-import type { RunResult } from "../../src/kernel/events.js";
-import { messageText, type Message } from "../../src/kernel/messages.js";
+import type { RunResult } from "../../src/kernel/vocabulary/events.js";
+import { messageText, type Message } from "../../src/kernel/vocabulary/messages.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import {
   connectTestClient,

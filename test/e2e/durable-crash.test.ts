@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentClient } from "../../src/client.js";
-import type { AgentEvent } from "../../src/kernel/events.js";
+import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
 import { collect } from "../support/collect.js";
 import { testClient, uniqueTaskQueue } from "../support/temporal.js";
 import { WorkerProcesses, killHard, waitForLine } from "../support/worker-process.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectDurable } from "../support/collect.js";
 import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import type { RunResult } from "../../src/kernel/events.js";
+import type { RunResult } from "../../src/kernel/vocabulary/events.js";
 import { replayMode } from "../support/forced-replay.mjs";
 import { connectTestClient, startTestWorker, uniqueTaskQueue } from "../support/temporal.js";
 import { pageReader, pageTool } from "../support/tool-loop-model.js";

@@ -8,10 +8,10 @@ import { afterAll, afterEach, expect, inject, it } from "vitest";
 import { AgentClient } from "../../src/client.js";
 import { DURABLE_DEFAULTS, defineAgent } from "../../src/define-agent.js";
 import { startDevServer, type DevServer } from "../../src/dev-server/index.js";
-import { AbortError } from "../../src/kernel/errors.js";
-import type { AgentEvent } from "../../src/kernel/events.js";
-import { assistantMessage } from "../../src/kernel/messages.js";
-import type { ModelChunk, ModelProvider } from "../../src/kernel/model.js";
+import { AbortError } from "../../src/kernel/vocabulary/errors.js";
+import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
+import { assistantMessage } from "../../src/kernel/vocabulary/messages.js";
+import type { ModelChunk, ModelProvider } from "../../src/kernel/vocabulary/model.js";
 import {
   startOpenAIServer,
   type OpenAIServer,

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import type { ModelChunk, ModelProvider } from "../../src/kernel/model.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import type { ModelChunk, ModelProvider } from "../../src/kernel/vocabulary/model.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import {
   connectTestClient,
   startTestWorker,

@@ -3,7 +3,7 @@ import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import type { ModelProvider } from "../../src/kernel/model.js";
+import type { ModelProvider } from "../../src/kernel/vocabulary/model.js";
 import { temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import type { LiveOutputSnapshot } from "../../src/stream/live-output-window.js";
 import { readStreamQuery } from "../../src/contract/stream-messages.js";

@@ -5,7 +5,7 @@ import type { temporal } from "@temporalio/proto";
 import { inject } from "vitest";
 import { RUN_INPUT_LIMIT_BYTES, RunInputTooLargeError, type AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";

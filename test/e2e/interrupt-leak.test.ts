@@ -2,8 +2,8 @@ import { Client, Connection } from "@temporalio/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/model.js";
-import type { AbortSignalLike } from "../../src/kernel/ports.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/vocabulary/model.js";
+import type { AbortSignalLike } from "../../src/kernel/vocabulary/ports.js";
 import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import { readStreamQuery } from "../../src/contract/stream-messages.js";
 import {

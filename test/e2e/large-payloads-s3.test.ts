@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { z } from "zod";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { deleteSessionBlobs } from "../../src/storage/delete-session-blobs.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";

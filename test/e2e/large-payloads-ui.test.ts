@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { type AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { createExternalStorage } from "../../src/storage/payload-storage.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";

@@ -6,7 +6,7 @@ import type { AgentClient } from "../../src/client.js";
 import { createAgent } from "../../src/agent.js";
 import { defineAgent, type AgentDefinition } from "../../src/define-agent.js";
 import { localAgentConfig } from "../../src/local-agent-config.js";
-import type { AgentEvent } from "../../src/kernel/events.js";
+import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
 import { fakeProvider, type FakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { eventsOf } from "../replay/history-events.js";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { findFreePort } from "../../src/dev-server/free-port.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { installMetricsRuntime } from "../../src/telemetry/metrics-runtime.js";

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { createKeyRing, type EncryptionKeyRing } from "../../src/encryption/index.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { createExternalStorage } from "../../src/storage/payload-storage.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";

@@ -2,7 +2,7 @@ import { NativeConnection } from "@temporalio/worker";
 import { afterEach, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { openaiProvider } from "../../src/providers/openai-provider.js";
 import { startOpenAIServer, type OpenAIServer } from "../../src/testing/openai-server.js";
 import { createWorker } from "../../src/worker.js";

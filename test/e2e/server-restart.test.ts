@@ -8,7 +8,7 @@ import { z } from "zod";
 import { AgentClient, type DurableEvent } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { startDevServer, type DevServer } from "../../src/dev-server/index.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { createWorker } from "../../src/worker.js";

@@ -4,7 +4,7 @@ import { defaultPayloadConverter } from "@temporalio/common";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import type { ModelRequest } from "../../src/kernel/model.js";
+import type { ModelRequest } from "../../src/kernel/vocabulary/model.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { eventsOf, scheduledActivities } from "../replay/history-events.js";

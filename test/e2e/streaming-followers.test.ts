@@ -2,7 +2,7 @@ import { Client, Connection, type WorkflowClientInterceptor } from "@temporalio/
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import type { ModelProvider } from "../../src/kernel/model.js";
+import type { ModelProvider } from "../../src/kernel/vocabulary/model.js";
 import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import { readStreamQuery } from "../../src/contract/stream-messages.js";
 import {

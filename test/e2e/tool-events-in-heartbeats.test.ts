@@ -4,7 +4,7 @@ import type { AgentClient, DurableEvent } from "../../src/client.js";
 import { defineAgent, defineTool, fakeProvider, type AgentEvent } from "../../src/index.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { TOOL_EVENT_WINDOW_BYTES, ToolEventWindow } from "../../src/stream/tool-event-window.js";
-import type { RunResult } from "../../src/kernel/events.js";
+import type { RunResult } from "../../src/kernel/vocabulary/events.js";
 import { startTestWorker, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 import { DELTA_TRANSPORTS, transportClient } from "../support/delta-transports.js";
 

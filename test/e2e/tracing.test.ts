@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { createAgentTracing } from "../../src/telemetry/agent-tracing.js";
@@ -154,7 +154,7 @@ describe("tracing a durable run", () => {
     // The client's update-with-start span begins Temporal's trace: the workflow run continues it (its span ends
     // with the session, so it is not exported here), and so do the activities it schedules.
     const start = one(spans, "UpdateWithStartWorkflow:startRun");
-    // Updates are not traced inside the workflow (src/workflows/tracing-interceptors.ts).
+    // Updates are not traced inside the workflow (src/workflows/admission/tracing-interceptors.ts).
     expect(named(spans, "HandleUpdate:startRun")).toEqual([]);
     // The workflow schedules each activity under its own span (exported through the workflow sink), and the
     // activity's span on the worker is that span's child: the context travels in the activity's headers.

@@ -4,16 +4,16 @@ import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import { tasksWithAcceptedUpdates } from "../support/history-tasks.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 // The live worker may take one workflow task in two activations (its new events, then an update that came with it)
 // and record the update's acceptance after the first one's commands; a replay accepts it first and fails
-// (../shared/evidence/update-after-activities-nonreplaying.json; src/workflows/update-admission.ts). The session
+// (../shared/evidence/update-after-activities-nonreplaying.json; src/workflows/admission/update-admission.ts). The session
 // therefore accepts an update only into a task that holds nothing else. This test makes a task that holds both for
 // certain: the task after a tool call is taken by a poller that never answers, a steer arrives meanwhile, and the
 // task's next attempt carries the tool's result and the steer together.

@@ -4,14 +4,14 @@ import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import { textTurn } from "../../src/testing/builders.js";
 import { taskBoundarySignal } from "../../src/contract/messages.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 // A worker without the session cached (a cold worker's first task; here, a worker with no cache at all) takes a
 // finished workflow task that made no command in the same activation as the next task's update, while a replay takes
-// that task before the update (src/workflows/update-admission.ts). The session refuses such an update, and a refused
+// that task before the update (src/workflows/admission/update-admission.ts). The session refuses such an update, and a refused
 // update leaves no event, so every attempt used to find the same history and be refused again until the client gave
 // up ("start run rejected: the session took other work"). A client refused twice now sends the `taskBoundary` signal,
 // whose event closes the finished task: the next attempt is admitted, and the history replays.

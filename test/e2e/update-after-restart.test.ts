@@ -5,7 +5,7 @@ import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn } from "../../src/testing/builders.js";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import { failedWorkflowTasks } from "../support/history-tasks.js";
 import { replayAtEveryCut } from "../support/replay-at-every-cut.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "@temporalio/worker";
 import { afterEach, expect, it } from "vitest";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
-import type { AgentEvent } from "../../src/kernel/events.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
+import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
 import { testClient, uniqueTaskQueue } from "../support/temporal.js";
 import { WorkerProcesses, killHard, waitForLine } from "../support/worker-process.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Worker } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { withPayloadStorage } from "../../src/storage/payload-storage.js";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import { replayPayloadStorage } from "./history-files.js";
 import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 import { recordScenario, type RecordedScenario } from "./recorder/record-scenario.js";

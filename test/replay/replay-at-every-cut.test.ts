@@ -1,6 +1,6 @@
 import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import { replayAtEveryCut, workflowTaskCount, workflowTaskCuts } from "../support/replay-at-every-cut.js";
 import { recordFirstModelCallAsTool } from "./alter-history.js";
 import { eventsOf, scheduledActivities } from "./history-events.js";

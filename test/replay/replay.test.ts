@@ -6,13 +6,13 @@ import {
 import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
 import { DeterminismViolationError } from "@temporalio/workflow";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FilesystemStorageDriver } from "../../src/storage/filesystem-driver.js";
 import { blobToPayload } from "../../src/storage/payload-blob.js";
 import { DEFAULT_PAYLOAD_THRESHOLD } from "../../src/storage/storage-config.js";
-import { INLINE_REQUEST_LIMIT } from "../../src/workflows/durable-model.js";
+import { INLINE_REQUEST_LIMIT } from "../../src/workflows/run/durable-model.js";
 import { recordFirstModelCallAsTool, spreadWorkflowTaskTimes } from "./alter-history.js";
 import { scheduledActivities, storedPayloadReferences } from "./history-events.js";
 import {

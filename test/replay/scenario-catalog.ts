@@ -12,8 +12,8 @@ import {
   type HistoryEvent,
 } from "./history-events.js";
 import type { History } from "./history-files.js";
-import { EXTERNALIZED_RESULT_PREFIX } from "../../src/kernel/context/externalize-seen-results.js";
-import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session-visibility.js";
+import { EXTERNALIZED_RESULT_PREFIX } from "../../src/kernel/context/edits/externalize-seen-results.js";
+import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session/session-visibility.js";
 
 /** A recorded scenario: which workflow branch it exercises, and how to see it in its histories. */
 export interface ScenarioSpec {

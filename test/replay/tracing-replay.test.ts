@@ -1,7 +1,7 @@
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from "@temporalio/worker";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import { createAgentTracing } from "../../src/telemetry/agent-tracing.js";
 import { WorkerTelemetry } from "../../src/telemetry/worker-telemetry.js";
 import { listHistoryFolder, loadHistoryFile, replayPayloadStorage } from "./history-files.js";

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundle } from "@temporalio/worker";
 import { DeterminismViolationError } from "@temporalio/workflow";
 import { beforeAll, describe, expect, it } from "vitest";
-import { payloadConverterPath, quietLogger } from "../../src/runtime/workflow-bundle.js";
+import { payloadConverterPath, quietLogger } from "../../src/worker/workflow-bundle.js";
 import { RECORDER_MIDDLEWARE_MODULES } from "./recorder/recorder-kit.js";
 import { withPayloadStorage } from "../../src/storage/payload-storage.js";
 import { listHistoryFolder, loadHistoryFile, replayPayloadStorage } from "./history-files.js";

@@ -1,5 +1,5 @@
 import type { DurableEvent } from "../../src/client.js";
-import type { AgentEvent, RunResult } from "../../src/kernel/events.js";
+import type { AgentEvent, RunResult } from "../../src/kernel/vocabulary/events.js";
 
 /** Drains a run, returning every event and the result. */
 export function collect(

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../../src/kernel/events.js";
+import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
 
 /**
  * A run's events in a form two drivers can be compared by: deltas merged, offsets, run ids and durations dropped,

@@ -38,7 +38,7 @@ export interface TaskWithUpdates {
 /**
  * Every workflow task of an execution's history that accepted an update, with the other inputs it took. A task
  * that accepted an update and took anything else is the shape a replay may take in another order than the live
- * worker did (src/workflows/update-admission.ts).
+ * worker did (src/workflows/admission/update-admission.ts).
  */
 export function tasksWithAcceptedUpdates(history: History): TaskWithUpdates[] {
   const events = history.events ?? [];

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { McpHttpServer, McpServerOptions, McpStdioServer } from "../../src/common/mcp-servers.js";
+import type { McpHttpServer, McpServerOptions, McpStdioServer } from "../../src/plan/mcp-servers.js";
 import { findFreePort } from "../../src/dev-server/free-port.js";
 
 /** The installed MCP servers' entry points (devDependencies): started with this Node, no `npx`, no network. */

@@ -6,7 +6,7 @@ import { appendFileSync } from "node:fs";
 import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
 import { z } from "zod";
 import { defineAgent } from "../../src/define-agent.js";
-import { defineTool, type ToolContext } from "../../src/kernel/tools.js";
+import { defineTool, type ToolContext } from "../../src/kernel/vocabulary/tools.js";
 import { openaiProvider } from "../../src/providers/openai-provider.js";
 import { createWorker } from "../../src/worker.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineTool } from "../../src/kernel/tools.js";
-import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session-visibility.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
+import { PROGRESS_UPSERT_INTERVAL_MS } from "../../src/workflows/session/session-visibility.js";
 
 /**
  * A tool that waits a little longer than the session's progress interval, so the run it is in upserts its progress

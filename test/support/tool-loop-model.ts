@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { ModelRequest } from "../../src/kernel/model.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import type { ModelRequest } from "../../src/kernel/vocabulary/model.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { fakeProvider, type FakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
-import { loadWorkflowBundle, workflowsPath } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle, workflowsPath } from "../../src/worker/workflow-bundle.js";
 
 /** The modules a bundle's `preloadModules` loads (webpack ids: paths from the project's root). */
 function preloadedIn(code: string): string[] {
@@ -27,6 +27,8 @@ describe("the workflow bundle", () => {
       "src/client",
       "ioredis",
       "src/stream/",
+      "src/worker/",
+      "src/runtime/",
       "src/dev-server/",
     ]) {
       expect(bundle.code.includes(forbidden), forbidden).toBe(false);

@@ -3,7 +3,7 @@ import { Context } from "@temporalio/activity";
 import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
 import { NativeConnection, Worker, bundleWorkflowCode } from "@temporalio/worker";
 import { expect, inject, it } from "vitest";
-import { quietLogger } from "../../src/runtime/workflow-bundle.js";
+import { quietLogger } from "../../src/worker/workflow-bundle.js";
 import { resultsTakenWithNoCommand } from "../support/history-tasks.js";
 import { temporalAddress, uniqueTaskQueue } from "../support/temporal.js";
 

@@ -4,11 +4,11 @@ import { temporal } from "@temporalio/proto";
 import { NativeConnection, Worker, bundleWorkflowCode } from "@temporalio/worker";
 import { expect, it } from "vitest";
 import { inject } from "vitest";
-import { quietLogger } from "../../src/runtime/workflow-bundle.js";
+import { quietLogger } from "../../src/worker/workflow-bundle.js";
 import { tasksWithAcceptedUpdates } from "../support/history-tasks.js";
 import { temporalAddress, uniqueTaskQueue } from "../support/temporal.js";
 
-// A minimal reproduction of the SDK behaviour behind src/workflows/update-admission.ts, on a workflow of a few lines
+// A minimal reproduction of the SDK behaviour behind src/workflows/admission/update-admission.ts, on a workflow of a few lines
 // (test/fixtures/sdk/update-order-workflow.ts), kept so an SDK upgrade shows whether it still holds. When one workflow
 // task carries both an activity's result and an update, the SDK's replayer takes them in one activation and expects
 // the update's acceptance before the commands the result leads to. A live worker of the same SDK (1.23) has been

@@ -2,10 +2,10 @@ import { fileURLToPath } from "node:url";
 import { parseWorkflowCode } from "@temporalio/worker/lib/worker.js";
 import { ReusableVMWorkflowCreator } from "@temporalio/worker/lib/workflow/reusable-vm.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadWorkflowBundle } from "../../src/runtime/workflow-bundle.js";
+import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 
 // The worker loads the bundle's modules once per thread and shares them between sessions; the SDK then freezes
-// everything their exports reach through objects (src/runtime/workflow-bundle.ts). Two kinds of value break when
+// everything their exports reach through objects (src/worker/workflow-bundle.ts). Two kinds of value break when
 // frozen: an expression with the `g` or `y` flag (`replace` and `exec` set its `lastIndex`), and a zod schema (it
 // adds members to itself when first used). This loads the real bundle in the SDK's own reusable context and looks
 // for either among what the shared modules export.
@@ -62,8 +62,8 @@ describe("the workflow modules a worker thread shares between sessions", () => {
     expect(ids).toEqual(
       expect.arrayContaining([
         "./src/workflows/index.ts",
-        "./src/workflows/agent-session.ts",
-        "./src/kernel/run-kernel.ts",
+        "./src/workflows/session/agent-session.ts",
+        "./src/kernel/loop/run-kernel.ts",
         "./node_modules/zod/v4/classic/schemas.js",
         "./node_modules/picomatch/lib/constants.js",
         "./test/e2e/fixtures/middleware/audit-middleware.ts",

@@ -4,7 +4,7 @@ import { createAgent } from "../../src/agent.js";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { localAgentConfig } from "../../src/local-agent-config.js";
-import { defineTool } from "../../src/kernel/tools.js";
+import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { collect } from "../support/collect.js";

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { bundleWorkflowCode } from "@temporalio/worker";
 import { describe, expect, it } from "vitest";
-import { quietLogger } from "../../src/runtime/workflow-bundle.js";
+import { quietLogger } from "../../src/worker/workflow-bundle.js";
 
 const userWorkflow = fileURLToPath(
   new URL("../fixtures/deterministic/workflow-entry-user.ts", import.meta.url),
@@ -22,6 +22,7 @@ describe("the workflow-safe entry (lite-agent-temporal/workflow)", () => {
       "src/stream/",
       "src/storage/",
       "src/runtime/",
+      "src/worker/",
       "@temporalio/client",
     ]) {
       expect(code.includes(forbidden), forbidden).toBe(false);

@@ -2,9 +2,9 @@ import { fileURLToPath } from "node:url";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker, bundleWorkflowCode } from "@temporalio/worker";
 import { afterAll, expect, inject, it } from "vitest";
-import { SessionError, toSessionError } from "../../src/runtime/client-errors.js";
+import { SessionError, toSessionError } from "../../src/client/client-errors.js";
 import { WorkflowTaskFailingError, queryWithRetry } from "../../src/runtime/query-with-retry.js";
-import { quietLogger } from "../../src/runtime/workflow-bundle.js";
+import { quietLogger } from "../../src/worker/workflow-bundle.js";
 import { workflowTaskFailure } from "../../src/runtime/workflow-task-failure.js";
 import { temporalAddress, uniqueTaskQueue } from "../support/temporal.js";
 

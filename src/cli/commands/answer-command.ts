@@ -4,9 +4,9 @@ import { usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { formatAnswer } from "../../terminal/human-replies.js";
-import { parseCommaList } from "../parse-options.js";
-import { resolveActor } from "../actor.js";
-import { ACTOR_DEFAULT } from "../responder-options.js";
+import { parseCommaList } from "../options/parse-options.js";
+import { resolveActor } from "../options/actor.js";
+import { ACTOR_DEFAULT } from "../options/responder-options.js";
 
 interface AnswerOptions {
   select?: string[];

@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { CliError } from "../cli-error.js";
-import { parseCommaList, parsePort } from "../parse-options.js";
+import { parseCommaList, parsePort } from "../options/parse-options.js";
 
 /** The Temporal UI of `lite-agent dev` (and of `temporal server start-dev`), as a browser names its origin. */
 export const DEV_UI_ORIGINS = ["http://localhost:8233", "http://127.0.0.1:8233"] as const;
@@ -19,7 +19,7 @@ async function codecServer(scope: CliScope, options: CodecServerOptions): Promis
     await Promise.all([
       import("../../encryption/index.js"),
       import("../../codec-server/index.js"),
-      import("../serve-worker.js"),
+      import("../serve/serve-worker.js"),
     ]);
   let ring;
   try {

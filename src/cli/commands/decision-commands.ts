@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { resolveActor } from "../actor.js";
-import { addDecisionOptions } from "../responder-options.js";
+import { resolveActor } from "../options/actor.js";
+import { addDecisionOptions } from "../options/responder-options.js";
 
 interface DecisionOptions {
   reason?: string;

@@ -5,9 +5,9 @@ import type { DevServer } from "../../dev-server/index.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { CliError } from "../cli-error.js";
-import { parsePort } from "../parse-options.js";
-import { portInUse } from "../port-in-use.js";
-import { serverLog } from "../server-log.js";
+import { parsePort } from "../options/parse-options.js";
+import { portInUse } from "../serve/port-in-use.js";
+import { serverLog } from "../serve/server-log.js";
 
 interface DevOptions {
   port: number;
@@ -57,8 +57,8 @@ async function dev(scope: CliScope, options: DevOptions): Promise<number> {
   const [{ startDevServer }, { demoAgentSet, importAgentSet }, { serveWorker, serverInterrupts }] =
     await Promise.all([
       import("../../dev-server/index.js"),
-      import("../agent-set.js"),
-      import("../serve-worker.js"),
+      import("../serve/agent-set.js"),
+      import("../serve/serve-worker.js"),
     ]);
   const interrupts = serverInterrupts(scope);
   const cacheDir = path.resolve(scope.io.cwd, options.cacheDir);

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { parsePositiveNumber } from "../parse-options.js";
+import { parsePositiveNumber } from "../options/parse-options.js";
 import { shellQuote } from "../../terminal/shell-quote.js";
 
 interface ForkFlags {
@@ -17,7 +17,7 @@ interface ForkFlags {
 async function workflowModules(scope: CliScope, file: string | undefined): Promise<string[]> {
   if (!file) return [];
   const [{ importAgentSet }, { workflowModulesOf }] = await Promise.all([
-    import("../agent-set.js"),
+    import("../serve/agent-set.js"),
     import("../../define-agent.js"),
   ]);
   return workflowModulesOf((await importAgentSet(file, scope.io.cwd)).agents);
@@ -25,7 +25,7 @@ async function workflowModules(scope: CliScope, file: string | undefined): Promi
 
 async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags): Promise<number> {
   // The fork replays the session's history in a replay worker, whose state changes are not worth a line each.
-  const { installQuietRuntime } = await import("../serve-worker.js");
+  const { installQuietRuntime } = await import("../serve/serve-worker.js");
   try {
     installQuietRuntime(scope.io.stderr, "ERROR");
   } catch {

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { errorMessage } from "../../kernel/errors.js";
+import { errorMessage } from "../../kernel/vocabulary/errors.js";
 import { CliError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";

@@ -1,12 +1,12 @@
 import type { Command } from "commander";
-import { errorMessage } from "../../kernel/errors.js";
+import { errorMessage } from "../../kernel/vocabulary/errors.js";
 import { CliError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { listQuery, SESSION_STATUSES, type ListFilters } from "../list-query.js";
-import { parsePositiveNumber } from "../parse-options.js";
-import { SESSION_TABLE_HEADER, sessionCells, sessionRow, type SessionRow } from "../session-rows.js";
-import { textTable } from "../text-table.js";
+import { listQuery, SESSION_STATUSES, type ListFilters } from "../options/list-query.js";
+import { parsePositiveNumber } from "../options/parse-options.js";
+import { SESSION_TABLE_HEADER, sessionCells, sessionRow, type SessionRow } from "../render/session-rows.js";
+import { textTable } from "../render/text-table.js";
 
 interface ListOptions extends ListFilters {
   json?: boolean;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { errorMessage } from "../../kernel/errors.js";
+import { errorMessage } from "../../kernel/vocabulary/errors.js";
 import { CliError, usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
@@ -39,8 +39,8 @@ async function isDeterminismError(error: unknown): Promise<boolean> {
 async function replay(scope: CliScope, [file]: [string]): Promise<number> {
   const { history, events } = readHistoryFile(file, scope.io.cwd);
   const [{ replaySessionHistory }, { installQuietRuntime }] = await Promise.all([
-    import("../../runtime/replay-history.js"),
-    import("../serve-worker.js"),
+    import("../../worker/replay-history.js"),
+    import("../serve/serve-worker.js"),
   ]);
   // The outcome is reported below; the core's own warning about the same failure would only repeat it.
   installQuietRuntime(scope.io.stderr, "ERROR");

@@ -1,11 +1,11 @@
 import { Option, type Command } from "commander";
 import type { StartedRun } from "../../client.js";
-import { resolveActor } from "../actor.js";
+import { resolveActor } from "../options/actor.js";
 import { usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { followRun } from "../follow-run.js";
-import { addResponderOptions, type ResponderFlags } from "../responder-options.js";
+import { addResponderOptions, type ResponderFlags } from "../options/responder-options.js";
 import { runCommands } from "../run-commands.js";
 
 interface RunOptions extends ResponderFlags {

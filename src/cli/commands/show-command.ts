@@ -1,12 +1,12 @@
 import type { Command } from "commander";
-import { toWireEvent } from "../../common/wire-conversion.js";
-import { errorMessage } from "../../kernel/errors.js";
-import type { DurableEvent } from "../../runtime/run-event-stream.js";
-import { eventSummary } from "../event-summary.js";
+import { toWireEvent } from "../../wire/wire-conversion.js";
+import { errorMessage } from "../../kernel/vocabulary/errors.js";
+import type { DurableEvent } from "../../client/events/run-event-stream.js";
+import { eventSummary } from "../render/event-summary.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { parseWholeNumber } from "../parse-options.js";
-import { sessionReport } from "../session-report.js";
+import { parseWholeNumber } from "../options/parse-options.js";
+import { sessionReport } from "../render/session-report.js";
 
 interface ShowOptions {
   events: number;
@@ -23,7 +23,7 @@ async function lastEvents(
   options: ShowOptions,
 ): Promise<DurableEvent[] | { unavailable: string }> {
   const client = await scope.client();
-  const { recentEvents } = await import("../recent-events.js");
+  const { recentEvents } = await import("../render/recent-events.js");
   // The report shows only events worth a line; JSON shows every durable event.
   const wanted = options.json ? undefined : (event: DurableEvent) => eventSummary(event) !== undefined;
   const reading = recentEvents(client.temporal, sessionId, end, options.events, wanted);

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { renderTranscript } from "../../kernel/compaction/render-transcript.js";
+import { renderTranscript } from "../../kernel/compaction/passes/render-transcript.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 

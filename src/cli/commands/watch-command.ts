@@ -1,11 +1,11 @@
 import type { Command } from "commander";
-import { resolveActor } from "../actor.js";
+import { resolveActor } from "../options/actor.js";
 import { CliError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { followRun } from "../follow-run.js";
-import { parseWholeNumber } from "../parse-options.js";
-import { addResponderOptions, type ResponderFlags } from "../responder-options.js";
+import { parseWholeNumber } from "../options/parse-options.js";
+import { addResponderOptions, type ResponderFlags } from "../options/responder-options.js";
 
 interface WatchOptions extends ResponderFlags {
   run?: string;

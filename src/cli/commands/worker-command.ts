@@ -18,10 +18,10 @@ async function worker(scope: CliScope, options: WorkerOptions): Promise<number> 
     { deploymentVersion },
     { usageError },
   ] = await Promise.all([
-    import("../agent-set.js"),
-    import("../serve-worker.js"),
+    import("../serve/agent-set.js"),
+    import("../serve/serve-worker.js"),
     import("../../runtime/connection-config.js"),
-    import("../../runtime/worker-deployment.js"),
+    import("../../worker/worker-deployment.js"),
     import("../cli-error.js"),
   ]);
   let deployment;

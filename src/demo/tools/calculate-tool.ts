@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineTool, type Tool } from "../../kernel/tools.js";
-import { evaluateArithmetic } from "../arithmetic.js";
+import { defineTool, type Tool } from "../../kernel/vocabulary/tools.js";
+import { evaluateArithmetic } from "./arithmetic.js";
 import { toolFailure } from "./tool-failure.js";
 
 const schema = z.object({

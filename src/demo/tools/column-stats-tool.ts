@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineTool, type Tool } from "../../kernel/tools.js";
-import { columnStats } from "../column-stats.js";
-import { parseCsv } from "../csv-table.js";
+import { defineTool, type Tool } from "../../kernel/vocabulary/tools.js";
+import { columnStats } from "./column-stats.js";
+import { parseCsv } from "./csv-table.js";
 import { readSandboxFile } from "./read-sandbox-file.js";
 import { toolFailure } from "./tool-failure.js";
 

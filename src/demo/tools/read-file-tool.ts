@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool, type Tool } from "../../kernel/tools.js";
+import { defineTool, type Tool } from "../../kernel/vocabulary/tools.js";
 import { readSandboxFile } from "./read-sandbox-file.js";
 import { toolFailure } from "./tool-failure.js";
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { defineTool, type Tool } from "../../kernel/tools.js";
+import { defineTool, type Tool } from "../../kernel/vocabulary/tools.js";
 import { resolveSandboxPath } from "../sandbox-path.js";
 import { toolFailure } from "./tool-failure.js";
 

@@ -1,4 +1,4 @@
-import type { ToolOutput } from "../../kernel/tools.js";
+import type { ToolOutput } from "../../kernel/vocabulary/tools.js";
 
 /**
  * The error result a demo tool returns instead of throwing: the model reads the message and can correct

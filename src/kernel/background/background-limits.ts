@@ -1,4 +1,4 @@
-import { AgentError } from "../errors.js";
+import { AgentError } from "../vocabulary/errors.js";
 import type { BackgroundLimits } from "./types.js";
 
 /** Whether a task blocks its run from ending (`joinable`) or not (`detached`). */

@@ -1,6 +1,6 @@
-import { AbortError, errorMessage } from "../errors.js";
-import { NEVER_ABORTED, type AbortSignalLike, type KernelPorts } from "../ports.js";
-import type { AgentEvent } from "../events.js";
+import { AbortError, errorMessage } from "../vocabulary/errors.js";
+import { NEVER_ABORTED, type AbortSignalLike, type KernelPorts } from "../vocabulary/ports.js";
+import type { AgentEvent } from "../vocabulary/events.js";
 import { checkSpawnLimits, type BackgroundKind } from "./background-limits.js";
 import { DEFAULT_BACKGROUND_BUFFER_CHARS, DetachedOutputs } from "./detached-outputs.js";
 import type {

@@ -1,4 +1,4 @@
-import type { Message } from "../messages.js";
+import type { Message } from "../vocabulary/messages.js";
 import type { BackgroundCompletion, BackgroundStatus } from "./types.js";
 
 /** The `status` attribute per status; `completed` has none, so a success keeps the plain format. */

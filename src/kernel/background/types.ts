@@ -1,5 +1,5 @@
-import type { AbortSignalLike } from "../ports.js";
-import type { AgentEvent } from "../events.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
+import type { AgentEvent } from "../vocabulary/events.js";
 
 /** How a background task ended. */
 export type BackgroundStatus = "completed" | "partial" | "failed" | "cancelled";

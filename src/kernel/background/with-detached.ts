@@ -1,4 +1,4 @@
-import type { AbortSignalLike } from "../ports.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
 import { checkTotalLimit } from "./background-limits.js";
 import type { BackgroundCompletion, BackgroundSpawn, BackgroundTasks } from "./types.js";
 

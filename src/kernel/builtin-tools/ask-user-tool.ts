@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { AgentError } from "../errors.js";
+import { AgentError } from "../vocabulary/errors.js";
 import type { UserAnswer } from "../permission/types.js";
-import type { Tool } from "../tools.js";
+import type { Tool } from "../vocabulary/tools.js";
 
 /** The name every runtime recognises the question tool by. */
 export const ASK_USER_TOOL = "ask_user";

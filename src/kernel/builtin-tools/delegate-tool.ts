@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { AgentEvent, RunResult, SubagentStatus } from "../events.js";
-import type { AbortSignalLike } from "../ports.js";
-import type { ToolContext, ToolOutput } from "../tools.js";
-import type { Usage } from "../model.js";
+import type { AgentEvent, RunResult, SubagentStatus } from "../vocabulary/events.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
+import type { ToolContext, ToolOutput } from "../vocabulary/tools.js";
+import type { Usage } from "../vocabulary/model.js";
 import type { BackgroundStatus } from "../background/types.js";
 
 /** The marker of the delegation tool: durable runs execute it in the workflow, each task a child session. */

@@ -1,5 +1,5 @@
-import { toolResultBlock } from "../messages.js";
-import type { SessionEvent, StoredEvent } from "../session-events.js";
+import { toolResultBlock } from "../vocabulary/messages.js";
+import type { SessionEvent, StoredEvent } from "../vocabulary/session-events.js";
 import { sessionEventOf } from "./session-event-of.js";
 
 /** A tool call that started but never recorded a result. */

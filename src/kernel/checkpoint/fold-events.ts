@@ -1,5 +1,5 @@
-import type { Message, ToolResultBlock } from "../messages.js";
-import type { SessionEvent, StoredEvent } from "../session-events.js";
+import type { Message, ToolResultBlock } from "../vocabulary/messages.js";
+import type { SessionEvent, StoredEvent } from "../vocabulary/session-events.js";
 import { sessionEventOf } from "./session-event-of.js";
 
 /**

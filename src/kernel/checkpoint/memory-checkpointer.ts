@@ -1,5 +1,5 @@
-import { CheckpointConflictError } from "../errors.js";
-import type { Checkpointer, SessionEvent, SessionInfo, StoredEvent } from "../session-events.js";
+import { CheckpointConflictError } from "../vocabulary/errors.js";
+import type { Checkpointer, SessionEvent, SessionInfo, StoredEvent } from "../vocabulary/session-events.js";
 import { isoTimestamp } from "./iso-timestamp.js";
 import { keyedSerialQueue } from "./keyed-serial-queue.js";
 import { storeEvents } from "./store-events.js";

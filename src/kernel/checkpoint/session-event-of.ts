@@ -1,4 +1,4 @@
-import type { SessionEvent, StoredEvent } from "../session-events.js";
+import type { SessionEvent, StoredEvent } from "../vocabulary/session-events.js";
 
 /** The session event inside a stored record, or the event itself when it was never stored. */
 export function sessionEventOf(entry: SessionEvent | StoredEvent): SessionEvent {

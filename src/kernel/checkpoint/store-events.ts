@@ -1,4 +1,4 @@
-import type { SessionEvent, StoredEvent } from "../session-events.js";
+import type { SessionEvent, StoredEvent } from "../vocabulary/session-events.js";
 
 /**
  * Stamps events for storage after `fromSeq`: seq `fromSeq + 1`, `fromSeq + 2`, …, `parentSeq` = seq − 1 (null for

@@ -1,5 +1,5 @@
-import { CodecError } from "../errors.js";
-import { messageText, type AssistantMessage } from "../messages.js";
+import { CodecError } from "../vocabulary/errors.js";
+import { messageText, type AssistantMessage } from "../vocabulary/messages.js";
 import { deterministicCallId } from "./call-id.js";
 import { jsonObjectSpan } from "./json-object-span.js";
 import type { DecodedResponse } from "./types.js";

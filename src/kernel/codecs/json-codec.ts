@@ -1,6 +1,6 @@
-import type { ToolCallBlock, ToolResultBlock } from "../messages.js";
-import type { ModelRequest } from "../model.js";
-import type { ToolSpec } from "../tools.js";
+import type { ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
+import type { ModelRequest } from "../vocabulary/model.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 import { decodeJsonResponse } from "./decode-json-response.js";
 import { renderPromptHistory } from "./prompt-history.js";
 import { repairPrompt } from "./repair-prompt.js";

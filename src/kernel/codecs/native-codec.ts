@@ -1,6 +1,6 @@
-import type { AssistantMessage, ContentBlock, Message } from "../messages.js";
-import type { ModelRequest } from "../model.js";
-import type { ToolCall, ToolSpec } from "../tools.js";
+import type { AssistantMessage, ContentBlock, Message } from "../vocabulary/messages.js";
+import type { ModelRequest } from "../vocabulary/model.js";
+import type { ToolCall, ToolSpec } from "../vocabulary/tools.js";
 import { deterministicCallId } from "./call-id.js";
 import { repairPrompt } from "./repair-prompt.js";
 import { stableStringify } from "../hash/stable-stringify.js";

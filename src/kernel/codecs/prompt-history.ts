@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, ToolCallBlock, ToolResultBlock } from "../messages.js";
+import type { ContentBlock, Message, ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 
 /** How a prompt codec writes past tool calls and tool results as plain text. */
 export interface PromptHistoryRenderers {

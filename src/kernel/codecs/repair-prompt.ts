@@ -1,6 +1,6 @@
-import type { CodecError } from "../errors.js";
-import { userMessage, type Message } from "../messages.js";
-import type { ToolSpec } from "../tools.js";
+import type { CodecError } from "../vocabulary/errors.js";
+import { userMessage, type Message } from "../vocabulary/messages.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 
 /**
  * The default user message that asks the model to fix a response its codec could not decode. It names the

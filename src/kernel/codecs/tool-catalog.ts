@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../tools.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 
 /**
  * The tool list that prompt codecs put in the system prompt: one line per tool with its name, description and

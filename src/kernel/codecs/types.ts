@@ -1,7 +1,7 @@
-import type { CodecError } from "../errors.js";
-import type { AssistantMessage, Message } from "../messages.js";
-import type { ModelRequest } from "../model.js";
-import type { ToolCall, ToolSpec } from "../tools.js";
+import type { CodecError } from "../vocabulary/errors.js";
+import type { AssistantMessage, Message } from "../vocabulary/messages.js";
+import type { ModelRequest } from "../vocabulary/model.js";
+import type { ToolCall, ToolSpec } from "../vocabulary/tools.js";
 
 /** What a codec reads out of an assistant message. */
 export interface DecodedResponse {

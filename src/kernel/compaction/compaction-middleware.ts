@@ -1,7 +1,7 @@
-import { BUILTIN_MIDDLEWARE } from "../builtin-middleware-ids.js";
-import type { Message } from "../messages.js";
-import type { Middleware } from "../middleware.js";
-import { ZERO_USAGE } from "../model.js";
+import { BUILTIN_MIDDLEWARE } from "../middleware/builtin-middleware-ids.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { Middleware } from "../middleware/middleware.js";
+import { ZERO_USAGE } from "../vocabulary/model.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import type { Compactor } from "./types.js";
 

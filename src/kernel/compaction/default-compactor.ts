@@ -1,10 +1,10 @@
-import { BUILTIN_COMPACTORS } from "../builtin-middleware-ids.js";
-import { durableRef } from "../durable-ref.js";
+import { BUILTIN_COMPACTORS } from "../middleware/builtin-middleware-ids.js";
+import { durableRef } from "../middleware/durable-ref.js";
 import { estimateTokens } from "./estimate-tokens.js";
-import { microPass } from "./micro-pass.js";
+import { microPass } from "./passes/micro-pass.js";
 import { runPipeline } from "./run-pipeline.js";
-import { snipPass } from "./snip-pass.js";
-import { toolResultBudgetPass } from "./tool-result-budget-pass.js";
+import { snipPass } from "./passes/snip-pass.js";
+import { toolResultBudgetPass } from "./passes/tool-result-budget-pass.js";
 import type { CompactPass, Compactor, SpillStore } from "./types.js";
 
 /** Options of {@link defaultCompactor}. */

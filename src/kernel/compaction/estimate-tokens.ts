@@ -1,4 +1,4 @@
-import type { ContentBlock, Message } from "../messages.js";
+import type { ContentBlock, Message } from "../vocabulary/messages.js";
 
 /**
  * The tokens one image is assumed to cost. Providers price images by their pixel size (roughly 85–1,600 tokens),

@@ -1,4 +1,4 @@
-import { AgentError, ProviderError } from "../errors.js";
+import { AgentError, ProviderError } from "../vocabulary/errors.js";
 
 /** Provider messages that mean the request did not fit the model's context window. */
 const OVERFLOW_MESSAGE = /prompt[\s_]?too[\s_]?long|context[\s_]?length|too many tokens|maximum context/i;

@@ -1,11 +1,11 @@
-import { isAbortError, ProviderError } from "../errors.js";
-import { messageText, type AssistantMessage, type Message } from "../messages.js";
-import type { ModelProvider, ModelRequest } from "../model.js";
-import type { AbortSignalLike } from "../ports.js";
+import { isAbortError, ProviderError } from "../vocabulary/errors.js";
+import { messageText, type AssistantMessage, type Message } from "../vocabulary/messages.js";
+import type { ModelProvider, ModelRequest } from "../vocabulary/model.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
 import { defaultCompactor } from "./default-compactor.js";
 import { estimateTokens } from "./estimate-tokens.js";
-import { renderTranscript } from "./render-transcript.js";
-import { splitTurns } from "./split-turns.js";
+import { renderTranscript } from "./passes/render-transcript.js";
+import { splitTurns } from "./passes/split-turns.js";
 import type { CompactionResult, Compactor } from "./types.js";
 
 /** The header of the message that replaces summarised turns. */

@@ -1,11 +1,11 @@
-import { BUILTIN_MIDDLEWARE } from "../builtin-middleware-ids.js";
-import { durableRef } from "../durable-ref.js";
-import type { Message } from "../messages.js";
-import { retryBeforeFirstChunk } from "../retry-before-first-chunk.js";
-import type { Middleware } from "../middleware.js";
+import { BUILTIN_MIDDLEWARE } from "../middleware/builtin-middleware-ids.js";
+import { durableRef } from "../middleware/durable-ref.js";
+import type { Message } from "../vocabulary/messages.js";
+import { retryBeforeFirstChunk } from "../middleware/retry-before-first-chunk.js";
+import type { Middleware } from "../middleware/middleware.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { isOverflowError } from "./is-overflow-error.js";
-import { reactiveTrim } from "./reactive-trim.js";
+import { reactiveTrim } from "./passes/reactive-trim.js";
 
 /** Options of {@link reactiveCompaction}. */
 export interface ReactiveCompactionOptions {

@@ -1,4 +1,4 @@
-import type { Message } from "../messages.js";
+import type { Message } from "../vocabulary/messages.js";
 import type { CompactPass } from "./types.js";
 
 /**

@@ -1,9 +1,9 @@
-import { BUILTIN_COMPACTORS } from "../builtin-middleware-ids.js";
-import { durableRef } from "../durable-ref.js";
-import { AgentError } from "../errors.js";
-import type { Message } from "../messages.js";
+import { BUILTIN_COMPACTORS } from "../middleware/builtin-middleware-ids.js";
+import { durableRef } from "../middleware/durable-ref.js";
+import { AgentError } from "../vocabulary/errors.js";
+import type { Message } from "../vocabulary/messages.js";
 import { estimateTokens } from "./estimate-tokens.js";
-import { splitTurns } from "./split-turns.js";
+import { splitTurns } from "./passes/split-turns.js";
 import type { Compactor, TokenEstimator } from "./types.js";
 
 /** Options of {@link tokenBudgetCompactor}. */

@@ -1,6 +1,6 @@
-import type { Message } from "../messages.js";
-import type { Usage } from "../model.js";
-import type { AbortSignalLike } from "../ports.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { Usage } from "../vocabulary/model.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
 
 /** The outcome of a compactor. `messages` is the same array when nothing changed. */
 export interface CompactionResult {

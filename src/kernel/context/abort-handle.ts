@@ -1,4 +1,4 @@
-import type { AbortSignalLike } from "../ports.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
 
 /** A signal and the function that aborts it. */
 export interface AbortHandle {

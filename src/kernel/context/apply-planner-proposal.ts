@@ -1,10 +1,10 @@
-import { messageText, type Message } from "../messages.js";
+import { messageText, type Message } from "../vocabulary/messages.js";
 import { stableStringify } from "../hash/stable-stringify.js";
-import { EXTERNALIZE_PREVIEW_CHARS } from "./context-levels.js";
+import { EXTERNALIZE_PREVIEW_CHARS } from "./edits/context-levels.js";
 import { sha256 } from "../hash/sha256.js";
-import { shrinkText } from "./shrink-text.js";
+import { shrinkText } from "./edits/shrink-text.js";
 import type { ContextArchive, ContextProposal, ContextProposalSegment } from "./types.js";
-import type { WorkingSegment } from "./working-segments.js";
+import type { WorkingSegment } from "./edits/working-segments.js";
 
 /** How a segment the planner summarised starts. */
 export const SEGMENT_SUMMARY_HEADER = "[Historical segment summary]";

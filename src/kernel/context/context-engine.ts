@@ -1,17 +1,17 @@
-import type { ContextStatus } from "../events.js";
-import type { Message } from "../messages.js";
-import type { ModelProvider } from "../model.js";
-import type { KernelPorts } from "../ports.js";
-import type { SessionEvent } from "../session-events.js";
-import type { ArchivedResultMemo } from "./externalize-seen-results.js";
+import type { ContextStatus } from "../vocabulary/events.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { ModelProvider } from "../vocabulary/model.js";
+import type { KernelPorts } from "../vocabulary/ports.js";
+import type { SessionEvent } from "../vocabulary/session-events.js";
+import type { ArchivedResultMemo } from "./edits/externalize-seen-results.js";
 import type { PlannerDecisionMemo } from "./apply-planner-proposal.js";
-import { DEFAULT_CONTEXT_WINDOW, levelForPressure, type ContextLevel } from "./context-levels.js";
-import { runLevelCascade, type CascadePass, type CascadeDeps } from "./level-cascade.js";
-import { emergencyView } from "./emergency-view.js";
-import { nativeContextEdits } from "./native-context-edits.js";
-import { extractFacts } from "./pinned-facts.js";
+import { DEFAULT_CONTEXT_WINDOW, levelForPressure, type ContextLevel } from "./edits/context-levels.js";
+import { runLevelCascade, type CascadePass, type CascadeDeps } from "./edits/level-cascade.js";
+import { emergencyView } from "./edits/emergency-view.js";
+import { nativeContextEdits } from "./edits/native-context-edits.js";
+import { extractFacts } from "./edits/pinned-facts.js";
 import { prefixFingerprint, type StaticPrefix } from "./prefix-fingerprint.js";
-import { repairSegmentPairs } from "./repair-tool-pairs.js";
+import { repairSegmentPairs } from "./edits/repair-tool-pairs.js";
 import { restoreContextState, type RestoredContextState } from "./restore-context-state.js";
 import { createTokenCounter, type ContextTokenCounter } from "./token-counter.js";
 import type {
@@ -22,7 +22,7 @@ import type {
   ContextRequest,
   ContextView,
 } from "./types.js";
-import { flattenSegments, splitSegments } from "./working-segments.js";
+import { flattenSegments, splitSegments } from "./edits/working-segments.js";
 
 /** How to build a ContextEngine. */
 export interface ContextEngineOptions {

@@ -1,5 +1,5 @@
-import type { ContentBlock, Message } from "../messages.js";
-import type { ToolSpec } from "../tools.js";
+import type { ContentBlock, Message } from "../vocabulary/messages.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 
 /**
  * About chars/4 over what a provider is sent: text, tool-call names and JSON inputs, tool-result content,

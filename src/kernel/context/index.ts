@@ -16,17 +16,17 @@ export {
   SHRINK_OLDER_CHARS,
   levelForPressure,
   type ContextLevel,
-} from "./context-levels.js";
+} from "./edits/context-levels.js";
 export { prefixFingerprint, type StaticPrefix } from "./prefix-fingerprint.js";
-export { nativeContextEdits } from "./native-context-edits.js";
+export { nativeContextEdits } from "./edits/native-context-edits.js";
 export {
   CONSTRAINT_PATTERN,
   GOAL_PATTERN,
   PINNED_FACTS_HEADER,
   extractFacts,
   pinnedFactsMessage,
-} from "./pinned-facts.js";
-export { ARCHIVED_RESULT_PREFIX, EXTERNALIZED_RESULT_PREFIX } from "./externalize-seen-results.js";
+} from "./edits/pinned-facts.js";
+export { ARCHIVED_RESULT_PREFIX, EXTERNALIZED_RESULT_PREFIX } from "./edits/externalize-seen-results.js";
 export { ARCHIVED_SEGMENT_PREFIX, SEGMENT_SUMMARY_HEADER } from "./apply-planner-proposal.js";
 export { restoreContextState, type RestoredContextState } from "./restore-context-state.js";
 export { estimateContextTokens } from "./estimate-context-tokens.js";

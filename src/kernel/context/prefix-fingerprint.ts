@@ -1,4 +1,4 @@
-import type { ToolSpec } from "../tools.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 import { stableStringify } from "../hash/stable-stringify.js";
 import { sha256 } from "../hash/sha256.js";
 

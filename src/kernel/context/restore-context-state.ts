@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../session-events.js";
+import type { SessionEvent } from "../vocabulary/session-events.js";
 import type { ContextFact } from "./types.js";
 
 /** What an engine carries over from a session's log. */

@@ -1,4 +1,4 @@
-import type { AbortSignalLike, KernelPorts } from "../ports.js";
+import type { AbortSignalLike, KernelPorts } from "../vocabulary/ports.js";
 import { createAbortHandle } from "./abort-handle.js";
 import type { ContextPlanner, ContextPlannerInput, ContextProposal } from "./types.js";
 

@@ -1,6 +1,6 @@
-import type { Message } from "../messages.js";
-import type { ModelProvider } from "../model.js";
-import type { ToolSpec } from "../tools.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { ModelProvider } from "../vocabulary/model.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 import { estimateContextTokens } from "./estimate-context-tokens.js";
 
 /** Counts the tokens of a request: its messages plus system prompt and tools. */

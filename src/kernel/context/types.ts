@@ -1,9 +1,9 @@
 import type { RestoredContextState } from "./restore-context-state.js";
-import type { ContextStatus } from "../events.js";
-import type { Message } from "../messages.js";
-import type { NativeContextEdits } from "../model.js";
-import type { AbortSignalLike } from "../ports.js";
-import type { ToolSpec } from "../tools.js";
+import type { ContextStatus } from "../vocabulary/events.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { NativeContextEdits } from "../vocabulary/model.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 
 /** A fact pinned verbatim across compactions. */
 export interface ContextFact {

@@ -1,8 +1,8 @@
 import type { BackgroundTasks } from "../background/types.js";
-import type { AgentEvent, RunResult, StopReason } from "../events.js";
-import { andThen, forEachMaybeAsync, type MaybeAsync } from "../maybe-async.js";
-import { messageText, type Message } from "../messages.js";
-import type { RunState } from "../run-state.js";
+import type { AgentEvent, RunResult, StopReason } from "../vocabulary/events.js";
+import { andThen, forEachMaybeAsync, type MaybeAsync } from "../coroutine/maybe-async.js";
+import { messageText, type Message } from "../vocabulary/messages.js";
+import type { RunState } from "./run-state.js";
 
 /** Step 10: cancel owned background work, run `afterAgent`; returns the last events, `done` included. */
 export function finish(run: RunState, reason: StopReason): MaybeAsync<AgentEvent[]> {

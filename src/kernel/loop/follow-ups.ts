@@ -1,6 +1,6 @@
-import type { AgentEvent } from "../events.js";
-import type { MaybeAsync } from "../maybe-async.js";
-import type { RunState } from "../run-state.js";
+import type { AgentEvent } from "../vocabulary/events.js";
+import type { MaybeAsync } from "../coroutine/maybe-async.js";
+import type { RunState } from "./run-state.js";
 import { appendUserMessages } from "./user-messages.js";
 
 /** Step 8: follow-ups resurrect a run that would stop; returns their events (none, synchronously, when none). */

@@ -1,9 +1,9 @@
-import { toAgentError } from "../errors.js";
-import type { AgentEvent, StopReason } from "../events.js";
-import type { ModelPhaseOutcome } from "../model-phase.js";
-import type { PreparedView } from "../model-request.js";
-import type { RunSnapshot } from "../run-snapshot.js";
-import type { ToolPhaseOutcome } from "../tool-phase.js";
+import { toAgentError } from "../vocabulary/errors.js";
+import type { AgentEvent, StopReason } from "../vocabulary/events.js";
+import type { ModelPhaseOutcome } from "../phases/model-phase.js";
+import type { PreparedView } from "../phases/model-request.js";
+import type { RunSnapshot } from "../vocabulary/run-snapshot.js";
+import type { ToolPhaseOutcome } from "../phases/tool-phase.js";
 import type { PreparedContext } from "./turn-start.js";
 import { Threw, type Label, type Outcome, type Step, type TurnCheck, type TurnState } from "./turn-step.js";
 

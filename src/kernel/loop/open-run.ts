@@ -1,21 +1,21 @@
 import { createBackgroundTasks } from "../background/background-tasks.js";
 import { withDetached } from "../background/with-detached.js";
 import { createContextEngine } from "../context/context-engine.js";
-import { EffectNotImplementedError, type EffectRef, type EffectRunner } from "../effects.js";
-import type { EventOutlet } from "../event-outlet.js";
-import { EventSink } from "../event-sink.js";
-import { inputMessages } from "../input-messages.js";
-import type { KernelConfig, RunInput, RunOptions } from "../kernel-config.js";
-import { andThen, type MaybeAsync } from "../maybe-async.js";
-import type { Message } from "../messages.js";
-import type { AgentContext } from "../middleware.js";
-import { ZERO_USAGE } from "../model.js";
-import { NEVER_ABORTED, type AbortSignalLike } from "../ports.js";
-import { resolveConfig, type ResolvedConfig, type RunState } from "../run-state.js";
-import { SessionLog, type OpenedSessionLog } from "../session-log.js";
-import { sortedToolSpecs } from "../sorted-tool-specs.js";
-import { withSourceTools } from "../tool-source.js";
-import type { ToolSpec } from "../tools.js";
+import { EffectNotImplementedError, type EffectRef, type EffectRunner } from "../vocabulary/effects.js";
+import type { EventOutlet } from "../coroutine/event-outlet.js";
+import { EventSink } from "../coroutine/event-sink.js";
+import { inputMessages } from "./input-messages.js";
+import type { KernelConfig, RunInput, RunOptions } from "./kernel-config.js";
+import { andThen, type MaybeAsync } from "../coroutine/maybe-async.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { AgentContext } from "../middleware/middleware.js";
+import { ZERO_USAGE } from "../vocabulary/model.js";
+import { NEVER_ABORTED, type AbortSignalLike } from "../vocabulary/ports.js";
+import { resolveConfig, type ResolvedConfig, type RunState } from "./run-state.js";
+import { SessionLog, type OpenedSessionLog } from "../checkpoint/session-log.js";
+import { sortedToolSpecs } from "../phases/sorted-tool-specs.js";
+import { withSourceTools } from "../vocabulary/tool-source.js";
+import type { ToolSpec } from "../vocabulary/tools.js";
 import type { ContextEngine } from "../context/types.js";
 
 /** How a run of `config` runs its forks (set on every run but a fork's own). */

@@ -1,6 +1,6 @@
-import type { OpenToolPhase, RunSnapshot } from "../run-snapshot.js";
-import type { RunState } from "../run-state.js";
-import type { ToolCall, ToolResult } from "../tools.js";
+import type { OpenToolPhase, RunSnapshot } from "../vocabulary/run-snapshot.js";
+import type { RunState } from "./run-state.js";
+import type { ToolCall, ToolResult } from "../vocabulary/tools.js";
 
 /** The run paused at the end of turn `turn` (or, with `toolPhase`, in its tool phase). */
 export function snapshotOf(run: RunState, turn: number, budgetUsed: number): RunSnapshot {

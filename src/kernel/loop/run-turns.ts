@@ -1,10 +1,10 @@
-import { isAbortError } from "../errors.js";
-import type { RunResult } from "../events.js";
-import { isPromiseLike, whenSettled } from "../later.js";
-import type { MaybeAsync } from "../maybe-async.js";
-import { RunClosedError } from "../pull-events.js";
-import type { RunSnapshot, SuspendPort } from "../run-snapshot.js";
-import type { RunState } from "../run-state.js";
+import { isAbortError } from "../vocabulary/errors.js";
+import type { RunResult } from "../vocabulary/events.js";
+import { isPromiseLike, whenSettled } from "../coroutine/later.js";
+import type { MaybeAsync } from "../coroutine/maybe-async.js";
+import { RunClosedError } from "../coroutine/pull-events.js";
+import type { RunSnapshot, SuspendPort } from "../vocabulary/run-snapshot.js";
+import type { RunState } from "./run-state.js";
 import { initialTurnState, nextStep } from "./next-step.js";
 import { performStep } from "./perform-step.js";
 import { Threw, type Outcome, type TurnState } from "./turn-step.js";

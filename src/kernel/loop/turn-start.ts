@@ -1,10 +1,10 @@
 import { backgroundCompletionMessage } from "../background/completion-message.js";
 import type { ContextEngine } from "../context/types.js";
-import type { AgentEvent } from "../events.js";
-import type { MaybeAsync } from "../maybe-async.js";
-import type { Message } from "../messages.js";
-import type { PreparedView } from "../model-request.js";
-import type { RunState } from "../run-state.js";
+import type { AgentEvent } from "../vocabulary/events.js";
+import type { MaybeAsync } from "../coroutine/maybe-async.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { PreparedView } from "../phases/model-request.js";
+import type { RunState } from "./run-state.js";
 import { appendUserMessages } from "./user-messages.js";
 
 /**

@@ -1,10 +1,10 @@
-import type { BudgetOverrun } from "../budget.js";
-import type { AgentEvent, StopReason } from "../events.js";
-import type { ModelPhaseOutcome } from "../model-phase.js";
-import type { PreparedView } from "../model-request.js";
-import type { ToolPhaseSnapshot } from "../run-snapshot.js";
-import type { ToolPhaseOutcome } from "../tool-phase.js";
-import type { ToolCall, ToolResult } from "../tools.js";
+import type { BudgetOverrun } from "../vocabulary/budget.js";
+import type { AgentEvent, StopReason } from "../vocabulary/events.js";
+import type { ModelPhaseOutcome } from "../phases/model-phase.js";
+import type { PreparedView } from "../phases/model-request.js";
+import type { ToolPhaseSnapshot } from "../vocabulary/run-snapshot.js";
+import type { ToolPhaseOutcome } from "../phases/tool-phase.js";
+import type { ToolCall, ToolResult } from "../vocabulary/tools.js";
 import type { PreparedContext } from "./turn-start.js";
 
 /** Where the loop stands: the step it issued last, whose outcome it waits for. */

@@ -1,6 +1,6 @@
-import type { AgentEvent } from "../events.js";
-import type { Message } from "../messages.js";
-import type { RunState } from "../run-state.js";
+import type { AgentEvent } from "../vocabulary/events.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { RunState } from "./run-state.js";
 
 /** Adds user messages to the conversation and the log; returns what the sink queued meanwhile. */
 export async function appendUserMessages(run: RunState, messages: Message[]): Promise<AgentEvent[]> {

@@ -1,4 +1,4 @@
-import type { Decision } from "../events.js";
+import type { Decision } from "../vocabulary/events.js";
 import type { PermissionPolicy, PolicyVerdict } from "./types.js";
 
 const SEVERITY: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };

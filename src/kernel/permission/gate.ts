@@ -1,10 +1,15 @@
-import { BUILTIN_MIDDLEWARE } from "../builtin-middleware-ids.js";
-import { errorMessage } from "../errors.js";
-import { isPlainData } from "../plain-data.js";
-import type { AgentEventOf, DecisionSource } from "../events.js";
-import type { DurableMiddlewareRef, Middleware, ToolCallContext, ToolExec } from "../middleware.js";
-import type { AbortSignalLike } from "../ports.js";
-import type { ToolCall, ToolResult } from "../tools.js";
+import { BUILTIN_MIDDLEWARE } from "../middleware/builtin-middleware-ids.js";
+import { errorMessage } from "../vocabulary/errors.js";
+import { isPlainData } from "../vocabulary/plain-data.js";
+import type { AgentEventOf, DecisionSource } from "../vocabulary/events.js";
+import type {
+  DurableMiddlewareRef,
+  Middleware,
+  ToolCallContext,
+  ToolExec,
+} from "../middleware/middleware.js";
+import type { AbortSignalLike } from "../vocabulary/ports.js";
+import type { ToolCall, ToolResult } from "../vocabulary/tools.js";
 import { defaultRedactor, type Redactor } from "./redact.js";
 import { serialLock, type SerialLock } from "./serial-lock.js";
 import type { PolicyOptions } from "./policy.js";

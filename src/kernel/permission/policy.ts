@@ -1,5 +1,5 @@
-import type { Decision } from "../events.js";
-import type { ToolCall } from "../tools.js";
+import type { Decision } from "../vocabulary/events.js";
+import type { ToolCall } from "../vocabulary/tools.js";
 import { compileGlob } from "./glob.js";
 import { matchSpec, type MatchSpec } from "./match-spec.js";
 import type { PermissionPolicy, PolicyVerdict } from "./types.js";

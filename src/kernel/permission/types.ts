@@ -1,5 +1,5 @@
-import type { Decision } from "../events.js";
-import type { ToolCall } from "../tools.js";
+import type { Decision } from "../vocabulary/events.js";
+import type { ToolCall } from "../vocabulary/tools.js";
 
 /** A verdict with its provenance. */
 export interface PolicyVerdict {

@@ -1,5 +1,5 @@
 import type { AgentClient, DurableEvent } from "../../../src/client.js";
-import type { RunResult } from "../../../src/kernel/events.js";
+import type { RunResult } from "../../../src/kernel/vocabulary/events.js";
 import { approveSignal } from "../../../src/contract/messages.js";
 import {
   APPROVAL_CALL_ID,

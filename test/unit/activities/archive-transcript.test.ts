@@ -9,8 +9,8 @@ import { createArchiveTranscript } from "../../../src/activities/archive-transcr
 import { AesGcmPayloadCodec } from "../../../src/encryption/aes-gcm-codec.js";
 import { createKeyRing } from "../../../src/encryption/key-ring.js";
 import type { TranscriptSegmentRef } from "../../../src/contract/transcript-state.js";
-import type { Message } from "../../../src/kernel/messages.js";
-import { readTranscript } from "../../../src/runtime/read-transcript.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
+import { readTranscript } from "../../../src/client/events/read-transcript.js";
 import { deleteSessionBlobs } from "../../../src/storage/delete-session-blobs.js";
 import { createExternalStorage } from "../../../src/storage/payload-storage.js";
 import { readTranscriptSegment } from "../../../src/storage/transcript-blob.js";

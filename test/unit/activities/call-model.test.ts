@@ -10,12 +10,12 @@ import {
   type CallModelInput,
   type CallModelOutput,
 } from "../../../src/contract/activity-types.js";
-import { SecretScrubber, declareSecrets } from "../../../src/common/scrub-secrets.js";
+import { SecretScrubber, declareSecrets } from "../../../src/wire/scrub-secrets.js";
 import { defineAgent } from "../../../src/define-agent.js";
-import { ProviderError } from "../../../src/kernel/errors.js";
-import { assistantMessage } from "../../../src/kernel/messages.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/model.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import { assistantMessage } from "../../../src/kernel/vocabulary/messages.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/vocabulary/model.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import type { DeltaTransport } from "../../../src/stream/delta-transport.js";
 import type { DeltaSink } from "../../../src/stream/stream-delta.js";
 

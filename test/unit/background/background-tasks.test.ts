@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { createBackgroundTasks } from "../../../src/kernel/background/background-tasks.js";
 import type { BackgroundOutcome, BackgroundTasks } from "../../../src/kernel/background/types.js";
-import { AgentError } from "../../../src/kernel/errors.js";
-import type { AbortSignalLike } from "../../../src/kernel/ports.js";
+import { AgentError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AbortSignalLike } from "../../../src/kernel/vocabulary/ports.js";
 import { deferred, fakePorts, flush, type Deferred } from "./fake-ports.js";
 
 function registry(options: Partial<Parameters<typeof createBackgroundTasks>[0]> = {}): BackgroundTasks {

@@ -1,5 +1,5 @@
-import { AbortError } from "../../../src/kernel/errors.js";
-import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/ports.js";
+import { AbortError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/vocabulary/ports.js";
 
 /** A sleep the test ends by hand. */
 export interface PendingSleep {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryCheckpointer } from "../../../src/kernel/checkpoint/memory-checkpointer.js";
-import type { Checkpointer } from "../../../src/kernel/session-events.js";
+import type { Checkpointer } from "../../../src/kernel/vocabulary/session-events.js";
 import { checkpointerConformance } from "../../../src/testing/checkpointer-conformance.js";
 
 /** Runs one named case against `factory` and returns its failure, if any. */

@@ -4,8 +4,8 @@ import {
   recoverInterruptedTools,
 } from "../../../src/kernel/checkpoint/crash-recovery.js";
 import { storeEvents } from "../../../src/kernel/checkpoint/store-events.js";
-import { toolResultBlock, userMessage } from "../../../src/kernel/messages.js";
-import type { SessionEvent } from "../../../src/kernel/session-events.js";
+import { toolResultBlock, userMessage } from "../../../src/kernel/vocabulary/messages.js";
+import type { SessionEvent } from "../../../src/kernel/vocabulary/session-events.js";
 
 const started = (id: string, name: string, turn: number): SessionEvent => ({
   type: "tool_started",

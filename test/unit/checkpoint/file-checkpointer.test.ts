@@ -3,8 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileCheckpointer } from "../../../src/checkpoint/file-checkpointer.js";
-import { userMessage } from "../../../src/kernel/messages.js";
-import type { Checkpointer, SessionEvent, StoredEvent } from "../../../src/kernel/session-events.js";
+import { userMessage } from "../../../src/kernel/vocabulary/messages.js";
+import type {
+  Checkpointer,
+  SessionEvent,
+  StoredEvent,
+} from "../../../src/kernel/vocabulary/session-events.js";
 import { checkpointerConformance } from "../../../src/testing/checkpointer-conformance.js";
 
 const note = (text: string): SessionEvent => ({ type: "user", message: userMessage(text) });

@@ -7,8 +7,8 @@ import {
   toolResultBlock,
   userMessage,
   type Message,
-} from "../../../src/kernel/messages.js";
-import type { SessionEvent } from "../../../src/kernel/session-events.js";
+} from "../../../src/kernel/vocabulary/messages.js";
+import type { SessionEvent } from "../../../src/kernel/vocabulary/session-events.js";
 
 const user = (text: string): SessionEvent => ({ type: "user", message: userMessage(text) });
 const assistant = (message: Message): SessionEvent => ({ type: "assistant", message });

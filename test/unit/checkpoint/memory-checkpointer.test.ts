@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { memoryCheckpointer } from "../../../src/kernel/checkpoint/memory-checkpointer.js";
-import { CheckpointConflictError } from "../../../src/kernel/errors.js";
-import { userMessage, type Message } from "../../../src/kernel/messages.js";
-import type { Checkpointer, SessionEvent, StoredEvent } from "../../../src/kernel/session-events.js";
+import { CheckpointConflictError } from "../../../src/kernel/vocabulary/errors.js";
+import { userMessage, type Message } from "../../../src/kernel/vocabulary/messages.js";
+import type {
+  Checkpointer,
+  SessionEvent,
+  StoredEvent,
+} from "../../../src/kernel/vocabulary/session-events.js";
 import { checkpointerConformance } from "../../../src/testing/checkpointer-conformance.js";
 
 const note = (text: string): SessionEvent => ({ type: "user", message: userMessage(text) });

@@ -7,8 +7,8 @@ import { createAgent, type Agent } from "../../../src/agent.js";
 import { fileCheckpointer } from "../../../src/checkpoint/file-checkpointer.js";
 import { memoryCheckpointer } from "../../../src/kernel/checkpoint/memory-checkpointer.js";
 import { nativeCodec } from "../../../src/kernel/codecs/native-codec.js";
-import { defineTool } from "../../../src/kernel/tools.js";
-import type { Checkpointer } from "../../../src/kernel/session-events.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
+import type { Checkpointer } from "../../../src/kernel/vocabulary/session-events.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 

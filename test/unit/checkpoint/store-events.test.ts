@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { storeEvents } from "../../../src/kernel/checkpoint/store-events.js";
-import { userMessage } from "../../../src/kernel/messages.js";
-import type { SessionEvent } from "../../../src/kernel/session-events.js";
+import { userMessage } from "../../../src/kernel/vocabulary/messages.js";
+import type { SessionEvent } from "../../../src/kernel/vocabulary/session-events.js";
 
 const events: SessionEvent[] = [
   { type: "user", message: userMessage("a") },

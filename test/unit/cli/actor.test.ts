@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveActor } from "../../../src/cli/actor.js";
+import { resolveActor } from "../../../src/cli/options/actor.js";
 import { CliError } from "../../../src/cli/cli-error.js";
 
 const osUser = () => "os-alice";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentSetOf } from "../../../src/cli/agent-set.js";
+import { agentSetOf } from "../../../src/cli/serve/agent-set.js";
 import type { CliError } from "../../../src/cli/cli-error.js";
 import { defineAgent } from "../../../src/define-agent.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";

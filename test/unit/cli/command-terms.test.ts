@@ -2,9 +2,9 @@ import { WorkflowUpdateFailedError } from "@temporalio/client";
 import { ApplicationFailure, WorkflowNotFoundError } from "@temporalio/common";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../../src/cli/cli-error.js";
-import { inCommandTerms } from "../../../src/cli/command-terms.js";
+import { inCommandTerms } from "../../../src/cli/options/command-terms.js";
 import { sessionBuild } from "../../../src/cli/session-build.js";
-import { SessionError, toSessionError, withoutHandlerName } from "../../../src/runtime/client-errors.js";
+import { SessionError, toSessionError, withoutHandlerName } from "../../../src/client/client-errors.js";
 
 /** A rejection the way the client receives it from the session workflow's validator. */
 function rejected(message: string): WorkflowUpdateFailedError {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EventRenderer } from "../../../src/cli/event-renderer.js";
-import { eventSummary } from "../../../src/cli/event-summary.js";
-import { jsonEventLine } from "../../../src/cli/json-event-line.js";
-import { ToolError } from "../../../src/kernel/errors.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import { assistantMessage, textBlock, toolCallBlock } from "../../../src/kernel/messages.js";
+import { EventRenderer } from "../../../src/cli/render/event-renderer.js";
+import { eventSummary } from "../../../src/cli/render/event-summary.js";
+import { jsonEventLine } from "../../../src/cli/render/json-event-line.js";
+import { ToolError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import { assistantMessage, textBlock, toolCallBlock } from "../../../src/kernel/vocabulary/messages.js";
 
 const call = { id: "c1", name: "delete_file", input: { path: "a.txt" } };
 const usage = { inputTokens: 30, outputTokens: 8 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../../src/cli/cli-error.js";
-import { listQuery } from "../../../src/cli/list-query.js";
+import { listQuery } from "../../../src/cli/options/list-query.js";
 
 describe("listQuery", () => {
   it("leaves out executions closed by continue-as-new, and nothing else, by default", () => {

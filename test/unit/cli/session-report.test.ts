@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sessionReport } from "../../../src/cli/session-report.js";
+import { sessionReport } from "../../../src/cli/render/session-report.js";
 import type { SessionStatus } from "../../../src/contract/session-status.js";
 
 const NOW = Date.parse("2026-01-01T12:00:00Z");

@@ -1,13 +1,13 @@
 import { InvalidArgumentError } from "commander";
 import { describe, expect, it } from "vitest";
 import { exitCodeForStop } from "../../../src/cli/exit-codes.js";
-import { formatDuration } from "../../../src/cli/format-duration.js";
+import { formatDuration } from "../../../src/cli/render/format-duration.js";
 import {
   parseCommaList,
   parsePort,
   parsePositiveNumber,
   parseWholeNumber,
-} from "../../../src/cli/parse-options.js";
+} from "../../../src/cli/options/parse-options.js";
 import { shellQuote } from "../../../src/terminal/shell-quote.js";
 
 describe("formatDuration", () => {

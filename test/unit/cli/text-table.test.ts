@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { textTable } from "../../../src/cli/text-table.js";
-import { SESSION_TABLE_HEADER, sessionCells, sessionRow } from "../../../src/cli/session-rows.js";
+import { textTable } from "../../../src/cli/render/text-table.js";
+import { SESSION_TABLE_HEADER, sessionCells, sessionRow } from "../../../src/cli/render/session-rows.js";
 
 describe("textTable", () => {
   it("aligns columns two spaces apart without padding the last one", () => {

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { describe, expect, it } from "vitest";
 import { sessionCall, sessionStream } from "../../../src/client/session-call.js";
-import { SessionError } from "../../../src/runtime/client-errors.js";
+import { SessionError } from "../../../src/client/client-errors.js";
 
 const notFound = () => new WorkflowNotFoundError("workflow not found", "s1", undefined);
 

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type Client } from "@temporalio/client";
 import { describe, expect, it } from "vitest";
 import { AgentClient, SessionError, SessionHandle } from "../../../src/client.js";
-import { AgentError } from "../../../src/kernel/errors.js";
+import { AgentError } from "../../../src/kernel/vocabulary/errors.js";
 
 type Sent = { workflowId: string; name: string; args: unknown[] };
 

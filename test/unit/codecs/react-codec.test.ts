@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { reactCodec } from "../../../src/kernel/codecs/react-codec.js";
-import { CodecError } from "../../../src/kernel/errors.js";
-import type { AssistantMessage } from "../../../src/kernel/messages.js";
-import type { ModelRequest } from "../../../src/kernel/model.js";
-import type { ToolSpec } from "../../../src/kernel/tools.js";
+import { CodecError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AssistantMessage } from "../../../src/kernel/vocabulary/messages.js";
+import type { ModelRequest } from "../../../src/kernel/vocabulary/model.js";
+import type { ToolSpec } from "../../../src/kernel/vocabulary/tools.js";
 
 const tools: ToolSpec[] = [{ name: "echo", description: "Echoes text", parameters: { type: "object" } }];
 const reply = (text: string): AssistantMessage => ({ role: "assistant", content: [{ type: "text", text }] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CodecError } from "../../../src/kernel/errors.js";
+import { CodecError } from "../../../src/kernel/vocabulary/errors.js";
 import { defaultRepairPrompt, repairPrompt } from "../../../src/kernel/codecs/repair-prompt.js";
-import type { ToolSpec } from "../../../src/kernel/tools.js";
+import type { ToolSpec } from "../../../src/kernel/vocabulary/tools.js";
 
 const tools: ToolSpec[] = [
   { name: "echo", description: "Echoes", parameters: { type: "object" } },

@@ -6,10 +6,10 @@ import {
   checkApproverSettings,
   describeApprovers,
   mayDecide,
-} from "../../../src/common/approver-rules.js";
+} from "../../../src/plan/approver-rules.js";
 import { defineAgent } from "../../../src/define-agent.js";
-import { defineTool } from "../../../src/kernel/tools.js";
-import { ApprovalBoard } from "../../../src/workflows/approval-board.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
+import { ApprovalBoard } from "../../../src/workflows/approvals/approval-board.js";
 import type { PendingApproval } from "../../../src/contract/session-status.js";
 
 const settings = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AgentRegistry } from "../../../src/activities/agent-registry.js";
-import { checkMcpServers, type McpServerConfig } from "../../../src/common/mcp-servers.js";
+import { checkMcpServers, type McpServerConfig } from "../../../src/plan/mcp-servers.js";
 import { type McpToolInfo } from "../../../src/contract/mcp-tool-info.js";
-import { MAX_TOOL_NAME_LENGTH, mcpToolName, mcpToolPlans } from "../../../src/common/mcp-tool-plans.js";
+import { MAX_TOOL_NAME_LENGTH, mcpToolName, mcpToolPlans } from "../../../src/plan/mcp-tool-plans.js";
 import { defineAgent, toAgentPlan } from "../../../src/define-agent.js";
 
 const DEFAULTS = { timeoutMs: 300_000, heartbeatTimeoutMs: 10_000 };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
-import { checkCompactionPlan } from "../../../src/common/check-compaction-plan.js";
-import { planCompactor } from "../../../src/common/plan-compactor.js";
+import { checkCompactionPlan } from "../../../src/plan/check-compaction-plan.js";
+import { planCompactor } from "../../../src/plan/plan-compactor.js";
 import { defineAgent, toAgentPlan } from "../../../src/define-agent.js";
 import { localAgentConfig } from "../../../src/local-agent-config.js";
 import { SUMMARY_HEADER } from "../../../src/kernel/compaction/llm-compactor.js";
-import { ZERO_USAGE } from "../../../src/kernel/model.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import { ZERO_USAGE } from "../../../src/kernel/vocabulary/model.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { collect } from "../../support/collect.js";

@@ -5,8 +5,8 @@ import {
   SecretScrubber,
   declareSecrets,
   declaredSecrets,
-} from "../../../src/common/scrub-secrets.js";
-import { ProviderError } from "../../../src/kernel/errors.js";
+} from "../../../src/wire/scrub-secrets.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
 
 it("replaces configured secrets, bearer tokens and sk- keys", () => {
   const scrubber = new SecretScrubber(["my-own-secret-42", undefined, ""]);

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { archivingCompactor, type TranscriptArchiver } from "../../../src/common/archiving-compactor.js";
-import { TranscriptLedger } from "../../../src/common/transcript-ledger.js";
+import {
+  archivingCompactor,
+  type TranscriptArchiver,
+} from "../../../src/workflows/transcript/archiving-compactor.js";
+import { TranscriptLedger } from "../../../src/workflows/transcript/transcript-ledger.js";
 import type { TranscriptSegmentRef } from "../../../src/contract/transcript-state.js";
 import type { Compactor } from "../../../src/kernel/compaction/types.js";
-import type { Message } from "../../../src/kernel/messages.js";
-import { ZERO_USAGE } from "../../../src/kernel/model.js";
-import { transcriptPage, TRANSCRIPT_PAGE_CHARS } from "../../../src/workflows/transcript-page.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
+import { ZERO_USAGE } from "../../../src/kernel/vocabulary/model.js";
+import { transcriptPage, TRANSCRIPT_PAGE_CHARS } from "../../../src/workflows/transcript/transcript-page.js";
 import { ABORTED, prompt } from "../compaction/fixtures.js";
 
 /** Keeps the newest `keep` messages after a summary note. */

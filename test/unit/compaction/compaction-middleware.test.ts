@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { compaction } from "../../../src/kernel/compaction/compaction-middleware.js";
 import { defaultCompactor } from "../../../src/kernel/compaction/default-compactor.js";
 import type { Compactor } from "../../../src/kernel/compaction/types.js";
-import type { Message } from "../../../src/kernel/messages.js";
-import { ZERO_USAGE } from "../../../src/kernel/model.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
+import { ZERO_USAGE } from "../../../src/kernel/vocabulary/model.js";
 import { ABORTED, fakeContext, prompt, toolTurn } from "./fixtures.js";
 
 describe("compaction middleware", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultCompactor } from "../../../src/kernel/compaction/default-compactor.js";
 import { memorySpillStore } from "../../../src/kernel/compaction/memory-spill-store.js";
-import { ZERO_USAGE } from "../../../src/kernel/model.js";
+import { ZERO_USAGE } from "../../../src/kernel/vocabulary/model.js";
 import { bodyOf, prompt, resultOf, toolTurn } from "./fixtures.js";
 
 const turns = (n: number) =>

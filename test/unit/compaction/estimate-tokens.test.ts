@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens, IMAGE_TOKEN_ESTIMATE } from "../../../src/kernel/compaction/estimate-tokens.js";
-import { assistantMessage, toolCallBlock, type Message } from "../../../src/kernel/messages.js";
+import { assistantMessage, toolCallBlock, type Message } from "../../../src/kernel/vocabulary/messages.js";
 import { callOf, prompt, resultOf } from "./fixtures.js";
 
 describe("estimateTokens", () => {

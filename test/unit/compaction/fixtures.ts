@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../../../src/kernel/events.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
 import {
   assistantMessage,
   toolCallBlock,
@@ -6,10 +6,14 @@ import {
   userMessage,
   type AssistantMessage,
   type Message,
-} from "../../../src/kernel/messages.js";
-import type { AgentContext } from "../../../src/kernel/middleware.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/model.js";
-import { NEVER_ABORTED, type AbortSignalLike, type KernelPorts } from "../../../src/kernel/ports.js";
+} from "../../../src/kernel/vocabulary/messages.js";
+import type { AgentContext } from "../../../src/kernel/middleware/middleware.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/vocabulary/model.js";
+import {
+  NEVER_ABORTED,
+  type AbortSignalLike,
+  type KernelPorts,
+} from "../../../src/kernel/vocabulary/ports.js";
 
 /** A user prompt (string content: opens a turn). */
 export const prompt = (text: string): Message => userMessage(text);

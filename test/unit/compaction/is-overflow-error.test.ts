@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isOverflowError } from "../../../src/kernel/compaction/is-overflow-error.js";
-import { ProviderError } from "../../../src/kernel/errors.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
 
 describe("isOverflowError", () => {
   it("recognises a ProviderError with status 413", () => {

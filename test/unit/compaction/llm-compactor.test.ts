@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { llmCompactor } from "../../../src/kernel/compaction/llm-compactor.js";
 import type { Compactor } from "../../../src/kernel/compaction/types.js";
-import { AbortError, ProviderError } from "../../../src/kernel/errors.js";
-import type { Message } from "../../../src/kernel/messages.js";
-import { ZERO_USAGE } from "../../../src/kernel/model.js";
+import { AbortError, ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
+import { ZERO_USAGE } from "../../../src/kernel/vocabulary/model.js";
 import { ABORTED, callOf, prompt, resultOf, scriptedProvider, toolTurn } from "./fixtures.js";
 
 /** A base compactor that changes nothing, so tests see the LLM step alone. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { microPass } from "../../../src/kernel/compaction/micro-pass.js";
-import { spillMarker } from "../../../src/kernel/compaction/spill-marker.js";
-import { toolResultBlock, userMessage } from "../../../src/kernel/messages.js";
+import { microPass } from "../../../src/kernel/compaction/passes/micro-pass.js";
+import { spillMarker } from "../../../src/kernel/compaction/passes/spill-marker.js";
+import { toolResultBlock, userMessage } from "../../../src/kernel/vocabulary/messages.js";
 import { bodyOf, resultOf } from "./fixtures.js";
 
 const PLACEHOLDER = "[tool result omitted to save context]";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { reactiveCompaction } from "../../../src/kernel/compaction/reactive-compaction.js";
-import { ProviderError } from "../../../src/kernel/errors.js";
-import type { Message } from "../../../src/kernel/messages.js";
-import type { ModelCall } from "../../../src/kernel/middleware.js";
-import type { ModelChunk } from "../../../src/kernel/model.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
+import type { ModelCall } from "../../../src/kernel/middleware/middleware.js";
+import type { ModelChunk } from "../../../src/kernel/vocabulary/model.js";
 import { ABORTED, fakeContext, prompt, toolTurn } from "./fixtures.js";
 
 const overflow = () => new ProviderError("prompt too long", 400);

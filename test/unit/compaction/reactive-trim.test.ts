@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { reactiveTrim } from "../../../src/kernel/compaction/reactive-trim.js";
-import type { Message } from "../../../src/kernel/messages.js";
+import { reactiveTrim } from "../../../src/kernel/compaction/passes/reactive-trim.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
 import { prompt, toolTurn } from "./fixtures.js";
 
 const turns = (n: number): Message[] =>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { renderTranscript } from "../../../src/kernel/compaction/render-transcript.js";
+import { renderTranscript } from "../../../src/kernel/compaction/passes/render-transcript.js";
 import {
   assistantMessage,
   toolCallBlock,
   toolResultBlock,
   userMessage,
-} from "../../../src/kernel/messages.js";
+} from "../../../src/kernel/vocabulary/messages.js";
 
 describe("renderTranscript", () => {
   it("renders prompts, tool calls and tool results as labelled paragraphs, leaving out reasoning", () => {

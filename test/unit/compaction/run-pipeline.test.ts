@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runPipeline } from "../../../src/kernel/compaction/run-pipeline.js";
 import type { CompactPass } from "../../../src/kernel/compaction/types.js";
-import type { Message } from "../../../src/kernel/messages.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
 import { prompt } from "./fixtures.js";
 
 const append = (text: string): CompactPass => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { snipPass } from "../../../src/kernel/compaction/snip-pass.js";
-import { splitTurns } from "../../../src/kernel/compaction/split-turns.js";
+import { snipPass } from "../../../src/kernel/compaction/passes/snip-pass.js";
+import { splitTurns } from "../../../src/kernel/compaction/passes/split-turns.js";
 import { prompt, toolTurn } from "./fixtures.js";
 
 const turns = (n: number) => Array.from({ length: n }, (_, i) => toolTurn(`q${i}`, `c${i}`, `r${i}`)).flat();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { splitTurns } from "../../../src/kernel/compaction/split-turns.js";
-import { assistantMessage } from "../../../src/kernel/messages.js";
+import { splitTurns } from "../../../src/kernel/compaction/passes/split-turns.js";
+import { assistantMessage } from "../../../src/kernel/vocabulary/messages.js";
 import { callOf, prompt, resultOf, toolTurn } from "./fixtures.js";
 
 describe("splitTurns", () => {

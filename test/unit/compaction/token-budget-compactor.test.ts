@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { tokenBudgetCompactor } from "../../../src/kernel/compaction/token-budget-compactor.js";
-import { AgentError } from "../../../src/kernel/errors.js";
-import type { Message } from "../../../src/kernel/messages.js";
-import { ZERO_USAGE } from "../../../src/kernel/model.js";
+import { AgentError } from "../../../src/kernel/vocabulary/errors.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
+import { ZERO_USAGE } from "../../../src/kernel/vocabulary/model.js";
 import { prompt } from "./fixtures.js";
 
 /** Each prompt is 40 chars = 10 tokens. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memorySpillStore } from "../../../src/kernel/compaction/memory-spill-store.js";
-import { SPILL_PREFIX, spillMarker, spillRef } from "../../../src/kernel/compaction/spill-marker.js";
-import { toolResultBudgetPass } from "../../../src/kernel/compaction/tool-result-budget-pass.js";
+import { SPILL_PREFIX, spillMarker, spillRef } from "../../../src/kernel/compaction/passes/spill-marker.js";
+import { toolResultBudgetPass } from "../../../src/kernel/compaction/passes/tool-result-budget-pass.js";
 import { bodyOf, resultOf } from "./fixtures.js";
 
 describe("toolResultBudgetPass", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createContextEngine } from "../../../src/kernel/context/context-engine.js";
 import { prefixFingerprint } from "../../../src/kernel/context/prefix-fingerprint.js";
 import type { ContextView } from "../../../src/kernel/context/types.js";
-import type { SessionEvent } from "../../../src/kernel/session-events.js";
-import type { ToolSpec } from "../../../src/kernel/tools.js";
+import type { SessionEvent } from "../../../src/kernel/vocabulary/session-events.js";
+import type { ToolSpec } from "../../../src/kernel/vocabulary/tools.js";
 import { assistant, fakePorts, fakeProvider, recorder, text, user } from "./fixtures.js";
 
 const small = [user("goal"), assistant("hi")];

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createContextEngine } from "../../../src/kernel/context/context-engine.js";
-import { DEFAULT_CONTEXT_WINDOW, levelForPressure } from "../../../src/kernel/context/context-levels.js";
+import {
+  DEFAULT_CONTEXT_WINDOW,
+  levelForPressure,
+} from "../../../src/kernel/context/edits/context-levels.js";
 import type { ContextPlanner } from "../../../src/kernel/context/types.js";
 import { assistant, fakePorts, fakeProvider, text, user } from "./fixtures.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createContextEngine } from "../../../src/kernel/context/context-engine.js";
-import { dropDuplicateReminders } from "../../../src/kernel/context/drop-duplicate-reminders.js";
-import { flattenSegments, splitSegments } from "../../../src/kernel/context/working-segments.js";
+import { dropDuplicateReminders } from "../../../src/kernel/context/edits/drop-duplicate-reminders.js";
+import { flattenSegments, splitSegments } from "../../../src/kernel/context/edits/working-segments.js";
 import { assistant, fakePorts, text, user } from "./fixtures.js";
 
 const reminder = "<system-reminder>Current tasks: none</system-reminder>";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createContextEngine } from "../../../src/kernel/context/context-engine.js";
-import { EMERGENCY_TAIL_CHARS } from "../../../src/kernel/context/context-levels.js";
-import { PINNED_FACTS_HEADER } from "../../../src/kernel/context/pinned-facts.js";
-import { shrinkText } from "../../../src/kernel/context/shrink-text.js";
+import { EMERGENCY_TAIL_CHARS } from "../../../src/kernel/context/edits/context-levels.js";
+import { PINNED_FACTS_HEADER } from "../../../src/kernel/context/edits/pinned-facts.js";
+import { shrinkText } from "../../../src/kernel/context/edits/shrink-text.js";
 import { assistant, call, fakePorts, result, text, user } from "./fixtures.js";
 
 describe("L5 emergency view", () => {

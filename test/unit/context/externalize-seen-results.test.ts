@@ -4,11 +4,11 @@ import {
   ARCHIVED_RESULT_PREFIX,
   EXTERNALIZED_RESULT_PREFIX,
   externalizeSeenResults,
-} from "../../../src/kernel/context/externalize-seen-results.js";
+} from "../../../src/kernel/context/edits/externalize-seen-results.js";
 import { memoryContextArchive } from "../../../src/kernel/context/memory-context-archive.js";
 import type { ContextArchive } from "../../../src/kernel/context/types.js";
-import { splitSegments } from "../../../src/kernel/context/working-segments.js";
-import type { Message, ToolResultBlock } from "../../../src/kernel/messages.js";
+import { splitSegments } from "../../../src/kernel/context/edits/working-segments.js";
+import type { Message, ToolResultBlock } from "../../../src/kernel/vocabulary/messages.js";
 import { assistant, call, clone, fakePorts, recorder, result, text, user } from "./fixtures.js";
 
 function resultContents(messages: Message[]): Record<string, string> {

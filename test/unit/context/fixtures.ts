@@ -1,7 +1,7 @@
-import type { Message } from "../../../src/kernel/messages.js";
-import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/ports.js";
-import type { ModelProvider, ProviderContextCapabilities } from "../../../src/kernel/model.js";
-import type { SessionEvent } from "../../../src/kernel/session-events.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
+import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/vocabulary/ports.js";
+import type { ModelProvider, ProviderContextCapabilities } from "../../../src/kernel/vocabulary/model.js";
+import type { SessionEvent } from "../../../src/kernel/vocabulary/session-events.js";
 
 /** A pending `sleep` call the test can resolve. */
 export interface PendingSleep {

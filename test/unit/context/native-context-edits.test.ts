@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nativeContextEdits } from "../../../src/kernel/context/native-context-edits.js";
+import { nativeContextEdits } from "../../../src/kernel/context/edits/native-context-edits.js";
 
 describe("nativeContextEdits", () => {
   const all = { clearToolUses: true, clearThinking: true, compact: true };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createContextEngine } from "../../../src/kernel/context/context-engine.js";
-import { SHRINK_OLDER_CHARS } from "../../../src/kernel/context/context-levels.js";
-import { PINNED_FACTS_HEADER } from "../../../src/kernel/context/pinned-facts.js";
-import type { Message } from "../../../src/kernel/messages.js";
+import { SHRINK_OLDER_CHARS } from "../../../src/kernel/context/edits/context-levels.js";
+import { PINNED_FACTS_HEADER } from "../../../src/kernel/context/edits/pinned-facts.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
 import { assistant, call, clone, fakePorts, recorder, result, text, user } from "./fixtures.js";
 
 const goal = "Migrate the billing service to the new queue.";

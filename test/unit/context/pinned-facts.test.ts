@@ -3,7 +3,7 @@ import {
   extractFacts,
   pinnedFactsMessage,
   PINNED_FACTS_HEADER,
-} from "../../../src/kernel/context/pinned-facts.js";
+} from "../../../src/kernel/context/edits/pinned-facts.js";
 import { assistant, user } from "./fixtures.js";
 
 describe("extractFacts", () => {

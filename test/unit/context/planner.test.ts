@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createContextEngine } from "../../../src/kernel/context/context-engine.js";
-import { PLANNER_TIMEOUT_MS } from "../../../src/kernel/context/context-levels.js";
-import { PINNED_FACTS_HEADER } from "../../../src/kernel/context/pinned-facts.js";
+import { PLANNER_TIMEOUT_MS } from "../../../src/kernel/context/edits/context-levels.js";
+import { PINNED_FACTS_HEADER } from "../../../src/kernel/context/edits/pinned-facts.js";
 import { SEGMENT_SUMMARY_HEADER } from "../../../src/kernel/context/apply-planner-proposal.js";
 import type { ContextPlanner, ContextPlannerInput } from "../../../src/kernel/context/types.js";
-import type { AbortSignalLike } from "../../../src/kernel/ports.js";
+import type { AbortSignalLike } from "../../../src/kernel/vocabulary/ports.js";
 import { assistant, call, fakePorts, recorder, result, text, user } from "./fixtures.js";
 
 /** Three segments (ids seg-0, seg-4, seg-6) filling ~90% of a 1000-token window. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { repairSegmentPairs, repairToolPairs } from "../../../src/kernel/context/repair-tool-pairs.js";
-import { splitSegments } from "../../../src/kernel/context/working-segments.js";
-import type { Message } from "../../../src/kernel/messages.js";
+import { repairSegmentPairs, repairToolPairs } from "../../../src/kernel/context/edits/repair-tool-pairs.js";
+import { splitSegments } from "../../../src/kernel/context/edits/working-segments.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
 import { assistant, call, result, user } from "./fixtures.js";
 
 describe("repairToolPairs", () => {

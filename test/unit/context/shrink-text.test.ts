@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shrinkMessage, shrinkText } from "../../../src/kernel/context/shrink-text.js";
+import { shrinkMessage, shrinkText } from "../../../src/kernel/context/edits/shrink-text.js";
 import { memoryContextArchive } from "../../../src/kernel/context/memory-context-archive.js";
 import { call, text, user } from "./fixtures.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ArithmeticError, evaluateArithmetic } from "../../../src/demo/arithmetic.js";
+import { ArithmeticError, evaluateArithmetic } from "../../../src/demo/tools/arithmetic.js";
 
 describe("evaluateArithmetic", () => {
   it("follows the usual precedence and associativity", () => {

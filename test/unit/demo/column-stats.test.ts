@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { columnStats, parseNumberCell } from "../../../src/demo/column-stats.js";
-import { parseCsv } from "../../../src/demo/csv-table.js";
+import { columnStats, parseNumberCell } from "../../../src/demo/tools/column-stats.js";
+import { parseCsv } from "../../../src/demo/tools/csv-table.js";
 
 const table = parseCsv("region,units,price\nNorth,10,0.1\nSouth,5,0.2\nNorth,n/a,0.3\nWest,,x\nSouth,7,\n");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCsv } from "../../../src/demo/csv-table.js";
+import { parseCsv } from "../../../src/demo/tools/csv-table.js";
 
 describe("parseCsv", () => {
   it("splits the header from the rows and trims header names", () => {

@@ -6,14 +6,14 @@ import { createAgent } from "../../../src/agent.js";
 import { localAgentConfig } from "../../../src/local-agent-config.js";
 import { demoAgent } from "../../../src/demo/demo-agent.js";
 import { demoScriptTurn, scriptedDemoModel, SCRIPTED_MODEL_ID } from "../../../src/demo/demo-script.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
 import {
   assistantMessage,
   textBlock,
   toolCallBlock,
   toolResultBlock,
   type Message,
-} from "../../../src/kernel/messages.js";
+} from "../../../src/kernel/vocabulary/messages.js";
 import type { FakeTurn } from "../../../src/providers/fake-provider.js";
 import { collect } from "../../support/collect.js";
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnyTool, ToolContext, ToolOutput } from "../../../src/kernel/tools.js";
+import type { AnyTool, ToolContext, ToolOutput } from "../../../src/kernel/vocabulary/tools.js";
 import { demoAgent } from "../../../src/demo/demo-agent.js";
 import { toAgentPlan } from "../../../src/define-agent.js";
 

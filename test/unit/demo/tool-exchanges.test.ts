@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { toolExchanges } from "../../../src/demo/tool-exchanges.js";
-import { assistantMessage, textBlock, toolCallBlock, toolResultBlock } from "../../../src/kernel/messages.js";
+import {
+  assistantMessage,
+  textBlock,
+  toolCallBlock,
+  toolResultBlock,
+} from "../../../src/kernel/vocabulary/messages.js";
 
 describe("toolExchanges", () => {
   it("pairs each call with its result by id, in call order, and leaves pending calls without a result", () => {

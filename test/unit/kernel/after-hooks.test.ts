@@ -2,10 +2,14 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
 import { jsonCodec, nativeCodec } from "../../../src/kernel/codecs/index.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import { assistantMessage, textBlock, type ToolResultBlock } from "../../../src/kernel/messages.js";
-import type { Middleware, ModelResponse, RunEnd } from "../../../src/kernel/middleware.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import {
+  assistantMessage,
+  textBlock,
+  type ToolResultBlock,
+} from "../../../src/kernel/vocabulary/messages.js";
+import type { Middleware, ModelResponse, RunEnd } from "../../../src/kernel/middleware/middleware.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { collect } from "../../support/collect.js";

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent.js";
 import { defineAgent } from "../../../src/define-agent.js";
 import { localAgentConfig } from "../../../src/local-agent-config.js";
-import { budgetOverrun, usageCost } from "../../../src/kernel/budget.js";
+import { budgetOverrun, usageCost } from "../../../src/kernel/vocabulary/budget.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { conversationScript } from "../../../src/testing/conversation-script.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { z } from "zod";
 import { collect } from "../../support/collect.js";
 

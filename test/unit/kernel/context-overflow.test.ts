@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent.js";
 import { nativeCodec } from "../../../src/kernel/codecs/index.js";
-import { ProviderError } from "../../../src/kernel/errors.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import type { Message } from "../../../src/kernel/messages.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import type { Message } from "../../../src/kernel/vocabulary/messages.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn } from "../../../src/testing/builders.js";
 import { collect } from "../../support/collect.js";

@@ -9,14 +9,14 @@ import {
   defineMiddleware,
   middlewareFromRef,
   unknownMiddlewareIn,
-} from "../../../src/kernel/durable-middleware.js";
-import { defineEffect, implementEffect } from "../../../src/kernel/effects.js";
+} from "../../../src/kernel/middleware/durable-middleware.js";
+import { defineEffect, implementEffect } from "../../../src/kernel/vocabulary/effects.js";
 import { permission } from "../../../src/kernel/permission/gate.js";
 import { policy } from "../../../src/kernel/permission/policy.js";
-import { nonPlainPath } from "../../../src/kernel/plain-data.js";
-import "../../../src/kernel/register-builtin-middleware.js";
-import { retry } from "../../../src/kernel/retry/retry-middleware.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import { nonPlainPath } from "../../../src/kernel/vocabulary/plain-data.js";
+import "../../../src/kernel/middleware/register-builtin-middleware.js";
+import { retry } from "../../../src/kernel/middleware/retry-middleware.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { collect } from "../../support/collect.js";

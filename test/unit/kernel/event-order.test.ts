@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
 import { nativeCodec } from "../../../src/kernel/codecs/index.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { collect, eventTypes } from "../../support/collect.js";

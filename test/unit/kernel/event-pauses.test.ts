@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
 import { nativeCodec } from "../../../src/kernel/codecs/index.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import type { Middleware } from "../../../src/kernel/middleware.js";
-import type { ModelChunk, ModelProvider } from "../../../src/kernel/model.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import type { Middleware } from "../../../src/kernel/middleware/middleware.js";
+import type { ModelChunk, ModelProvider } from "../../../src/kernel/vocabulary/model.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 

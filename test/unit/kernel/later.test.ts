@@ -1,7 +1,7 @@
 import { promiseHooks } from "node:v8";
 import { describe, expect, it } from "vitest";
-import { Later } from "../../../src/kernel/later.js";
-import { andThen, attempt } from "../../../src/kernel/maybe-async.js";
+import { Later } from "../../../src/kernel/coroutine/later.js";
+import { andThen, attempt } from "../../../src/kernel/coroutine/maybe-async.js";
 
 /** A promise settled by hand, so a test decides when the "activity" ends. */
 function deferred<T>() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent.js";
 import { nativeCodec } from "../../../src/kernel/codecs/index.js";
-import { assistantMessage, textBlock } from "../../../src/kernel/messages.js";
+import { assistantMessage, textBlock } from "../../../src/kernel/vocabulary/messages.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn } from "../../../src/testing/builders.js";
 import { collect } from "../../support/collect.js";

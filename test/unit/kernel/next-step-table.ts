@@ -1,10 +1,10 @@
-import { AgentError } from "../../../src/kernel/errors.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
+import { AgentError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
 import { initialTurnState } from "../../../src/kernel/loop/next-step.js";
 import { Threw, type Label, type Outcome, type TurnState } from "../../../src/kernel/loop/turn-step.js";
-import type { ModelPhaseOutcome } from "../../../src/kernel/model-phase.js";
-import type { PreparedView } from "../../../src/kernel/model-request.js";
-import type { ToolCall } from "../../../src/kernel/tools.js";
+import type { ModelPhaseOutcome } from "../../../src/kernel/phases/model-phase.js";
+import type { PreparedView } from "../../../src/kernel/phases/model-request.js";
+import type { ToolCall } from "../../../src/kernel/vocabulary/tools.js";
 
 export const call: ToolCall = { id: "c1", name: "echo", input: {} };
 export const answer = (calls: ToolCall[], stopReason?: "max_tokens"): ModelPhaseOutcome => ({

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
 import { nativeCodec } from "../../../src/kernel/codecs/index.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import type { RunSnapshot } from "../../../src/kernel/run-snapshot.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import type { RunSnapshot } from "../../../src/kernel/vocabulary/run-snapshot.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { collect } from "../../support/collect.js";
 import { toolLoopModel } from "../../support/tool-loop-model.js";
 

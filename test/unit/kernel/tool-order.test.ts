@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "../../../src/agent.js";
 import { jsonCodec, nativeCodec } from "../../../src/kernel/codecs/index.js";
-import { defineTool } from "../../../src/kernel/tools.js";
-import { sortedToolSpecs } from "../../../src/kernel/sorted-tool-specs.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
+import { sortedToolSpecs } from "../../../src/kernel/phases/sorted-tool-specs.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 

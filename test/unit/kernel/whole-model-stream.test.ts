@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent.js";
 import { nativeCodec } from "../../../src/kernel/codecs/index.js";
-import { ProviderError } from "../../../src/kernel/errors.js";
-import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/model.js";
-import type { AbortSignalLike } from "../../../src/kernel/ports.js";
-import { wholeModelStream } from "../../../src/kernel/whole-model-stream.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import type { ModelChunk, ModelProvider, ModelRequest } from "../../../src/kernel/vocabulary/model.js";
+import type { AbortSignalLike } from "../../../src/kernel/vocabulary/ports.js";
+import { wholeModelStream } from "../../../src/kernel/phases/whole-model-stream.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
-import { defineTool } from "../../../src/kernel/tools.js";
+import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { z } from "zod";
 import { collect, eventTypes } from "../../support/collect.js";
 

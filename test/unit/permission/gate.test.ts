@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolExec } from "../../../src/kernel/middleware.js";
+import type { ToolExec } from "../../../src/kernel/middleware/middleware.js";
 import { permission } from "../../../src/kernel/permission/gate.js";
 import { policy } from "../../../src/kernel/permission/policy.js";
 import type {
@@ -7,7 +7,7 @@ import type {
   ApprovalHandler,
   PermissionPolicy,
 } from "../../../src/kernel/permission/types.js";
-import type { ToolCall, ToolResult } from "../../../src/kernel/tools.js";
+import type { ToolCall, ToolResult } from "../../../src/kernel/vocabulary/tools.js";
 import { CLOCK_NOW, call, deferred, flush, toolCallContext } from "./tool-call-context.js";
 
 /** A tool that records whether it ran. */

@@ -1,8 +1,8 @@
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import type { ToolCallContext } from "../../../src/kernel/middleware.js";
-import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/ports.js";
-import type { SessionEvent } from "../../../src/kernel/session-events.js";
-import type { ToolCall } from "../../../src/kernel/tools.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import type { ToolCallContext } from "../../../src/kernel/middleware/middleware.js";
+import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/vocabulary/ports.js";
+import type { SessionEvent } from "../../../src/kernel/vocabulary/session-events.js";
+import type { ToolCall } from "../../../src/kernel/vocabulary/tools.js";
 
 /** A ToolCallContext built by hand, with what it emitted and recorded. */
 export interface TestContext {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import * as messages from "../../../src/kernel/messages.js";
+import * as messages from "../../../src/kernel/vocabulary/messages.js";
 import * as builders from "../../../src/testing/builders.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 

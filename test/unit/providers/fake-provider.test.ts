@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AbortError, ProviderError } from "../../../src/kernel/errors.js";
-import { assistantMessage, textBlock, userMessage } from "../../../src/kernel/messages.js";
-import type { ModelChunk, ModelRequest } from "../../../src/kernel/model.js";
-import type { AbortSignalLike } from "../../../src/kernel/ports.js";
+import { AbortError, ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import { assistantMessage, textBlock, userMessage } from "../../../src/kernel/vocabulary/messages.js";
+import type { ModelChunk, ModelRequest } from "../../../src/kernel/vocabulary/model.js";
+import type { AbortSignalLike } from "../../../src/kernel/vocabulary/ports.js";
 import { fakeProvider, type FakeProvider } from "../../../src/providers/fake-provider.js";
 
 function request(text = "hi"): ModelRequest {

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { describe, expect, it } from "vitest";
-import { AbortError, AgentError, ProviderError } from "../../../src/kernel/errors.js";
+import { AbortError, AgentError, ProviderError } from "../../../src/kernel/vocabulary/errors.js";
 import { classifyProviderError } from "../../../src/providers/openai-provider.js";
 
 describe("classifyProviderError", () => {

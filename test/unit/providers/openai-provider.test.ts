@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOverflowError } from "../../../src/kernel/compaction/is-overflow-error.js";
-import { AbortError, ProviderError } from "../../../src/kernel/errors.js";
+import { AbortError, ProviderError } from "../../../src/kernel/vocabulary/errors.js";
 import {
   assistantMessage,
   imageBlock,
@@ -9,8 +9,8 @@ import {
   toolResultBlock,
   userMessage,
   type Message,
-} from "../../../src/kernel/messages.js";
-import type { ModelChunk, ModelRequest } from "../../../src/kernel/model.js";
+} from "../../../src/kernel/vocabulary/messages.js";
+import type { ModelChunk, ModelRequest } from "../../../src/kernel/vocabulary/model.js";
 import {
   classifyProviderError,
   openai,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProviderError } from "../../../src/kernel/errors.js";
-import type { ModelChunk, ModelProvider } from "../../../src/kernel/model.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import type { ModelChunk, ModelProvider } from "../../../src/kernel/vocabulary/model.js";
 import { openaiProvider } from "../../../src/providers/openai-provider.js";
 import { openAIServerConformanceScript } from "../../../src/testing/openai-server-conformance.js";
 import { startOpenAIServer, type OpenAIServer } from "../../../src/testing/openai-server.js";

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ProviderError } from "../../../src/kernel/errors.js";
-import { assistantMessage, textBlock, toolCallBlock, userMessage } from "../../../src/kernel/messages.js";
-import type { ModelChunk } from "../../../src/kernel/model.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import {
+  assistantMessage,
+  textBlock,
+  toolCallBlock,
+  userMessage,
+} from "../../../src/kernel/vocabulary/messages.js";
+import type { ModelChunk } from "../../../src/kernel/vocabulary/model.js";
 import { scriptedProvider } from "../../../src/providers/scripted-provider.js";
 import type { FakeProvider } from "../../../src/providers/fake-provider.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentContext } from "../../../src/kernel/middleware.js";
-import { backoffCeilingMs, fullJitterBackoff } from "../../../src/kernel/retry/full-jitter-backoff.js";
+import type { AgentContext } from "../../../src/kernel/middleware/middleware.js";
+import { backoffCeilingMs, fullJitterBackoff } from "../../../src/kernel/middleware/full-jitter-backoff.js";
 
 function contextWithRandom(value: number): AgentContext {
   return { ports: { random: () => value } } as unknown as AgentContext;

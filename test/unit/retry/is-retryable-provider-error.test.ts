@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ProviderError } from "../../../src/kernel/errors.js";
+import { ProviderError } from "../../../src/kernel/vocabulary/errors.js";
 import {
   RETRYABLE_STATUSES,
   isRetryableProviderError,
-} from "../../../src/kernel/retry/is-retryable-provider-error.js";
+} from "../../../src/kernel/middleware/is-retryable-provider-error.js";
 
 describe("isRetryableProviderError", () => {
   it("accepts only ProviderErrors with no status or a transient one", () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { AbortError, AgentError, ProviderError } from "../../../src/kernel/errors.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import { assistantMessage } from "../../../src/kernel/messages.js";
-import type { AgentContext, ModelCall } from "../../../src/kernel/middleware.js";
-import type { ModelChunk } from "../../../src/kernel/model.js";
-import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/ports.js";
-import { retry, type RetryOptions } from "../../../src/kernel/retry/retry-middleware.js";
+import { AbortError, AgentError, ProviderError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import { assistantMessage } from "../../../src/kernel/vocabulary/messages.js";
+import type { AgentContext, ModelCall } from "../../../src/kernel/middleware/middleware.js";
+import type { ModelChunk } from "../../../src/kernel/vocabulary/model.js";
+import type { AbortSignalLike, KernelPorts } from "../../../src/kernel/vocabulary/ports.js";
+import { retry, type RetryOptions } from "../../../src/kernel/middleware/retry-middleware.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 
 const DONE: ModelChunk = {

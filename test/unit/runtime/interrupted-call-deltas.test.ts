@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StreamEntry } from "../../../src/contract/stream-entry.js";
 import type { WireEvent } from "../../../src/contract/wire-event.js";
-import { mergeExternalDeltas, type MergeInput } from "../../../src/runtime/external-delta-merge.js";
+import { mergeExternalDeltas, type MergeInput } from "../../../src/client/events/external-delta-merge.js";
 import type { StreamDelta } from "../../../src/contract/stream-delta.js";
 
 let offset = 0;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { StreamEntry } from "../../../src/contract/stream-entry.js";
 import type { WireEvent } from "../../../src/contract/wire-event.js";
-import { mergeExternalDeltas, type MergeInput } from "../../../src/runtime/external-delta-merge.js";
+import { mergeExternalDeltas, type MergeInput } from "../../../src/client/events/external-delta-merge.js";
 
 let offset = 0;
 const event = (wire: WireEvent): MergeInput => ({

@@ -1,10 +1,10 @@
 import type { Client } from "@temporalio/client";
 import { describe, expect, it } from "vitest";
 import type { WireEvent } from "../../../src/contract/wire-event.js";
-import { Channel } from "../../../src/kernel/channel.js";
-import type { MergeInput } from "../../../src/runtime/external-delta-merge.js";
-import { withLostRunEnd } from "../../../src/runtime/run-event-stream.js";
-import type { SessionStreamReader } from "../../../src/runtime/session-stream-reader.js";
+import { Channel } from "../../../src/kernel/vocabulary/channel.js";
+import type { MergeInput } from "../../../src/client/events/external-delta-merge.js";
+import { withLostRunEnd } from "../../../src/client/events/run-event-stream.js";
+import type { SessionStreamReader } from "../../../src/client/events/session-stream-reader.js";
 
 const usage = { inputTokens: 1, outputTokens: 1 };
 const entry = (offset: number, runId: string, event: WireEvent): MergeInput => ({

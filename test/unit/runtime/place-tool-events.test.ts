@@ -6,7 +6,7 @@ import {
   placeToolEvents,
   startedWindows,
   toolEventId,
-} from "../../../src/runtime/place-tool-events.js";
+} from "../../../src/client/events/place-tool-events.js";
 import type { LoggedEntry } from "../../../src/contract/stream-entry.js";
 
 const note = (message: string): WireEvent => ({ type: "diagnostic", level: "info", code: "t", message });

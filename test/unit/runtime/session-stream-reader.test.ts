@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import type { Client } from "@temporalio/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SessionStreamReader, nextPause } from "../../../src/runtime/session-stream-reader.js";
+import { SessionStreamReader, nextPause } from "../../../src/client/events/session-stream-reader.js";
 import type { LoggedEntry } from "../../../src/contract/stream-entry.js";
 import type { ReadStreamResult } from "../../../src/contract/stream-messages.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent, RunResult } from "../../../src/kernel/events.js";
-import type { DurableEvent } from "../../../src/runtime/run-event-stream.js";
-import { withSubagentEvents } from "../../../src/runtime/subagent-events.js";
+import type { AgentEvent, RunResult } from "../../../src/kernel/vocabulary/events.js";
+import type { DurableEvent } from "../../../src/client/events/run-event-stream.js";
+import { withSubagentEvents } from "../../../src/client/events/subagent-events.js";
 
 const usage = { inputTokens: 1, outputTokens: 1 };
 const result: RunResult = { messages: [], text: "done", usage, stopReason: "stop" };

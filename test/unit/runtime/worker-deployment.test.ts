@@ -3,7 +3,7 @@ import {
   deploymentFromEnv,
   deploymentVersion,
   deploymentWorkerOptions,
-} from "../../../src/runtime/worker-deployment.js";
+} from "../../../src/worker/worker-deployment.js";
 
 describe("worker deployment version", () => {
   it("reads TEMPORAL_DEPLOYMENT_NAME and TEMPORAL_WORKER_BUILD_ID, and is absent when neither is set", () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/agent.js";
 import { defineAgent, toAgentPlan } from "../../../src/define-agent.js";
 import { localAgentConfig } from "../../../src/local-agent-config.js";
-import type { ModelRequest } from "../../../src/kernel/model.js";
+import type { ModelRequest } from "../../../src/kernel/vocabulary/model.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { loadSkillTool } from "../../../src/skills/load-skill-tool.js";
 import { defaultSkillDirs, loadSkills } from "../../../src/skills/load-skills.js";

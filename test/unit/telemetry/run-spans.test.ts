@@ -1,6 +1,6 @@
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import type { TelemetryEvent } from "../../../src/common/telemetry-event.js";
+import type { TelemetryEvent } from "../../../src/wire/telemetry-event.js";
 import type { AgentMetrics } from "../../../src/telemetry/agent-metrics.js";
 import { createAgentTracing } from "../../../src/telemetry/agent-tracing.js";
 import { RunSpans } from "../../../src/telemetry/run-spans.js";

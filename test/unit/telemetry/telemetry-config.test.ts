@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { metricsAddressFromEnv, metricsBindAddress } from "../../../src/telemetry/metrics-runtime.js";
 import { tracingFromEnv } from "../../../src/telemetry/tracing-from-env.js";
-import { telemetryEvent } from "../../../src/workflows/telemetry-report.js";
+import { telemetryEvent } from "../../../src/workflows/stream/telemetry-report.js";
 
 describe("telemetry from the environment", () => {
   it("traces only when an OTLP endpoint is set, and not when the SDK or the trace exporter is turned off", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EventPrinter, excerpt, formatUsage } from "../../../src/terminal/event-printer.js";
-import { AgentError } from "../../../src/kernel/errors.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
-import { assistantMessage, textBlock } from "../../../src/kernel/messages.js";
+import { AgentError } from "../../../src/kernel/vocabulary/errors.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
+import { assistantMessage, textBlock } from "../../../src/kernel/vocabulary/messages.js";
 
 function render(events: AgentEvent[], options: { color?: boolean } = {}): string {
   let out = "";

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { HumanResponder, type HumanResponderOptions } from "../../../src/terminal/human-responder.js";
 import { InlinePrompter } from "../../../src/terminal/inline-prompter.js";
 import type { SessionHandle } from "../../../src/client.js";
-import type { AgentEvent } from "../../../src/kernel/events.js";
+import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
 
 const call = { id: "c1", name: "delete_file", input: { path: "a.txt" } };
 const request: AgentEvent = { type: "approval_request", call };

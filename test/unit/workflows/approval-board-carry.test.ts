@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApprovalBoard } from "../../../src/workflows/approval-board.js";
+import { ApprovalBoard } from "../../../src/workflows/approvals/approval-board.js";
 import type { PendingApproval, PendingQuestion } from "../../../src/contract/session-status.js";
 import type { CarriedDecisions } from "../../../src/contract/carried-state.js";
 

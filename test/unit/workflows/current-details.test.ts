@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentDetails } from "../../../src/workflows/current-details.js";
+import { currentDetails } from "../../../src/workflows/session/current-details.js";
 import type { SessionStatus } from "../../../src/contract/session-status.js";
 
 const base: SessionStatus = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StreamEntry } from "../../../src/contract/stream-entry.js";
-import { EventLog } from "../../../src/workflows/event-log.js";
+import { EventLog } from "../../../src/workflows/stream/event-log.js";
 
 /** An entry whose JSON is about `chars` long. */
 const entry = (chars: number): StreamEntry => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WireEvent } from "../../../src/contract/wire-event.js";
-import { LiveToolEvents } from "../../../src/workflows/live-tool-events.js";
+import { LiveToolEvents } from "../../../src/workflows/stream/live-tool-events.js";
 
 const note = (n: number): WireEvent => ({ type: "diagnostic", level: "info", code: "step", message: `${n}` });
 const batch = (attempt: number, at: number, ...ns: number[]) => ({

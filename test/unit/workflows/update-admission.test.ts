@@ -1,7 +1,7 @@
 import { ApplicationFailure } from "@temporalio/workflow";
 import { describe, expect, it } from "vitest";
 import { SESSION_BUSY } from "../../../src/contract/messages.js";
-import { TASK_BOUNDARY_JOB, UpdateAdmission } from "../../../src/workflows/update-admission.js";
+import { TASK_BOUNDARY_JOB, UpdateAdmission } from "../../../src/workflows/admission/update-admission.js";
 
 /** Whether `admit` refuses the update as busy (any other outcome is a failure of the test). */
 function refused(admission: UpdateAdmission, updateId: string): boolean {

@@ -1,0 +1,56 @@
+import type { ContentBlock, ToolResultBlock } from "../../vocabulary/messages.js";
+import { mapBlocks } from "./map-blocks.js";
+import { isSpilled, spillMarker } from "./spill-marker.js";
+import type { CompactPass, SpillStore } from "../types.js";
+
+/** Options of {@link toolResultBudgetPass}. */
+export interface ToolResultBudgetPassOptions {
+  /** Where spilled bodies go. */
+  store: SpillStore;
+  /** Spill the largest tool results until the bodies left in context total at most this. Default 200_000. */
+  budgetBytes?: number;
+}
+
+/**
+ * A pass that keeps the total size of tool-result bodies under `budgetBytes` by moving the largest ones to
+ * `store` and leaving a {@link spillMarker} (`[spilled:<ref>] N bytes moved off-context — call read_spilled(…)`).
+ * Sizes are string lengths (UTF-16 code units; equal to bytes for ASCII). The block stays, so call/result pairing
+ * is intact; already-spilled bodies are not counted or moved again. Run it before `microPass`, which would
+ * otherwise blank the bodies for good.
+ */
+export function toolResultBudgetPass(options: ToolResultBudgetPassOptions): CompactPass {
+  const budget = options.budgetBytes ?? 200_000;
+  return {
+    name: "tool-result-budget",
+    apply(messages) {
+      const bodies = messages.flatMap((message) =>
+        typeof message.content === "string" ? [] : message.content.filter(isInContextResult),
+      );
+      const chosen = chooseSpills(bodies, budget);
+      if (chosen.size === 0) return messages;
+      const spill = (block: ContentBlock): ContentBlock => {
+        if (block.type !== "tool_result" || !chosen.has(block)) return block;
+        return { ...block, content: spillMarker(options.store.put(block.content), block.content.length) };
+      };
+      return messages.map((message) => mapBlocks(message, spill));
+    },
+  };
+}
+
+/** A tool result whose body is still in context. */
+function isInContextResult(block: ContentBlock): block is ToolResultBlock {
+  return block.type === "tool_result" && !isSpilled(block.content);
+}
+
+/** The blocks to spill, largest first (ties: the older one), until the rest fits the budget. */
+function chooseSpills(bodies: readonly ToolResultBlock[], budget: number): Set<ToolResultBlock> {
+  let total = bodies.reduce((sum, block) => sum + block.content.length, 0);
+  const chosen = new Set<ToolResultBlock>();
+  // Array sort is stable, so equal sizes keep conversation order.
+  for (const block of [...bodies].sort((a, b) => b.content.length - a.content.length)) {
+    if (total <= budget) break;
+    chosen.add(block);
+    total -= block.content.length;
+  }
+  return chosen;
+}

@@ -1,0 +1,110 @@
+import type { BackgroundLimits, BackgroundTasks } from "../background/types.js";
+import type { ToolCallCodec } from "../codecs/types.js";
+import type { ContextArchive, ContextPlanner } from "../context/types.js";
+import type { EffectRunner } from "../vocabulary/effects.js";
+import type { ForkRunner } from "./fork.js";
+import type { RunBudget } from "../vocabulary/budget.js";
+import type { ImageBlock, Message } from "../vocabulary/messages.js";
+import type { Middleware } from "../middleware/middleware.js";
+import type { ModelProvider, SamplingSettings } from "../vocabulary/model.js";
+import type { ApprovalHandler, InputHandler } from "../permission/types.js";
+import type { AbortSignalLike, KernelPorts } from "../vocabulary/ports.js";
+import type { RunSnapshot, SuspendPort } from "../vocabulary/run-snapshot.js";
+import type { Checkpointer } from "../vocabulary/session-events.js";
+import type { AnyTool, Sandbox } from "../vocabulary/tools.js";
+import type { ToolSource } from "../vocabulary/tool-source.js";
+
+/** Everything an agent is made of. `createAgent` takes this without `ports`. */
+export interface KernelConfig extends SamplingSettings {
+  model: ModelProvider;
+  /** Sent as `ModelRequest.model`; defaults to `model.id`. */
+  modelName?: string;
+  codec: ToolCallCodec;
+  tools?: AnyTool[];
+  /** Tools listed at run time (an MCP server's), added after `tools` at each run's start. */
+  toolSources?: ToolSource[];
+  /** Middleware, outer → inner. */
+  use?: Middleware[];
+  system?: string;
+  /** Default 50; when used up the run ends with `max_turns`. */
+  maxTurns?: number;
+  sandbox?: Sandbox;
+  input?: InputHandler;
+  approval?: ApprovalHandler;
+  checkpointer?: Checkpointer;
+  /** Per-turn tool concurrency; default 10, 1 = one after another. */
+  maxParallelTools?: number;
+  /** Whether tools get `ctx.background`; default true. */
+  background?: boolean;
+  backgroundLimits?: BackgroundLimits;
+  /** An externally owned registry: never joined or cancelled by the kernel. */
+  backgroundTasks?(sessionId: string): BackgroundTasks;
+  /**
+   * Where the run's detached tasks go: a registry that outlives the run (the durable session's), never cancelled by
+   * the kernel. Its completions are delivered at turn start like the run's own; joinable tasks stay the run's.
+   */
+  detachedTasks?: BackgroundTasks;
+  /** Where a tool's `ctx.fork` runs; default: a sub-loop in this process, its events inline in the run's stream. */
+  forkRunner?: ForkRunner;
+  /**
+   * What a run that ends (or is cancelled) with joinable background tasks still running waits for, after cancelling
+   * them, before its `done`: given the promise that they have all stopped, the promise to wait for (undefined: none).
+   * Asked only then. Default: no wait (in-process tasks that ignore their signal would hold the run). The durable
+   * driver waits, within a bound, for its child sessions, so that after a run's `done` none of them is left running
+   * or waiting for a person.
+   */
+  awaitBackgroundStop?: (stopped: Promise<void>) => Promise<void> | undefined;
+  /** Codec repair attempts; default 2. */
+  maxDecodeRetries?: number;
+  /** `"safe"` records tool starts and recovers interrupted calls; default `"off"`. */
+  crashRecovery?: "off" | "safe";
+  /** File-snapshot quota per session; beyond it snapshots are stored as `before: null, truncated: true`. */
+  maxSnapshotBytesPerSession?: number;
+  /** The ContextEngine: disabled unless an object is given. */
+  context?: false | ContextOptions;
+  /** Token and cost limits, checked before each model call; none unless given. */
+  budget?: RunBudget;
+  /** Where middleware's `ctx.effect` calls run; without it every effect call rejects as not implemented. */
+  effects?: EffectRunner;
+  /** Time, randomness, ids and sleep. */
+  ports: KernelPorts;
+}
+
+/** ContextEngine settings. */
+export interface ContextOptions {
+  windowTokens?: number;
+  planner?: ContextPlanner;
+  /** How long L3 waits for the planner; default 100 ms (a durable planner, an activity, needs longer). */
+  plannerTimeoutMs?: number;
+  archive?: ContextArchive;
+}
+
+/** Where steering messages come from; `SteerController` is one, the workflow driver's signal queue another. */
+export interface SteerSource {
+  takeSteers(): Message[];
+  takeFollowUps(): Message[];
+  /**
+   * Subscribes to interrupts: the in-flight model call is cancelled and the run re-plans at once with the
+   * queued steers. Returns the unsubscribe function.
+   */
+  onInterrupt?(listener: () => void): () => void;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  signal?: AbortSignalLike;
+  /** Default: a fresh id per run (a new session). */
+  sessionId?: string;
+  steer?: SteerSource;
+  /** Prior conversation placed before the input; system messages in it are dropped. */
+  history?: Message[];
+  /** Images attached to the input user message. */
+  images?: ImageBlock[];
+  /** Goes on with a run paused by `suspend` (its input is already in the snapshot's messages). */
+  resume?: RunSnapshot;
+  /** Lets the driver pause the run at a turn boundary or leave it in a tool phase (the workflow's continue-as-new). */
+  suspend?: SuspendPort;
+}
+
+/** The input of a run: a string becomes one user message. */
+export type RunInput = string | Message[];
