@@ -1,10 +1,7 @@
 /**
- * The workflow-safe entry, `lite-agent-temporal/workflow`: what code that runs inside the Temporal workflow
- * sandbox may import (a user's own workflows, and middleware modules bundled into the worker's workflow code).
- * Everything here is deterministic and loads only the kernel (`src/kernel`), the plan helpers (`src/common`),
- * the session's message definitions (`src/contract/`), `@temporalio/workflow`, `@temporalio/common`
- * and pure packages: no Node built-ins, no providers, no activities, no client. The ESLint determinism block
- * checks this file like the workflow folders, and test/workflow/workflow-entry.test.ts bundles it.
+ * The workflow-safe entry, `lite-agent-temporal/workflow`, for code in the Temporal workflow sandbox (own workflows,
+ * middleware modules). Deterministic; loads only the kernel, `src/common`, `src/contract`, `@temporalio/workflow`,
+ * `@temporalio/common` and pure packages. Linted like the workflow folders; a workflow test bundles it.
  */
 
 // Messages, model and tool contracts.
