@@ -60,12 +60,8 @@ export interface Agent {
 }
 
 /**
- * Assembles an agent that runs in this process.
- * @example
- * const agent = createAgent({ model: fakeProvider([...]), codec: nativeCodec() });
- * for await (const ev of agent.run("hello", { signal: AbortSignal.timeout(30_000) })) {
- *   if (ev.type === "text_delta") process.stdout.write(ev.text);
- * }
+ * Assembles an agent that runs in this process; `agent.run(input, { signal })` yields its events.
+ * @example for await (const ev of createAgent({ model, codec: nativeCodec() }).run("hello")) console.log(ev.type);
  */
 export function createAgent(config: CreateAgentConfig): Agent {
   const kernelConfig: KernelConfig = { ...config, ports: config.ports ?? nodePorts };

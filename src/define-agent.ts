@@ -64,23 +64,20 @@ export interface AgentDefinition extends SamplingSettings {
   context?: ContextPlan;
   /**
    * Compaction of the conversation the session keeps (off unless given): `{ strategy: "default" }` (model-free
-   * passes) or `{ strategy: "llm", summaryModel? }` (a model summarises older turns), above `tokenThreshold`.
-   * In-process runs add the `compaction` middleware; durable runs also archive what each compaction removes
-   * (`client.session(id).transcript()`).
+   * passes) or `{ strategy: "llm", summaryModel? }`, above `tokenThreshold`. In-process runs add the `compaction`
+   * middleware; durable runs also archive what each compaction removes (`client.session(id).transcript()`).
    */
   compaction?: CompactionPlan;
   /**
-   * Middleware of this agent, outer → inner, inside the permission gate and compaction of the plan, in both
-   * drivers. A durable run makes each one again inside the workflow, so each must be a built-in with plain options
-   * (`retry()`, `reactiveCompaction()`, `permission(policy({...}))`) or come from `defineMiddleware` in a
-   * workflow-safe module; the worker refuses an agent with any other.
+   * Middleware of this agent, outer → inner, inside the plan's permission gate and compaction, in both drivers.
+   * Durable runs rebuild each in the workflow, so each must be a built-in with plain options (`retry()`,
+   * `permission(...)`) or come from `defineMiddleware` in a workflow-safe module; the worker refuses any other.
    */
   use?: Middleware[];
   /**
-   * MCP servers whose tools the agent uses, by a server name of letters, digits and `-`: `{ command, args?, env?,
-   * cwd? }` (stdio) or `{ url, headers? }` (streamable HTTP), each with `allow?`, `trustAnnotations?`, `timeoutMs?`.
-   * Each allowed tool becomes a tool named `<server>__<tool>`. Each run lists them once (durably: an activity on the
-   * worker, recorded in the history); a call is at-most-once unless the server marks the tool read-only or idempotent.
+   * MCP servers by name (letters, digits, `-`): `{ command, args?, env?, cwd? }` (stdio) or `{ url, headers? }`, with
+   * `allow?`, `trustAnnotations?`, `timeoutMs?`. Allowed tools become `<server>__<tool>`, listed once a run (durably:
+   * a recorded activity); calls are at-most-once unless the server marks the tool read-only or idempotent.
    */
   mcpServers?: Record<string, McpServerConfig>;
   /** What the middleware's `ctx.effect` calls do (`implementEffect`); in durable runs each call is an activity. */
@@ -94,11 +91,9 @@ export interface AgentDefinition extends SamplingSettings {
   /** The seed's limits on background tasks (`maxTotal`, `maxJoinable`, `maxDetached`, `maxTaskMs`, ...). */
   backgroundLimits?: BackgroundLimits;
   /**
-   * Skills: folders of `SKILL.md` files (front matter `name`, `description`; the body is the instructions), a later
-   * folder's skill winning over an earlier one of the same name (`defaultSkillDirs` gives the seed's order). The
-   * system prompt lists them by name and description, and the `load_skill` tool reads one on demand. Durably the
-   * folders are read on the worker: the list when a run resolves its plan (recorded in history), a skill in the
-   * `load_skill` activity.
+   * Skills: folders of `SKILL.md` files (front matter `name`, `description`; body: instructions), a later folder
+   * winning on a name clash (`defaultSkillDirs` gives the seed's order). The system prompt lists them; `load_skill`
+   * reads one. Durably the worker reads the folders: the list when a run resolves its plan, a skill in its activity.
    */
   skills?: SkillsOption;
   /** Durable-only settings. */
@@ -213,10 +208,8 @@ export function middlewareModules(definition: AgentDefinition): string[] {
 }
 
 /**
- * The workflow-safe modules of some agents' own middleware (`defineMiddleware`), each once, sorted: what their
- * worker bundles, and what reading one of their sessions' histories replays (the `workflowModules` of `session.fork`).
- * @example
- * const fork = await client.session(id).fork({ atTurn: 2, workflowModules: workflowModulesOf([reviewer]) });
+ * The workflow-safe modules of some agents' own middleware (`defineMiddleware`), each once, sorted: what their worker
+ * bundles, and what replaying one of their sessions' histories needs (the `workflowModules` of `session.fork`).
  */
 export function workflowModulesOf(agents: readonly AgentDefinition[]): string[] {
   return [...new Set(agents.flatMap((agent) => middlewareModules(agent)))].sort();

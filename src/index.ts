@@ -1,9 +1,7 @@
 /**
- * The public API, `lite-agent-temporal`: the in-process agent (the seed's `createAgent`), agent definitions, the
- * message, event, tool and error types, providers, middleware (retry, permission, compaction), codecs,
- * persistence, the context engine and the seed's fake model. Durable runs live in `./worker` and `./client`,
- * payload storage in `./storage`, test kits in `./testing`, and what workflow code may import in `./workflow`.
- * Kernel internals and tuning constants are not exported: import them from their modules inside this repository.
+ * The public API, `lite-agent-temporal`: the in-process agent, agent definitions, message/event/tool/error types,
+ * providers, middleware, codecs, persistence and the context engine. Durable runs: `./worker`, `./client`; storage:
+ * `./storage`; test kits: `./testing`; workflow-safe imports: `./workflow`. Kernel internals are not exported.
  */
 
 // The in-process agent and the agent definition it shares with durable runs.

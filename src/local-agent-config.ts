@@ -22,9 +22,8 @@ export interface LocalAgentOptions {
 }
 
 /**
- * The in-process configuration of a definition: pass it to `createAgent`. The definition's permission rules
- * become the `permission` middleware and its compaction the `compaction` middleware inside it, as in durable runs
- * (summaries of the `llm` strategy come from `model`, asked for `summaryModel`; nothing is archived in-process).
+ * The in-process configuration of a definition, for `createAgent`: its permission rules and compaction become
+ * middleware as in durable runs (`llm` summaries come from `model`, asked for `summaryModel`; nothing is archived).
  * Its MCP servers become a tool source the agent owns: `agent.close()` ends their connections.
  */
 export function localAgentConfig(

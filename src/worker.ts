@@ -81,10 +81,9 @@ export interface CreateWorkerOptions extends WorkerTelemetryOptions {
    */
   encryption?: PayloadEncryptionOption;
   /**
-   * The worker deployment version this worker is (`{ deploymentName, buildId }`): each session is pinned to the
-   * version it started on, and moves to the deployment's new current version at its next continue-as-new
-   * (docs/operations.md, "Rollout"). Default: from `TEMPORAL_DEPLOYMENT_NAME` and `TEMPORAL_WORKER_BUILD_ID` when
-   * set; `false`, or neither set: an unversioned worker.
+   * The worker deployment version this worker is (`{ deploymentName, buildId }`); sessions are pinned to their start
+   * version and move at continue-as-new (docs/operations.md, "Rollout"). Default: from `TEMPORAL_DEPLOYMENT_NAME`
+   * and `TEMPORAL_WORKER_BUILD_ID`; `false`, or neither set, gives an unversioned worker.
    */
   deployment?: WorkerDeploymentVersion | false;
   /**
@@ -107,11 +106,9 @@ export interface CreateWorkerOptions extends WorkerTelemetryOptions {
 export const DEFAULT_MAX_CACHED_SESSIONS = 250;
 
 /**
- * Temporal workers that run agent sessions, one per agent on the agent's task queue: the session workflow (bundled
- * once, cached on disk) and the activities that call models and tools. `await worker.run()` until shutdown.
- * @example
- * const worker = await createWorker({ agents: [researcher], providers: { "*": openaiProvider() } });
- * await worker.run();
+ * Temporal workers that run agent sessions, one per agent on its task queue: the session workflow (bundled once,
+ * cached on disk) and the model and tool activities. `await worker.run()` until shutdown.
+ * @example const worker = await createWorker({ agents: [researcher], providers: { "*": openaiProvider() } });
  */
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
   const config = loadConnectionConfig({ namespace: options.namespace });

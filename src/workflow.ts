@@ -1,7 +1,7 @@
 /**
- * The workflow-safe entry, `lite-agent-temporal/workflow`, for code in the workflow sandbox (users' workflows and
- * middleware modules): deterministic, loading only kernel, contract, plan and wire, `@temporalio/workflow|common`
- * and pure packages. The ESLint determinism block and test/workflow/workflow-entry.test.ts hold it to that.
+ * The workflow-safe entry, `lite-agent-temporal/workflow`, for code in the Temporal workflow sandbox (own workflows,
+ * middleware modules). Deterministic; loads only kernel, contract, plan and wire (`src/`), `@temporalio/workflow`,
+ * `@temporalio/common` and pure packages. Linted like the workflow folders; a workflow test bundles it.
  */
 
 // Messages, model and tool contracts.

@@ -5,10 +5,9 @@ import type { TranscriptSegmentRef } from "../contract/transcript-state.js";
 import { storeTranscriptSegment } from "../storage/transcript-blob.js";
 
 /**
- * The `archiveTranscript` activity: writes the messages a compaction is about to remove through the worker's
- * payload storage and returns a small reference. A worker without storage returns a reference without a key (the
- * session then reports the gap); it never fails for that, so compaction still shrinks what the session carries.
- * The blob goes through the worker's payload codecs (encryption) like every other stored payload.
+ * The `archiveTranscript` activity: writes the messages a compaction is about to remove through the worker's payload
+ * storage (and codecs) and returns a small reference. Without storage it returns a reference without a key (the
+ * session reports the gap) instead of failing, so compaction still shrinks what the session carries.
  */
 export function createArchiveTranscript(
   storage: ExternalStorage | undefined,

@@ -14,14 +14,9 @@ import type { DeltaTransport } from "../stream/delta-transport.js";
 import type { DeltaSink } from "../stream/stream-delta.js";
 
 /**
- * The `callModel` activity: fetches the request from the session workflow (it is not in the activity input, so
- * history stays small), streams the provider's answer and returns the complete assistant message.
- *
- * Only the provider's own failures become `LiteAgent.ProviderError`s. Live output is a side channel: the
- * publisher buffers and retries for the life of the call and never fails it; if deltas cannot be stored, the
- * client still gets the final message once. Every chunk heartbeats (the SDK throttles what reaches the server),
- * so a dead worker is noticed within the heartbeat timeout; with the Temporal-native transport every heartbeat
- * carries the live output (a bare one would erase it). Error texts are scrubbed of the worker's secrets.
+ * The `callModel` activity: fetches the request from the workflow (kept out of the input so history stays small),
+ * streams the answer and returns the whole assistant message; only provider failures are `LiteAgent.ProviderError`s.
+ * Live output is a side channel that never fails the call. Every chunk heartbeats; error texts are scrubbed.
  */
 export function createCallModel(
   registry: AgentRegistry,
@@ -50,6 +45,7 @@ async function streamModel(
   requests.remember(input, request);
   const live = input.stream && transport ? openPublisher(transport, input) : undefined;
   const publisher = live?.publisher;
+  // With the Temporal-native transport every heartbeat carries the live output: a bare one would erase it.
   const beat = () => context.heartbeat(live?.sink.heartbeatDetails?.());
   const stop = startHeartbeatPulse(beat);
   try {

@@ -10,10 +10,9 @@ import { toolEventRelay, type ToolEventRelay } from "./tool-event-relay.js";
 import { toolFork } from "./tool-fork.js";
 
 /**
- * The `executeTool` activity: validates the input with the tool's zod schema and runs the implementation
- * registered on this worker. The tool's own errors are results for the model, not activity failures. Events the
- * tool emits go to readers live in the activity's heartbeats, and the result carries the last window of them, so
- * the session has them before it logs the call's end (docs/decisions/0021).
+ * The `executeTool` activity: validates the input with the tool's zod schema and runs the registered implementation;
+ * the tool's own errors are results for the model. Its events go out live in heartbeats, and the result carries their
+ * last window, so the session has them before it logs the call's end (docs/decisions/0021).
  */
 export function createExecuteTool(registry: AgentRegistry, scrubber = new SecretScrubber()) {
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {

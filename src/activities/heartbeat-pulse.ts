@@ -1,10 +1,9 @@
 import { Context } from "@temporalio/activity";
 
 /**
- * Heartbeats at a third of the heartbeat timeout until stopped, so a dead worker is noticed within the timeout
- * and cancellation reaches a long activity (Temporal delivers it with heartbeat responses). `beat` sends one
- * heartbeat (default: without details); an activity whose details carry something must pass one that repeats them,
- * since each heartbeat's details replace the previous ones.
+ * Heartbeats at a third of the heartbeat timeout until stopped, so a dead worker is noticed and cancellation reaches a
+ * long activity. `beat` sends one heartbeat (default: no details); an activity whose details carry something must
+ * pass one that repeats them, since each heartbeat's details replace the previous ones.
  */
 export function startHeartbeatPulse(beat?: () => void): () => void {
   const context = Context.current();

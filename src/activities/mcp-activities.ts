@@ -17,10 +17,9 @@ import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
 
 /**
- * The `listMcpTools` activity: lists one MCP server's tools over the worker's pooled connection and returns the
- * agent tools they become (allowed ones only, named `<server>__<tool>`, with their retry class). The workflow
- * records the result: the run's tool list no longer depends on the server. A server that cannot be reached fails
- * the attempt (retried by the workflow's policy).
+ * The `listMcpTools` activity: lists one MCP server's tools over the worker's pooled connection and returns the agent
+ * tools they become (allowed ones, named `<server>__<tool>`, with their retry class), which the workflow records. An
+ * unreachable server fails the attempt (retried by the workflow's policy).
  */
 export function createListMcpTools(
   registry: AgentRegistry,
@@ -40,10 +39,9 @@ export function createListMcpTools(
 }
 
 /**
- * The `callMcpTool` activity: calls one MCP tool over the worker's pooled connection (connecting again if the
- * server went away since). The server's answers, errors included, are results for the model. A connection that
- * breaks mid-call fails the attempt with `LiteAgent.McpConnectionLost`: the workflow's retry policy (the tool's
- * class) decides whether a fresh connection tries again or the model is told.
+ * The `callMcpTool` activity: calls one MCP tool over the worker's pooled connection (reconnecting if needed); the
+ * server's answers, errors included, are results for the model. A connection that breaks mid-call fails the attempt
+ * with `LiteAgent.McpConnectionLost`, and the tool's retry class decides whether to try again.
  */
 export function createCallMcpTool(
   registry: AgentRegistry,

@@ -18,10 +18,9 @@ export interface ToolEventRelay {
 }
 
 /**
- * Relays the events a tool emits to the call's readers through the activity's heartbeats (docs/decisions/0021):
- * each event goes into the attempt's {@link ToolEventWindow} and the window out as the heartbeat's details (the SDK
- * sends the latest at most once per throttle interval). A tool that emits nothing heartbeats as before. A `done` is
- * not relayed: it would end a reader's run. Events are scrubbed of the worker's secrets. Call inside the activity.
+ * Relays a tool's events to readers through the activity's heartbeats (docs/decisions/0021): each goes into the
+ * attempt's {@link ToolEventWindow}, sent as heartbeat details. A `done` is not relayed (it would end a reader's run);
+ * events are scrubbed of the worker's secrets. Call inside the activity.
  */
 export function toolEventRelay(input: ExecuteToolInput, scrubber: SecretScrubber): ToolEventRelay {
   const context = Context.current();

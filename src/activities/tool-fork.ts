@@ -7,10 +7,9 @@ import { startForkUpdate } from "../contract/messages.js";
 import { boundaryWhenStuck, updateWithRetry } from "../runtime/update-with-retry.js";
 
 /**
- * `ctx.fork` for a tool running in the `executeTool` activity: asks the session workflow (`startFork`) to run
- * the fork as a child session and waits for its result. Fork ids default to `task-<call id>-<n>` (they name child
- * workflows, unique in the namespace). Each request's update id is the activity's id plus the fork id, so a
- * retried attempt rejoins the fork the first attempt started instead of starting another.
+ * `ctx.fork` in the `executeTool` activity: asks the session (`startFork`) to run the fork as a child session and waits
+ * for its result. Fork ids default to `task-<call id>-<n>`; the update id is the activity id plus the fork id, so a
+ * retried attempt rejoins the fork the first one started.
  */
 export function toolFork(input: ExecuteToolInput, context: Context): NonNullable<ToolContext["fork"]> {
   let forks = 0;

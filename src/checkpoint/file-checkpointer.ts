@@ -27,12 +27,9 @@ export interface FileCheckpointerOptions {
 }
 
 /**
- * A Checkpointer that keeps each session as an append-only JSON-lines file, one StoredEvent per line. The head is
- * cached in memory after the first read, and appends to one session are serialised, so it serves a single process;
- * several processes writing one directory need a backend with real locking.
- *
- * @example
- * const checkpointer = fileCheckpointer({ dir: ".sessions", durable: true });
+ * A Checkpointer keeping each session as an append-only JSON-lines file, one StoredEvent per line. The head is cached
+ * after the first read and appends to one session are serialised, so it serves a single process; several processes
+ * writing one directory need a backend with real locking.
  */
 export function fileCheckpointer(options: FileCheckpointerOptions): Checkpointer {
   const log = sessionLogFiles({

@@ -3,10 +3,9 @@ import type { WorkflowHandle } from "@temporalio/client";
 import { toSessionError } from "../client/client-errors.js";
 
 /**
- * The worker build the session's current execution runs on, as `<deployment>:<build id>, pinned` (Temporal's
- * versioning info, one describe call), or undefined when its workers are unversioned. Fails as the client's
- * `describe` does (a missing session: `describe: session 'x' not found`), so a command that makes both calls at
- * once says the same whichever fails first.
+ * The worker build the session's current execution runs on, as `<deployment>:<build id>, pinned`, or undefined when
+ * its workers are unversioned. Fails as the client's `describe` does (`describe: session 'x' not found`), so a command
+ * making both calls at once says the same whichever fails first.
  */
 export async function sessionBuild(handle: WorkflowHandle): Promise<string | undefined> {
   const { raw } = await handle.describe().catch((error: unknown) => {

@@ -20,9 +20,7 @@ import { SessionLauncher } from "./session-launcher.js";
 /**
  * Runs agents durably: each session is one workflow (started on first use), each run a queued unit inside it;
  * `session(id)` drives one session.
- * @example
- * const client = await AgentClient.connect();
- * for await (const event of client.run("researcher", "summarise the repo")) console.log(event.type);
+ * @example for await (const event of client.run("researcher", "summarise the repo")) console.log(event.type);
  */
 export class AgentClient {
   readonly taskQueue: string;

@@ -48,10 +48,9 @@ export interface AgentClientOptions {
    */
   actor?: string;
   /**
-   * The workflow-safe modules of the agents' own middleware (`defineMiddleware`): the same modules the workers bundle
-   * (`workflowModulesOf(agents)` lists them). A reader that fell behind what a session keeps in memory reads the
-   * events it missed by replaying the session's history, which runs them; not needed for agents whose middleware are
-   * built-ins (when needed and missing, such a read fails with a message that says so).
+   * The workflow-safe modules of the agents' own middleware, as the workers bundle them (`workflowModulesOf(agents)`):
+   * a reader that fell behind replays the session's history to read missed events, which runs them. Not needed when
+   * all middleware are built-ins (a read that needs them fails saying so).
    */
   workflowModules?: string[];
 

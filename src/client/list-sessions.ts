@@ -18,10 +18,9 @@ export interface SessionListing {
 const { WorkflowExecutionStatus } = proto.temporal.api.enums.v1;
 
 /**
- * Lists the agent sessions under a base task queue straight from the visibility store, reading only what a listing
- * shows (ids, status, start time, search attributes). The SDK's own list also decodes every session's memo
- * through this client's codecs, so one session whose memo it cannot decode (encrypted with a key it lacks) would
- * fail the whole listing; search attributes never go through codecs, so they are always readable.
+ * Lists the agent sessions under a base task queue from the visibility store, reading only ids, status, start time
+ * and search attributes: the SDK's own list decodes every memo, so one memo this client cannot decode (encrypted with
+ * a key it lacks) would fail the whole listing, while search attributes never go through codecs.
  */
 export async function* listSessions(
   temporal: Client,

@@ -1,10 +1,9 @@
 import { AgentError } from "../kernel/vocabulary/errors.js";
 
 /**
- * The largest run request (input, images and ids, as JSON bytes) a client sends while payloads travel inline.
- * Temporal refuses a payload above 2 MB, and the workflow also keeps the input in the conversation, hands it to the
- * model activity and carries it across continue-as-new; measured on the dev server without storage, a 1.46 MiB prompt
- * still runs and a 1.66 MiB one wedges the session's workflow task. 1 MiB leaves room for the rest of the conversation.
+ * The largest run request (input, images and ids, as JSON bytes) a client sends while payloads travel inline. Temporal
+ * refuses payloads over 2 MB, and the workflow also keeps the input in the conversation, passes it to the model and
+ * carries it across continue-as-new; 1 MiB leaves room for the rest.
  */
 export const RUN_INPUT_LIMIT_BYTES = 1024 * 1024;
 

@@ -37,10 +37,9 @@ class HttpError extends Error {
 }
 
 /**
- * The request handler of a Temporal remote codec server: `POST <path>/encode` and `POST <path>/decode` take
- * `{"payloads": [...]}` (protobuf JSON, bytes in base64) and answer the same shape, run through the codec. CORS
- * preflights are answered for the configured origins only; with a token set, `Authorization: Bearer` is checked
- * (401 when missing, 403 when wrong). Errors answer `{"error": "<what is wrong and what to do>"}`.
+ * A Temporal remote codec server's handler: `POST <path>/encode` and `/decode` take and answer `{"payloads": [...]}`
+ * (protobuf JSON) through the codec. CORS preflights only for the configured origins; with a token, `Authorization:
+ * Bearer` is checked (401 missing, 403 wrong). Errors answer `{"error": "<what is wrong and what to do>"}`.
  */
 export function codecRequestHandler(
   settings: CodecServerSettings,

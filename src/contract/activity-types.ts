@@ -16,10 +16,9 @@ export interface CallModelInput {
   /** The request itself, when the plan passes requests inline. */
   request?: ModelRequest;
   /**
-   * The request as a change of an earlier one of the run: its first `base.count` messages are those of request
-   * `base.key`, then `appended`; its other fields are the earlier request's, with `changed` set and `unset` removed.
-   * A worker that still has the earlier request builds this one from it; any other reads the whole request by
-   * query. Keeps each call's input (and history) small, however long the conversation or the system prompt.
+   * The request as a change of an earlier one of the run: the first `base.count` messages of request `base.key`, then
+   * `appended`; other fields as the earlier one's, with `changed` set and `unset` removed. A worker without the
+   * earlier request reads the whole by query. Keeps each call's input small however long the conversation.
    */
   delta?: ModelRequestDelta;
   /** Publish text and reasoning live through the worker's stream transport (passthrough codecs). */

@@ -87,10 +87,9 @@ export interface ContinueAsNewPlan {
 }
 
 /**
- * How the session's carried conversation is compacted (durable and in-process runs alike): before a model call,
- * once the conversation's estimated tokens exceed `tokenThreshold`, the compactor replaces the conversation, and
- * the compacted form is what the session keeps and carries across continue-as-new. Durable runs archive the
- * messages a compaction removes first (see `session.transcript()`).
+ * How the session's carried conversation is compacted, durably and in-process alike: before a model call above
+ * `tokenThreshold` estimated tokens, the compactor's form replaces the conversation and is carried across
+ * continue-as-new. Durable runs archive what a compaction removes first (see `session.transcript()`).
  */
 export interface CompactionPlan {
   /**

@@ -10,10 +10,9 @@ export interface StreamEntry {
    */
   modelCall?: number;
   /**
-   * `false` on the model call events of a call that streams no live output (its codec buffers the answer, or its
-   * worker has no live-output transport): no end marker will come, so readers do not wait for one. `"session"` when
-   * the live output went through Temporal (the model activity's heartbeats, ADR 0019): no end marker comes, and a
-   * reader of that transport takes the call's tail from its message. Absent: the live output went where the worker's transport sends it.
+   * `false` on events of a model call without live output (a buffering codec, or no transport): no end marker comes.
+   * `"session"` when it went through the model activity's heartbeats (ADR 0019): no end marker either; readers take
+   * the call's tail from its message. Absent: it went through the worker's transport.
    */
   liveOutput?: false | "session";
 }

@@ -41,9 +41,8 @@ export interface ReadStreamResult {
   /** True once the session accepts nothing more (closed). */
   closed: boolean;
   /**
-   * True when no activity that can add to the stream without a history event (a model call heartbeating live output,
-   * a tool call that may send events) is in flight: until the session's history grows, the stream and the live
-   * output stay as they are, so a reader may wait on the history instead of asking again or describing the session
+   * True when no activity that can add to the stream without a history event (live model output, tool events) is in
+   * flight: until the history grows nothing changes, so a reader may wait on the history instead of asking again
    * (absent from older sessions: ask as before).
    */
   quiet?: boolean;

@@ -9,10 +9,9 @@ export interface TranscriptPageRequest {
 }
 
 /**
- * A page of the session's transcript: every archived segment (small references; read them through the payload
- * storage), then the current conversation's messages that are not archived (`tail`, messages `from` to `end` of
- * `total`; at most about 1 MB a page). `compactions` changes when the session compacts: a reader that sees it
- * change between pages starts over.
+ * A page of the session's transcript: every archived segment (references, read through the payload storage), then
+ * the unarchived messages (`tail`, messages `from` to `end` of `total`; at most about 1 MB a page). When `compactions`
+ * changes between pages the session compacted, and the reader starts over.
  */
 export interface TranscriptPage {
   segments: TranscriptSegmentRef[];

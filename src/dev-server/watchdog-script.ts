@@ -1,10 +1,7 @@
 /**
- * A tiny CommonJS program, run as `node -e WATCHDOG_SCRIPT <graceMs> <file> <args...>`, that owns the server
- * process. It exists because nothing inside a Node process runs when that process is SIGKILLed: the watchdog
- * notices its parent is gone when its stdin pipe reaches EOF and stops the server, so no server outlives the
- * program that started it. It forwards SIGTERM/SIGINT/SIGHUP, escalates to SIGKILL after the grace period,
- * and exits with the server's exit code. It is inline JavaScript so it runs the same from `src` (TypeScript,
- * under a test runner) and from `dist`.
+ * A tiny CommonJS program, `node -e WATCHDOG_SCRIPT <graceMs> <file> <args...>`, owning the server process so no
+ * server outlives a SIGKILLed parent: it stops the server at stdin EOF, forwards SIGTERM/SIGINT/SIGHUP, escalates to
+ * SIGKILL after the grace period and exits with its code. Inline JavaScript, so it runs alike from `src` and `dist`.
  */
 export const WATCHDOG_SCRIPT = `"use strict";
 const { spawn } = require("node:child_process");

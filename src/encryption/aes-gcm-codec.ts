@@ -21,12 +21,9 @@ const text = new TextEncoder();
 const fromText = new TextDecoder();
 
 /**
- * A `PayloadCodec` that encrypts every payload with AES-256-GCM (Node's crypto) under the key ring's current key.
- * The whole original payload (metadata and data, protobuf-encoded) is the plaintext, so not even its encoding shows;
- * the encrypted payload's data is `iv (12 bytes) ‖ ciphertext ‖ tag (16 bytes)`, and its metadata says
- * `encoding: binary/encrypted` and `encryption-key-id: <id>`. The key id is authenticated too (additional data), so
- * relabelling a payload with another id fails. Payloads that are not encrypted pass through decode unchanged: a
- * session started before encryption was turned on stays readable.
+ * A `PayloadCodec` encrypting each whole payload (metadata and data) with AES-256-GCM under the ring's current key:
+ * data `iv ‖ ciphertext ‖ tag`, metadata `encoding: binary/encrypted`, `encryption-key-id` (authenticated, so
+ * relabelling fails). Decode passes unencrypted payloads through, so sessions from before encryption stay readable.
  */
 export class AesGcmPayloadCodec implements PayloadCodec {
   constructor(private readonly ring: EncryptionKeyRing) {}

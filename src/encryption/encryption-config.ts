@@ -2,16 +2,9 @@ import { readFileSync } from "node:fs";
 import { createKeyRing, decodeBase64Key, type EncryptionKeyRing } from "./key-ring.js";
 
 /**
- * Reads the payload encryption keys from the environment; undefined (encryption off) when neither variable is set.
- *
- * | Variable | Meaning |
- * | --- | --- |
- * | `LITE_AGENT_ENCRYPTION_KEYS` | `id=base64key,id=base64key,...`: the first encrypts, all decrypt |
- * | `LITE_AGENT_ENCRYPTION_KEY_FILE` | a JSON key ring instead: `{"current": "id", "keys": {"id": "base64key"}}` |
- * | `LITE_AGENT_ENCRYPTION_KEY_ID` | the id of the key that encrypts (overrides the first / the file's `current`) |
- *
- * Keys are 32 random bytes in base64 (`openssl rand -base64 32`). Set one of the two sources, not both: a ring split
- * across two places is how a rotation forgets a key. Throws a clear error naming the variable on any mistake.
+ * Reads the payload encryption key ring from `LITE_AGENT_ENCRYPTION_KEYS` or `LITE_AGENT_ENCRYPTION_KEY_FILE` (one,
+ * not both: a ring split in two is how rotation forgets a key), with `LITE_AGENT_ENCRYPTION_KEY_ID`; undefined when
+ * neither is set. Throws an error naming the variable on any mistake. Formats: docs/operations.md.
  */
 export function encryptionKeyRingFromEnv(
   env: NodeJS.ProcessEnv = process.env,

@@ -57,10 +57,9 @@ export function isAllowed(config: McpServerConfig, tool: string): boolean {
 }
 
 /**
- * The agent tool name of an MCP tool: `<server>__<tool>`, other characters than letters, digits, `_` and `-`
- * replaced by `_`. A name longer than the limit, or one already `taken` (two MCP names that sanitise alike), is cut
- * and ends in `_` and a hash of the MCP name instead.
- * @example mcpToolName("fs", "read.file") // "fs__read_file"
+ * The agent tool name of an MCP tool: `<server>__<tool>`, characters other than letters, digits, `_` and `-` made `_`
+ * (`fs`, `read.file` → `fs__read_file`). A name over the limit, or already `taken`, is cut and ends in `_` and a hash
+ * of the MCP name.
  */
 export function mcpToolName(server: string, tool: string, taken: ReadonlySet<string> = new Set()): string {
   const prefix = `${server}${MCP_NAME_SEPARATOR}`;

@@ -17,10 +17,9 @@ export interface SummarySource {
 }
 
 /**
- * The compactor a plan describes. `default`: `defaultCompactor` (snip, then micro), run only above the threshold.
- * `llm`: `llmCompactor` whose base changes nothing, so the summary covers every older turn (a snip first would drop
- * turns the summary never saw); it asks for a summary above the threshold. Pure: the same plan gives the same
- * compactor in-process and in the workflow.
+ * The compactor a plan describes, the same in-process and in the workflow. `default`: `defaultCompactor` above the
+ * threshold. `llm`: `llmCompactor` over a base that changes nothing, so the summary covers every older turn (a snip
+ * first would drop turns the summary never saw).
  */
 export function planCompactor(plan: CompactionPlan, summaries: SummarySource): Compactor {
   const threshold = plan.tokenThreshold ?? DEFAULT_COMPACTION_THRESHOLD;

@@ -6,9 +6,8 @@
 export const DEFAULT_STICKY_QUEUE_TIMEOUT = "1s";
 
 /**
- * The sessions' workflow task timeout: Temporal's default, 10 s, on purpose. A query waits for a workflow task in
- * flight, so a shorter timeout would make a session answer sooner after its worker died in the middle of one; but a
- * task that replays a whole execution on a cold worker (up to the continue-as-new threshold, some hundreds of turns)
- * must fit in it, or it is retried for ever. Measured on 2 cores: a replay of 4,000 events takes 3–6 s.
+ * The sessions' workflow task timeout, Temporal's default on purpose: a shorter one would let a session answer queries
+ * sooner after its worker died mid-task, but a task replaying a whole execution on a cold worker (up to the
+ * continue-as-new threshold) must fit in it, or it is retried for ever.
  */
 export const DEFAULT_WORKFLOW_TASK_TIMEOUT = "10s";

@@ -63,10 +63,9 @@ export interface FakeProvider extends ModelProvider {
 }
 
 /**
- * A deterministic ModelProvider for tests: each `stream()` call plays the next scripted turn. When the script
- * runs out it throws `fakeProvider: script exhausted after N turns (request #N+1)`, or, with
- * `onExhausted: "repeat-last"`, plays the last turn again (the seed's behaviour). The error is a plain Error,
- * not a ProviderError, so `retry()` never hides it. Uses no Node built-ins, so workflow tests can use it.
+ * A deterministic ModelProvider for tests: each `stream()` plays the next scripted turn; past the script it throws a
+ * plain Error (`script exhausted…`, so `retry()` never hides it) or, with `onExhausted: "repeat-last"`, replays the
+ * last turn. Uses no Node built-ins, so workflow tests can use it.
  */
 export function fakeProvider(
   turns: readonly FakeScriptTurn[],

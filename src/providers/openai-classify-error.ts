@@ -11,13 +11,9 @@ export interface ProviderErrorClassification {
 }
 
 /**
- * Classifies a model-call failure for a retry policy (the durable runtime maps it onto Temporal's):
- * a `ProviderError` without status (network failure, dropped stream) or with status 408, 409, 425, 429 or any
- * 5xx is retryable; any other 4xx is not, and neither is an abort or a non-provider error (a bug would fail the
- * same way again). Raw `openai` client errors are mapped with {@link toProviderError} first. 425 is kept
- * retryable to agree with the `retry()` middleware's default set.
- * @example classifyProviderError(new ProviderError("slow down", 429, { retryAfterMs: 2000 }))
- * // { retryable: true, retryAfterMs: 2000 }
+ * Classifies a model-call failure for a retry policy: a `ProviderError` without status (network, dropped stream) or
+ * with 408, 409, 425 (as `retry()`'s default set), 429 or 5xx is retryable, with its `retryAfterMs`; other 4xx, aborts
+ * and non-provider errors are not. Raw `openai` client errors are mapped with {@link toProviderError} first.
  */
 export function classifyProviderError(error: unknown): ProviderErrorClassification {
   const mapped = error instanceof APIError ? toProviderError(error) : error;

@@ -13,11 +13,9 @@ import type {
 } from "../kernel/vocabulary/messages.js";
 
 /**
- * Writes a conversation as Chat Completions messages. The system prompt leads as a `system` message. Tool
- * results, which our model keeps in user messages, become `role: "tool"` messages; because they follow the
- * assistant message that made the calls, they land right after it, and any text or images of the same user
- * message follow as a separate user message. Reasoning, native and compaction blocks are never sent: providers
- * reject or mis-bill them. Tool-result `isError` has no Chat Completions field; the content already says it.
+ * Writes a conversation as Chat Completions messages: the system prompt first; tool results (kept in user messages)
+ * become `role: "tool"` messages right after the calling assistant message, the rest of that user message following
+ * separately. Reasoning, native and compaction blocks are never sent (providers reject or mis-bill them).
  */
 export function toOpenAIMessages(
   system: string | undefined,

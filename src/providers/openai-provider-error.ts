@@ -14,14 +14,9 @@ import { parseRetryAfterMs } from "./openai-retry-after.js";
 const OVERFLOW_CODE = "context_length_exceeded";
 
 /**
- * Turns anything the `openai` client threw into one of our errors:
- * - an abort (the caller's signal fired, or the client reports a user abort) → `AbortError`;
- * - an HTTP error → `ProviderError` with its status, the provider's own message and `retryAfterMs` from the
- *   `retry-after-ms` / `retry-after` headers;
- * - an error event inside the stream → `ProviderError` whose status is the event's numeric `code` when it has
- *   one (OpenRouter and vLLM put the HTTP status there), else no status;
- * - a connection failure, a dropped or malformed stream → `ProviderError` without status (retryable).
- * AgentErrors pass through unchanged.
+ * Turns what the `openai` client threw into our errors: aborts → `AbortError`; HTTP errors → `ProviderError` with
+ * status, message and `retryAfterMs`; in-stream error events → `ProviderError` with their numeric `code` as status;
+ * connection failures and dropped or malformed streams → `ProviderError` without status. AgentErrors pass through.
  */
 export function toProviderError(error: unknown, signal?: AbortSignalLike): AgentError {
   if (AgentError.isInstance(error)) return error;

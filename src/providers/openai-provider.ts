@@ -52,15 +52,9 @@ export interface OpenAIProviderOptions {
 }
 
 /**
- * A ModelProvider for OpenAI and every OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio, gateways),
- * over streaming Chat Completions with the `openai` package.
- *
- * The client is built with `maxRetries: 0` unless told otherwise: retrying belongs to the `retry()` middleware in process and to
- * the activity retry policy on Temporal, which both honour `ProviderError.retryAfterMs`. Every failure is a
- * `ProviderError` (HTTP status when there was a response; none for network failures and a stream that ends
- * before the model finished), and an abort throws `AbortError`. Usage `inputTokens` is `prompt_tokens`, which
- * for OpenAI includes the cached tokens also reported as `cacheReadTokens`.
- * @example openaiProvider({ baseURL: "http://localhost:11434/v1", defaultModel: "qwen3" })
+ * A ModelProvider for OpenAI and OpenAI-compatible servers over streaming Chat Completions. The client defaults to
+ * `maxRetries: 0`: retrying belongs to `retry()` and the activity retry policy. Failures are `ProviderError`s, aborts
+ * `AbortError`; `inputTokens` is `prompt_tokens`, which for OpenAI includes the `cacheReadTokens`.
  */
 export function openaiProvider(options: OpenAIProviderOptions = {}): ModelProvider {
   const client = options.client ?? createClient(options);

@@ -22,10 +22,9 @@ export interface ChatCompletionParamsOptions {
 }
 
 /**
- * The streaming Chat Completions body for a request. Usage is requested with
- * `stream_options.include_usage`, so the stream ends with a usage chunk. `tool_choice` is sent only with tools
- * (OpenAI rejects it otherwise); unset sampling options are left out so the server's defaults apply.
- * Provider-native context edits have no Chat Completions equivalent and are ignored.
+ * The streaming Chat Completions body for a request, asking for a final usage chunk. `tool_choice` is sent only with
+ * tools (OpenAI rejects it otherwise); unset sampling options are left out so server defaults apply; provider-native
+ * context edits are ignored.
  */
 export function toChatCompletionParams(
   request: ModelRequest,

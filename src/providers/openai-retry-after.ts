@@ -4,10 +4,8 @@ export interface RetryAfterHeaders {
 }
 
 /**
- * The delay a server asked for before the next attempt, in milliseconds: `retry-after-ms` (OpenAI's own,
- * fractional milliseconds) wins over `retry-after`, which is either seconds or an HTTP date. A date in the past
- * gives 0. Missing or unreadable headers give `undefined`, so callers fall back to their own backoff.
- * @example parseRetryAfterMs(new Headers({ "retry-after": "2" })) // 2000
+ * The delay a server asked for before retrying, in ms: `retry-after-ms` (fractional) wins over `retry-after` (seconds
+ * or an HTTP date; a past date gives 0). Missing or unreadable headers give `undefined`, so callers use their backoff.
  */
 export function parseRetryAfterMs(
   headers: RetryAfterHeaders | undefined,

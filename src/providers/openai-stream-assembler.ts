@@ -27,14 +27,9 @@ export interface InvalidToolArguments {
 }
 
 /**
- * Folds Chat Completions chunks into our stream: each chunk becomes zero or more `text_delta`,
- * `reasoning_delta` and `tool_call_delta` chunks, and {@link result} builds the final message
- * `[reasoning?, text?, ...tool_call]` with its usage.
- *
- * Tool calls are assembled by their `index`; a server that omits it is followed by id, then by "a new id or
- * name starts a new call". Missing ids stay `""` so the codec assigns deterministic ones. Arguments that are
- * not a JSON object become `{}` (the seed's rule) and the raw text is kept in one trailing
- * `native` block `{ provider, data: { invalidToolArguments: [...] } }`, which is stored but never sent back.
+ * Folds Chat Completions chunks into text, reasoning and tool-call deltas, and {@link result} into the final message.
+ * Tool calls are keyed by `index` (else by id, else a new id or name starts one); missing ids stay `""` for the codec.
+ * Non-object arguments become `{}`, the raw text kept in a trailing `native` block that is never sent back.
  */
 export class OpenAIStreamAssembler {
   private text = "";

@@ -2,10 +2,9 @@ import type { Client } from "@temporalio/client";
 import { AgentError } from "../kernel/vocabulary/errors.js";
 
 /**
- * The task queue of one agent's sessions: `<base>.<agent>`. The session workflow, its local `resolveAgent` activity
- * and its model and tool activities all run there (unless a tool names its own queue), so a session can only reach a
- * worker that registered its agent. `createWorker` polls one such queue per agent; `AgentClient` starts each session
- * on its agent's queue.
+ * The task queue of one agent's sessions, `<base>.<agent>`: the session workflow, its `resolveAgent` activity and its
+ * model and tool activities (unless a tool names its own queue) run there, so a session only reaches a worker that
+ * registered its agent. `createWorker` polls one per agent; `AgentClient` starts each session on its agent's queue.
  */
 export function agentTaskQueue(base: string, agent: string): string {
   return `${base}.${agent}`;

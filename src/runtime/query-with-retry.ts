@@ -14,12 +14,9 @@ const TASK_RETRYING = /Workflow Task in failed state/i;
 export class WorkflowTaskFailingError extends AgentError {}
 
 /**
- * Runs a query, asking again while the server answers "not now": a session whose worker died in the middle of a
- * workflow task cannot answer until that task times out and its next attempt completes, and the server cancels or
- * refuses queries until then (it refuses from the third attempt on). `whyFailing` tells those apart from a task
- * that fails for good (see workflowTaskFailure); such a session gets a WorkflowTaskFailingError at once. The first
- * "not now" is always asked again, however long it took: a worker that evicts a session drops the queries it held
- * for it, and each waits out the server's query timeout (30 s), longer than the patience here.
+ * Runs a query, asking again while the server answers "not now" (a session whose worker died mid workflow task cannot
+ * answer until that task times out and is retried). Throws WorkflowTaskFailingError when `whyFailing` names a task
+ * that fails for good (see workflowTaskFailure) or when the task keeps retrying past the patience.
  */
 export async function queryWithRetry<T>(
   query: () => Promise<T>,
@@ -36,6 +33,8 @@ export async function queryWithRetry<T>(
         if (why) throw new WorkflowTaskFailingError(`its workflow task fails: ${why}`, { cause: error });
       }
       if (!retrying && !isTransient(error)) throw error;
+      // The first "not now" is always asked again, however long it took: a worker that evicts a session drops the
+      // queries it held, and each waits out the server's query timeout (30 s), longer than this patience.
       if (attempt > 1 && Date.now() - started > QUERY_PATIENCE_MS) {
         if (!retrying) throw error;
         const waited = Math.round(QUERY_PATIENCE_MS / 1000);

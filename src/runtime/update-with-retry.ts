@@ -14,14 +14,9 @@ const BUSY_ATTEMPTS = 50;
 const busyPause = (attempt: number) => Math.min(500, attempt < 3 ? 0 : 10 * 2 ** (attempt - 3));
 
 /**
- * Sends an update (`send` gets the update id to use: the same on every attempt), and sends it again when nothing of
- * it was applied:
- * - the session refused it as busy ({@link SESSION_BUSY}): it accepts an update only into a workflow task that holds
- *   nothing else, and the same id, sent again, proves the earlier task finished (src/workflows/admission/update-admission.ts).
- *   After each such refusal it calls `afterBusy` ({@link boundaryWhenStuck}) before the next attempt;
- * - the server dropped it because the workflow task that carried it completed without processing it ("wasn't
- *   processed by worker": seen right after a worker restart, while the session is being replayed).
- * `send` must reject when the update is refused, as `executeUpdate` does (`startUpdate` hands back a handle instead).
+ * Sends an update with the same id on every attempt, again while nothing of it was applied: the session refused it
+ * as busy ({@link SESSION_BUSY}; `afterBusy` runs before the next try) or the server dropped it unprocessed (worker
+ * restart). `send` must reject on refusal, as `executeUpdate` does (`startUpdate` hands back a handle instead).
  */
 export async function updateWithRetry<T>(
   send: (updateId: string) => Promise<T>,
@@ -33,6 +28,8 @@ export async function updateWithRetry<T>(
     try {
       return await send(updateId);
     } catch (error) {
+      // A session accepts an update only into a workflow task holding nothing else; the same id, sent again,
+      // proves the earlier task finished (src/workflows/admission/update-admission.ts).
       if (isSessionBusy(error) && ++busyTries < BUSY_ATTEMPTS) {
         await pause(busyPause(busyTries));
         // A boundary that cannot be sent (the session just closed) leaves the next attempt to say why.
@@ -51,11 +48,9 @@ export interface BoundaryTarget {
 }
 
 /**
- * An `afterBusy` for {@link updateWithRetry}: sends the session's `taskBoundary` signal when the update was refused
- * twice with no new event in its history between the refusals. A worker without the session cached refuses every
- * attempt of an update that follows a finished task which made no command, and a refused update leaves no event, so
- * the attempts would find the same history until the client gave up; the signal's event (its handler does nothing)
- * separates the next attempt from that task. A session that keeps working grows its history and gets no signal.
+ * An `afterBusy` for {@link updateWithRetry}: sends the session's no-op `taskBoundary` signal when the update was
+ * refused twice with no new history event between. A worker without the session cached refuses every update after a
+ * finished command-less task, and a refusal leaves no event; the signal's event separates the next attempt.
  */
 export function boundaryWhenStuck(session: BoundaryTarget): () => Promise<void> {
   let lastLength: number | undefined;

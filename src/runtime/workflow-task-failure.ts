@@ -4,10 +4,9 @@ import type { WorkflowHandle } from "@temporalio/client";
 const EVENTS_READ = 50;
 
 /**
- * Why a workflow's task keeps failing, read from the newest events of its history: the failure's message when the
- * last recorded workflow task failed (a nondeterminism error, a bug in workflow code), undefined when it timed out
- * or completed. A task that timed out was held by a worker that died; its next attempt clears it, so the session
- * is only slow to answer, not broken. Retried attempts are not recorded, so the first one's outcome decides.
+ * Why a workflow's task keeps failing, from its newest history events: the failure's message when the last recorded
+ * task failed (nondeterminism, a workflow bug); undefined when it completed or timed out (a dead worker's; the next
+ * attempt clears it). Retried attempts are not recorded, so the first one's outcome decides.
  */
 export async function workflowTaskFailure(handle: WorkflowHandle): Promise<string | undefined> {
   const { workflowService, options } = handle.client;

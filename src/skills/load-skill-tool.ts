@@ -7,10 +7,9 @@ import { skillFolderListing } from "./skill-folder-listing.js";
 const schema = z.object({ name: z.string().min(1).describe("The name of the skill, as listed") });
 
 /**
- * `load_skill {name}`: the instructions of one of the agent's skills, as `<skill name="…">body</skill>`, followed by
- * the files of the skill's folder (two levels) so the model can read the ones it needs. It reads the folders at
- * each call (an edited skill is seen at once) and changes nothing, so durable runs retry it (`idempotent`). An
- * unknown name is an error result that lists the skills there are.
+ * `load_skill {name}`: one skill's instructions as `<skill name="…">body</skill>` plus its folder's files (two levels).
+ * Reads the folders at each call (edits show at once) and changes nothing, so durable runs retry it; an unknown name
+ * is an error result listing the skills there are.
  */
 export function loadSkillTool(dirs: readonly string[]): Tool<z.infer<typeof schema>> {
   return {

@@ -21,11 +21,9 @@ export interface SkillsOption {
 }
 
 /**
- * Loads the skills of `dirs`: every `SKILL.md` under each folder (at any depth). A skill is named by its front
- * matter's `name`, else by its folder's name; when two share a name, the one found later wins (a later folder, or
- * later in path order within one). Folders that do not exist are skipped. Sorted by name.
- * @example
- * const skills = loadSkills(["/home/me/.lite-agent/skills", "./skills"]);
+ * Loads every `SKILL.md` under each of `dirs` (any depth; missing folders skipped), sorted by name. A skill is named by
+ * its front matter's `name`, else its folder's; on a clash the one found later wins (a later folder, or later in path
+ * order within one).
  */
 export function loadSkills(dirs: readonly string[]): Skill[] {
   const byName = new Map<string, Skill>();

@@ -13,10 +13,8 @@ export interface SkillFile {
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /**
- * Parses a `SKILL.md`: its YAML front matter (optional; `name`, `description` and `tags` are read, other keys are
- * ignored) and its body. Throws an error naming `file` when the front matter is not YAML or a field has the wrong type.
- * @example
- * parseSkillFile("---\nname: csv\ndescription: Reads CSV files\n---\nUse the csv tool.", "csv/SKILL.md");
+ * Parses a `SKILL.md` into its optional YAML front matter (`name`, `description` and `tags` read, other keys ignored)
+ * and its body. Throws an error naming `file` when the front matter is not YAML or a field has the wrong type.
  */
 export function parseSkillFile(text: string, file: string): SkillFile {
   const match = FRONT_MATTER.exec(text);

@@ -5,10 +5,8 @@ import { join } from "node:path";
 const LISTING_DEPTH = 2;
 
 /**
- * The files of a skill's folder, two levels deep, as an indented tree (folders end with `/`), so the model knows
- * which optional files it can read; `SKILL.md` itself is left out. Empty when the folder holds nothing else.
- * @example
- * skillFolderListing("skills/csv"); // "scripts/\n  stats.py\ntemplate.md"
+ * The files of a skill's folder, two levels deep, as an indented tree (folders end with `/`, `SKILL.md` left out),
+ * so the model knows which files it can read; e.g. `"scripts/\n  stats.py\ntemplate.md"`. Empty when there are none.
  */
 export function skillFolderListing(dir: string, depth = LISTING_DEPTH): string {
   return listLevel(dir, depth, "").join("\n");

@@ -1,17 +1,9 @@
 import type { StorageDriverTargetInfo } from "@temporalio/common";
 
 /**
- * Where a stored payload lives, as a `/`-separated key shared by every driver (a relative path on disk, an
- * object key under the prefix in S3):
- *
- * - `<namespace>/sessions/<workflow id>/<sha256>` for payloads of a workflow (a session: workflow id = session id),
- *   including its activities' inputs and results, queries, updates, signals and continue-as-new input;
- * - `<namespace>/activities/<activity id>/<sha256>` for standalone activities;
- * - `<namespace>/unscoped/<sha256>` when the SDK names no target.
- *
- * Each segment is percent-encoded (also `.`, so no segment is `.` or `..`, and `/` inside an id stays inside
- * its segment): a session's prefix never matches another session's keys, and a key can never leave the folder.
- * The last segment is the SHA-256 of the stored bytes, so a retried store writes the same key.
+ * A stored payload's key for every driver: `<namespace>/sessions/<workflow id>/<sha256>` (a workflow's payloads, its
+ * activities' too), `<namespace>/activities/<activity id>/<sha256>` or `<namespace>/unscoped/<sha256>`, the SHA-256 of
+ * the bytes. Segments are percent-encoded (`.` too), so a key never leaves its folder or matches another session.
  */
 export type BlobKey = string;
 

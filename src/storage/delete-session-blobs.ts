@@ -22,11 +22,9 @@ function isSessionBlobDriver(driver: unknown): driver is SessionBlobDriver {
 }
 
 /**
- * Deletes every large payload stored for a session (all its runs: they share the workflow id). Do it only once
- * the session is closed and its history no longer needed: a history whose payloads are gone can no longer be
- * replayed, exported or shown in full, and a running session fails its next workflow task.
- * @example
- * await deleteSessionBlobs("ticket-7"); // → { sessionId: "ticket-7", deleted: [{ driver: "lite-agent-fs", count: 3, ... }] }
+ * Deletes every large payload stored for a session (all its runs share the workflow id). Only once it is closed and
+ * its history no longer needed: a history without its payloads cannot be replayed, exported or shown in full, and a
+ * running session fails its next workflow task.
  */
 export async function deleteSessionBlobs(
   sessionId: string,

@@ -10,13 +10,9 @@ type RunnerFields = { externalStorage: ExternalStorage };
 const INSTALLED = Symbol.for("lite-agent.external-storage-fast-path");
 
 /**
- * Puts a check in front of the SDK's external storage runner that answers at once when there is nothing to do: no
- * payload that could reach the size threshold to store, no reference among the payloads to retrieve. The runner
- * (SDK 1.23, and 1.24 still) makes an `AbortController`, an `AbortSignal.any` and, to store, a protobuf encoding of
- * each payload before it looks: ~40 µs a payload, on every activation, completion, activity task and activity
- * result of a worker with storage (docs/decisions/0014). What the check skips is what the runner would
- * have passed through unchanged, and it answers with the same array; anything else goes through the runner. The
- * SDK makes a runner per visit, so the check sits on the prototype; installing it twice is harmless.
+ * Puts a check before the SDK's external storage runner that answers at once, with the same array, when no payload
+ * could reach the threshold to store and none is a reference to retrieve: the runner's per-payload setup costs every
+ * activation (docs/decisions/0014). Installed on the prototype, as the SDK makes a runner per visit; idempotent.
  */
 export function installExternalStorageFastPath(): void {
   const prototype = ExternalStorageRunner.prototype as Runner & { [INSTALLED]?: true };
@@ -36,10 +32,9 @@ export function installExternalStorageFastPath(): void {
 }
 
 /**
- * An upper bound on the size of a payload's protobuf encoding, found without encoding it: each metadata entry
- * takes at most 18 bytes of tags and lengths besides its key (at most 3 UTF-8 bytes a UTF-16 unit) and its value,
- * the data at most 6 besides itself. A payload with external payload details is not bounded here (Infinity), so
- * the runner measures it.
+ * An upper bound on a payload's protobuf encoding size without encoding it: each metadata entry adds at most 18 bytes
+ * besides its key (≤ 3 UTF-8 bytes per UTF-16 unit) and value, the data at most 6. A payload with external payload
+ * details is unbounded here (Infinity), so the runner measures it.
  */
 export function encodedSizeBound(payload: Payload): number {
   if ((payload as { externalPayloads?: unknown[] }).externalPayloads?.length) return Infinity;

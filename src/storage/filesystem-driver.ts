@@ -21,11 +21,9 @@ export interface FilesystemStorageDriverOptions {
 }
 
 /**
- * Stores large payloads as files under one folder (`<dir>/<namespace>/sessions/<session id>/<sha256>`): the
- * embedded default, for the dev server and single-machine deployments. Every process that reads the session
- * (workers, clients, the CLI) must see the same folder. Writes go through a temporary file and a rename, so a
- * crash never leaves a partial blob under a final name; files are content-addressed, so a retry rewrites nothing
- * (it only refreshes the file's modification time).
+ * Stores large payloads as files under one folder (`<dir>/<namespace>/sessions/<session id>/<sha256>`), the default
+ * for the dev server and single machines; every process reading the session must see it. Writes go via a temp file
+ * and a rename (no partial blob on a crash); content addressing makes a retry rewrite nothing (it only touches mtime).
  */
 export class FilesystemStorageDriver implements SessionBlobDriver {
   readonly name: string;

@@ -33,10 +33,8 @@ export function createStorageDriver(config: PayloadStorageConfig): SessionBlobDr
 }
 
 /**
- * The SDK's `ExternalStorage` (claim check) for a configuration: payloads of at least `threshold` bytes are
- * written through the driver and replaced on the wire by a small reference; undefined for `off`.
- * @example
- * const storage = createExternalStorage({ kind: "fs", dir: "/var/lib/lite-agent/payloads", threshold: 128 * 1024 });
+ * The SDK's `ExternalStorage` (claim check) for a configuration: payloads of at least `threshold` bytes are written
+ * through the driver and replaced on the wire by a small reference; undefined for `off`.
  */
 export function createExternalStorage(
   config: PayloadStorageConfig = storageConfigFromEnv(),

@@ -34,10 +34,9 @@ export interface S3StorageDriverOptions {
 const DELETE_BATCH = 1000;
 
 /**
- * Stores large payloads as objects in an S3 bucket (`<prefix>/<namespace>/sessions/<session id>/<sha256>`), on
- * `@aws-sdk/client-s3`: the production driver. Works with any S3-compatible server (MinIO, Ceph, moto) through
- * `clientConfig.endpoint` and `forcePathStyle`. Objects are content-addressed: a retried store writes the same key.
- * Expire them with a bucket lifecycle rule longer than the namespace's retention (see docs/operations.md).
+ * Stores large payloads as S3 objects (`<prefix>/<namespace>/sessions/<session id>/<sha256>`), the production driver;
+ * any S3-compatible server works via `clientConfig.endpoint` and `forcePathStyle`. Content-addressed (a retried store
+ * writes the same key); expire objects by a lifecycle rule longer than the namespace's retention (docs/operations.md).
  */
 export class S3StorageDriver implements SessionBlobDriver {
   readonly name: string;

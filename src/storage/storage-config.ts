@@ -26,20 +26,8 @@ export function defaultPayloadDir(projectDir: string = process.cwd()): string {
 }
 
 /**
- * Reads the storage settings from the environment:
- *
- * | Variable | Meaning | Default |
- * | --- | --- | --- |
- * | `LITE_AGENT_STORAGE` | `fs`, `s3` or `off` (payloads inline, Temporal's 2 MB limit applies) | `fs` |
- * | `LITE_AGENT_STORAGE_THRESHOLD` | payloads of at least this many bytes go by reference | `131072` (128 KiB) |
- * | `LITE_AGENT_STORAGE_DIR` | `fs`: the folder | `<cwd>/.cache/temporal/payloads` |
- * | `LITE_AGENT_S3_BUCKET` | `s3`: the bucket (required) | |
- * | `LITE_AGENT_S3_PREFIX` | `s3`: key prefix | none |
- * | `LITE_AGENT_S3_ENDPOINT` | `s3`: endpoint of an S3-compatible server | AWS |
- * | `LITE_AGENT_S3_REGION` | `s3`: region | `AWS_REGION`, else `us-east-1` |
- * | `LITE_AGENT_S3_FORCE_PATH_STYLE` | `s3`: path-style URLs (`true`/`false`) | `true` when an endpoint is set |
- *
- * S3 credentials come from the AWS SDK's usual chain (`AWS_ACCESS_KEY_ID`..., profiles, instance roles).
+ * Reads the payload storage settings from the `LITE_AGENT_STORAGE*` and `LITE_AGENT_S3_*` variables (table and
+ * defaults: docs/operations.md; default `fs`, 128 KiB threshold). S3 credentials come from the AWS SDK's usual chain.
  * Throws a clear error on an unknown kind, a bad threshold or a missing bucket.
  */
 export function storageConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PayloadStorageConfig {

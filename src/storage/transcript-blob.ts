@@ -17,10 +17,9 @@ export interface TranscriptBlob {
 }
 
 /**
- * Writes a transcript segment as one JSON payload through the storage's driver, as a payload of the session's
- * workflow: its key is `<namespace>/sessions/<session id>/<sha256>`, so `deleteSessionBlobs` removes it with the
- * session's other payloads. The payload goes through `codecs` first, as every other stored payload does, so with
- * payload encryption the blob is ciphertext (and a retried write, encrypted afresh, gets a key of its own).
+ * Writes a transcript segment as one JSON payload of the session's workflow (`<namespace>/sessions/<session id>/…`,
+ * so `deleteSessionBlobs` removes it too), through `codecs` first like every stored payload: encrypted, it is
+ * ciphertext, and a retried write, encrypted afresh, gets a key of its own.
  */
 export async function storeTranscriptSegment(
   storage: ExternalStorage,

@@ -7,10 +7,9 @@ interface Shown {
 }
 
 /**
- * Turns live deltas into `text_delta`/`reasoning_delta` events, dropping what a retried attempt repeats: each
- * model call remembers the text already shown; a later attempt's delta shows only what goes beyond it. When a
- * retry produced different text than what was shown, a `diagnostic` says so once (the final `message` event has
- * the true text); what goes beyond is still shown, so nothing is lost.
+ * Turns live deltas into `text_delta`/`reasoning_delta` events, dropping what a retried attempt repeats: per model
+ * call it remembers what was shown and shows only what goes beyond. If a retry's text differs from what was shown, a
+ * `diagnostic` says so once (the final `message` has the true text).
  */
 export class DeltaDeduper {
   private readonly shown = new Map<string, Shown>();

@@ -56,14 +56,9 @@ const DEFAULTS = {
 };
 
 /**
- * Gathers the deltas of one model-call attempt and sends them in batches at most `batchMs` apart, merging
- * consecutive pieces of the same kind so a batch carries a few entries, not one per token.
- *
- * Live output is a side channel: nothing here blocks or fails the model call. `push` never waits; a send that
- * rejects or hangs is retried with backoff for as long as the call lasts, the batch kept in order in front of
- * newer output; while the sink fails the buffer is bounded (`maxBufferedChars`) and the oldest text is dropped
- * and counted. `end` and `close` wait a short deadline at most and never throw. A sink may see a delta twice (a
- * timed-out send that landed late): deltas are offset-addressed, so readers drop repeats.
+ * Batches one model-call attempt's deltas at most `batchMs` apart, merging consecutive same-kind pieces. A side channel
+ * that never blocks or fails the call: `push` never waits; failed sends retry in order while the call lasts, the buffer
+ * bounded by `maxBufferedChars` (oldest text dropped); `end`/`close` wait briefly, never throw. Sinks may see repeats.
  */
 export class DeltaPublisher {
   private pending: StreamDelta[] = [];

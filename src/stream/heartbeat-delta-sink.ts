@@ -4,10 +4,8 @@ import type { DeltaSink } from "./stream-delta.js";
 
 /**
  * The Temporal-native transport: each batch goes into the attempt's {@link LiveOutputWindow} and out as the model
- * activity's heartbeat details, which the server keeps on the pending activity and writes to no history event
- * (docs/decisions/0019). Clients read them by describing the session; the session workflow never sees them. The
- * SDK sends the latest details at most once per heartbeat throttle interval (the worker sets it short). Must be
- * created inside the model activity.
+ * activity's heartbeat details, which no history event records (docs/decisions/0019); clients read them by
+ * describing the session. Create it inside the model activity.
  */
 export function heartbeatDeltaSink(origin: { key: string; attempt: number }): DeltaSink {
   const context = Context.current();

@@ -14,11 +14,9 @@ const KEPT_CALLS = 4;
 const MAX_CHARS = 1_000_000;
 
 /**
- * The live output a client has read of a session's model calls, per call and kind, so each read hands on only what
- * goes beyond the reader's cursor. It is fed with what the model activities' heartbeats hold
- * (`heartbeatSnapshotDeltas`): each snapshot repeats what the previous one held, so only what goes beyond what is
- * kept is appended; a later attempt replaces an earlier one, and a snapshot whose window moved past what is kept
- * starts the kind again at its offset (the gap is the final message's). Client memory only.
+ * The live output a client has read of a session's model calls, per call and kind, so each read hands on only what is
+ * beyond its cursor. Fed with heartbeat snapshots (`heartbeatSnapshotDeltas`), each repeating the last: only the excess
+ * is appended, a later attempt replaces an earlier one, and a window moved past what is kept restarts at its offset.
  */
 export class LiveDeltas {
   private readonly calls = new Map<string, CallOutput>();

@@ -3,10 +3,9 @@ import type { ToolEventBatch } from "../contract/tool-event-batch.js";
 import type { WireEvent } from "../contract/wire-event.js";
 
 /**
- * What a tool activity's heartbeat carries once its tool emitted events: the call's events so far, as much of the
- * tail as fits the window ({@link TOOL_EVENT_WINDOW_BYTES}), and the tool's own heartbeat details if it gave any.
- * Each heartbeat's details replace the previous ones on the server's pending activity, where clients read them
- * (`DescribeWorkflowExecution`); the activity's result carries the last window (docs/decisions/0021).
+ * What a tool activity's heartbeat carries once its tool emitted events: as much of the call's event tail as fits
+ * {@link TOOL_EVENT_WINDOW_BYTES}, plus the tool's own heartbeat details if any. Each replaces the previous on the
+ * pending activity, where clients read it; the result carries the last window (docs/decisions/0021).
  */
 export interface ToolEventSnapshot {
   toolEvents: ToolEventBatch;

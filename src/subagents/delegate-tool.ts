@@ -43,13 +43,9 @@ export type DelegateTool = Tool<DelegateInput> & {
 };
 
 /**
- * The seed's subagent tool: the model delegates tasks (`{ tasks: [{ display_name, subagent_type, prompt }] }`) to
- * other agents, which run in parallel in sessions of their own, and gets one report section per task. Each
- * subagent's events reach the parent's stream stamped with its `forkId` between `subagent` start and end events;
- * its usage counts toward the parent's run. One level only: a subagent never gets a delegation tool. In durable
- * runs each task is a child workflow (visible under the parent in the Temporal UI, cancelled with the parent's run).
- * @example
- * const lead = defineAgent({ name: "lead", model: "gpt-4o", tools: [delegateTool({ agents: [researcher] })] });
+ * The subagent tool: the model delegates tasks (`{ tasks: [{ display_name, subagent_type, prompt }] }`) to agents run
+ * in parallel in their own sessions and gets one report section per task. Their events reach the parent's stream
+ * stamped with `forkId`, their usage its run. One level only; durably each task is a child workflow.
  */
 export function delegateTool(options: DelegateToolOptions): DelegateTool {
   const subagents = options.agents.map((agent) => agent.name);

@@ -22,13 +22,9 @@ interface OpenRun {
 }
 
 /**
- * The worker side of the `liteAgentTelemetry` sink: makes the spans of runs (`invoke_agent <agent>`), turns
- * (`turn <n>`) and approval waits from the events the session workflow reports, at the time this worker learns of
- * them, and counts turns and approvals. Runs and turns get ids every worker derives alike (run-span-ids.ts), so
- * the model and tool call spans the activities make are their children, and a worker that takes over a run after a
- * crash carries its spans on under the same ids (marked `lite_agent.resumed`). An event told again (a workflow task
- * that ran live twice: retried after a failure or timeout, or dropped with a refused update and run again) changes
- * nothing and counts nothing.
+ * The worker side of the `liteAgentTelemetry` sink: spans of runs, turns and approval waits from the events the
+ * workflow reports, with turn and approval counts. Ids are derived alike on every worker (run-span-ids.ts), so
+ * activity spans nest and a worker taking over after a crash continues them; a repeated event changes nothing.
  */
 export class RunSpans {
   private readonly runs = new Map<string, OpenRun>();

@@ -22,10 +22,9 @@ const FINISH_REASONS: Record<ModelStopReason, string> = {
 };
 
 /**
- * The activities with a span around each model call (`chat <model>`) and tool call (`execute_tool <name>`), named
- * and attributed as the OpenTelemetry GenAI conventions say, children of their turn's span (ids derived from the
- * session, run and turn; see run-span-ids.ts) and linked to the activity's Temporal span when there is one; and
- * with the token and tool call metrics. Made here, in the activity, the spans measure the real call.
+ * The activities with a span around each model call (`chat <model>`) and tool call (`execute_tool <name>`) per the
+ * OpenTelemetry GenAI conventions, children of their turn's span (run-span-ids.ts) and linked to the activity's
+ * Temporal span if any, plus token and tool call metrics. Made in the activity, so spans measure the real call.
  */
 export function tracedActivities(
   activities: AgentActivities,

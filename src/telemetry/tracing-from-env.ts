@@ -5,11 +5,9 @@ import { AgentTracing } from "./agent-tracing.js";
 let shared: AgentTracing | undefined;
 
 /**
- * Tracing as the standard OpenTelemetry environment asks: spans go by OTLP (http/protobuf) to
- * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT` (headers, timeouts and batching from the
- * other `OTEL_EXPORTER_OTLP_*` and `OTEL_BSP_*` variables), named `OTEL_SERVICE_NAME`. Off (undefined) when no
- * endpoint is set, or when `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`. One per process (workers and
- * clients share it), flushed when the process is about to exit.
+ * Tracing as the standard OpenTelemetry environment asks: OTLP (http/protobuf) spans to
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT`, tuned by other `OTEL_*` variables; off when
+ * no endpoint, `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`. One per process, flushed at exit.
  */
 export function tracingFromEnv(env: NodeJS.ProcessEnv = process.env): AgentTracing | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined;

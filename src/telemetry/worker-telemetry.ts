@@ -32,10 +32,9 @@ export interface WorkerTelemetryOptions {
 }
 
 /**
- * What a worker needs for tracing and metrics: Temporal's OpenTelemetry interceptors (activity spans, the client
- * the activities use) and workflow span exporter sink when tracing is on, our `liteAgentTelemetry` sink (always
- * registered: the session workflow reports to it), and the activities wrapped with model and tool call spans and
- * metrics. Metrics go to Temporal's runtime meter, exported wherever the runtime was told to (metrics-runtime.ts).
+ * What a worker needs for tracing and metrics: Temporal's OpenTelemetry interceptors and span exporter sink (when
+ * tracing), our always-registered `liteAgentTelemetry` sink, and activities wrapped with call spans and metrics.
+ * Metrics go to Temporal's runtime meter (metrics-runtime.ts).
  */
 export class WorkerTelemetry {
   readonly metrics = new AgentMetrics(Runtime.instance().metricMeter);

@@ -17,11 +17,9 @@ export interface InterruptOptions {
 }
 
 /**
- * Turns the first Ctrl-C (or SIGTERM) into a clean shutdown — cancel the run, stop the worker and the server —
- * and a later one into an immediate exit (the dev server's watchdog still takes the server down with us).
- *
- * One Ctrl-C often arrives more than once: the terminal signals the whole process group, and `npm` and `tsx`
- * also relay the signal they got to their child. Repeats within a second of the first are taken as that echo.
+ * Turns the first Ctrl-C (or SIGTERM) into a clean shutdown (cancel the run, stop worker and server) and a later one
+ * into an immediate exit. Repeats within `echoWindowMs` of the first count as its echo: the terminal signals the
+ * whole process group, and `npm` and `tsx` relay the signal to their child too.
  */
 export function handleInterrupts(log: (line: string) => void, options: InterruptOptions = {}): Interrupts {
   const { exit = process.exit, now = Date.now, echoWindowMs = 1_000 } = options;

@@ -14,11 +14,9 @@ export interface CheckpointerConformanceCase {
 }
 
 /**
- * The behaviour every Checkpointer must have, as six runnable cases. Each case uses fresh random session ids, so a
- * factory may hand back a shared, persistent store.
- *
- * @example
- * for (const check of checkpointerConformance) it(check.name, () => check.run(() => myCheckpointer()));
+ * The behaviour every Checkpointer must have, as six runnable cases, each on fresh random session ids (a factory may
+ * share a persistent store).
+ * @example for (const check of checkpointerConformance) it(check.name, () => check.run(() => myCheckpointer()));
  */
 export const checkpointerConformance: readonly CheckpointerConformanceCase[] = [
   { name: "head is monotonic and read replays in seq order", run: monotonicHeadAndReplay },

@@ -12,11 +12,9 @@ import type { OpenAIServerCompletion } from "./openai-server-script.js";
 const DEFAULT_CHUNK_SIZE = 4;
 
 /**
- * The `chat.completion.chunk` objects of a streamed answer, in OpenAI's order: a first chunk with the role,
- * the reasoning deltas, the content deltas, the tool-call deltas (each call opens with its id, type and name
- * and empty arguments, then its arguments in pieces), a chunk with an empty delta and the `finish_reason`, and,
- * when the request set `stream_options.include_usage`, a last chunk with empty `choices` and the usage (every
- * earlier chunk then carries `usage: null`, as OpenAI's do).
+ * The `chat.completion.chunk`s of a streamed answer in OpenAI's order: role, reasoning, content, tool-call deltas
+ * (id, type, name and empty arguments first, then argument pieces), an empty delta with `finish_reason`, and, with
+ * `stream_options.include_usage`, a last usage chunk with empty `choices` (earlier chunks then carry `usage: null`).
  */
 export function completionChunks(completion: OpenAIServerCompletion, context: CompletionContext): object[] {
   const size = Math.max(1, Math.floor(completion.chunkSize ?? DEFAULT_CHUNK_SIZE));

@@ -3,10 +3,9 @@ import type { OpenAIServer } from "./openai-server.js";
 import type { OpenAIServerStaticResponse } from "./openai-server-script.js";
 
 /**
- * The conformance script for a provider that talks to an {@link OpenAIServer}: each step becomes the server's
- * next scripted response. Errors before streaming are HTTP errors with the status; errors during streaming are
- * an SSE error event whose `code` is the status (as OpenRouter and vLLM send them) after a few text chunks; a
- * slow step streams a long answer one character every 20 ms.
+ * The conformance script for a provider talking to an {@link OpenAIServer}: each step is the server's next response.
+ * Errors before streaming are HTTP errors; mid-stream ones an SSE error event with the status as `code` after a few
+ * text chunks; a slow step streams a long answer one character every 20 ms.
  */
 export function openAIServerConformanceScript(server: OpenAIServer): ConformanceScript {
   return { next: (step) => server.script(toServerResponse(step)) };

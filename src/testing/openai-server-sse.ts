@@ -4,10 +4,9 @@ import { errorBody } from "./openai-server-error-body.js";
 import type { OpenAIServerCompletion } from "./openai-server-script.js";
 
 /**
- * Streams `chunks` as server-sent events (`data: {...}\n\n`, ending with `data: [DONE]\n\n`), pausing
- * `delayMs` between chunks. With `dropAfterChunks` it destroys the socket after that many chunks, so the client
- * sees the connection break; with `streamError` it sends an error event after `afterChunks` chunks and ends
- * the response without `[DONE]`. Stops early, without error, when the client goes away (an abort).
+ * Streams `chunks` as server-sent events ending in `data: [DONE]`, `delayMs` apart. `dropAfterChunks` destroys the
+ * socket after that many chunks; `streamError` sends an error event after `afterChunks` and ends without `[DONE]`.
+ * Stops quietly when the client goes away.
  */
 export async function streamEvents(
   res: ServerResponse,

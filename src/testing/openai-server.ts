@@ -54,17 +54,9 @@ interface ServerState {
 }
 
 /**
- * Starts a real HTTP server that speaks the OpenAI Chat Completions protocol, for tests: `POST
- * /v1/chat/completions` answers from a script, as server-sent events (`stream: true`) or as one JSON object,
- * and `GET /v1/models` lists models. Responses can be text, reasoning, tool calls, usage, slow or chunked
- * streams, HTTP errors with headers such as `retry-after`, errors inside the stream, or a connection dropped
- * mid-stream. Every request is recorded. When the script runs out, the server answers 500 with
- * `openAIServer: script exhausted …`, so a test that makes an unplanned call fails loudly.
- * @example
- * const server = await startOpenAIServer({ responses: [{ text: "Hello!" }] });
- * const provider = openaiProvider({ baseURL: server.baseURL, apiKey: "test" });
- * // … run the agent …
- * await server.close();
+ * Starts an HTTP server speaking OpenAI Chat Completions for tests: `POST /v1/chat/completions` answers from a script
+ * (SSE or JSON: text, reasoning, tool calls, usage, slow streams, HTTP or in-stream errors, dropped connections) and
+ * records every request; `GET /v1/models` lists models. Past the script it answers 500 (`script exhausted …`).
  */
 export async function startOpenAIServer(options: OpenAIServerOptions = {}): Promise<OpenAIServer> {
   const state: ServerState = { queue: [...(options.responses ?? [])], requests: [], chatCount: 0, options };

@@ -16,12 +16,9 @@ export interface ConformanceToolCall {
 }
 
 /**
- * What the provider under test must answer to its next `stream()` call:
- * - `{ text, usage? }`: a text answer (streamed in more than one delta when the provider streams);
- * - `{ toolCall, text?, usage? }`: optional text, then one tool call;
- * - `{ error: status }`: the request fails with that HTTP status before anything streams;
- * - `{ errorMidStream: status, text }`: part of `text` streams, then the call fails with that status;
- * - `{ slow: true }`: a long answer that takes seconds to stream, to be aborted.
+ * The provider's next answer: `{ text, usage? }` (streamed in several deltas), `{ toolCall, text?, usage? }`,
+ * `{ error: status }` (fails before streaming), `{ errorMidStream: status, text }` (fails after part of `text`), or
+ * `{ slow: true }` (a long answer, to be aborted).
  */
 export type ConformanceStep =
   | { text: string; usage?: Usage }
@@ -46,19 +43,9 @@ export interface ProviderConformanceCase {
 export const ABORT_SETTLE_MS = 1000;
 
 /**
- * The behaviour every ModelProvider must have, as six runnable cases (the seed's `providerConformance`): an id
- * and exactly one final `message_done`; text deltas in the order of the final text; text and tool calls as
- * `text` and `tool_call` blocks with parsed input; usage as `inputTokens`/`outputTokens`/`cacheReadTokens`; an
- * abort settles the stream with an AbortError within {@link ABORT_SETTLE_MS}; failures before and during the
- * stream are `ProviderError`s with the HTTP status (429, 503). Each case first scripts the answers through
- * `script`, then calls `factory` once.
- *
- * @example
- * const server = await startOpenAIServer();
- * for (const check of providerConformance) {
- *   it(check.name, () => check.run(() => openaiProvider({ baseURL: server.baseURL, apiKey: "k" }),
- *     openAIServerConformanceScript(server)));
- * }
+ * Six runnable cases every ModelProvider must pass: one id and one final `message_done`, ordered text deltas, `text`
+ * and `tool_call` blocks, usage, abort within {@link ABORT_SETTLE_MS}, and `ProviderError`s with the HTTP status.
+ * Each case scripts answers through `script`, then calls `factory` once: `check.run(factory, script)`.
  */
 export const providerConformance: readonly ProviderConformanceCase[] = [
   { name: "has an id and sends exactly one final message_done", run: oneFinalMessage },
@@ -242,12 +229,9 @@ function textOf(content: string | readonly ContentBlock[]): string {
 }
 
 /**
- * The conformance script for the fake providers: steps go into a shared queue, and `factory` builds a
- * provider whose every `stream()` plays the next queued step through {@link fakeProvider}. Errors are
- * `ProviderError`s with the scripted status; a slow step is a long answer streamed one character at a time.
- * @example
- * const { script, factory } = scriptedConformance();
- * for (const check of providerConformance) it(check.name, () => check.run(factory, script));
+ * The conformance script for the fake providers: steps go into a shared queue and `factory`'s providers play the next
+ * one per `stream()` via {@link fakeProvider}; errors are `ProviderError`s with the scripted status.
+ * @example const { script, factory } = scriptedConformance(); // then check.run(factory, script) per case
  */
 export function scriptedConformance(): { script: ConformanceScript; factory: ProviderFactory } {
   const queue: ConformanceStep[] = [];

@@ -10,10 +10,8 @@ const BEARER = /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi;
 const SK_KEY = /\bsk-[A-Za-z0-9_-]{16,}/g;
 
 /**
- * The secrets a worker knows, and a scrubber over them: configured values are replaced with `[redacted]`, and
- * so are `Bearer <token>` and `sk-…` keys wherever they appear. Values can be added later (a provider made on
- * demand declares its key when first used).
- * @example new SecretScrubber(["s3cr3t-value"]).scrub("bad key s3cr3t-value") // "bad key [redacted]"
+ * The secrets a worker knows and a scrubber over them: configured values, `Bearer <token>` and `sk-…` keys become
+ * `[redacted]` wherever they appear. Values can be added later (a provider made on demand declares its key when used).
  */
 export class SecretScrubber {
   private readonly secrets = new Set<string>();

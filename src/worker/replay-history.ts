@@ -5,10 +5,9 @@ import { withPayloadEncryption } from "../encryption/payload-encryption.js";
 import { loadWorkflowBundle } from "./workflow-bundle.js";
 
 /**
- * Replays an exported session history against the current workflow code. Resolves when it replays cleanly;
- * rejects with Temporal's DeterminismViolationError when the code would take a different path. Payloads the
- * history holds by reference are read from `storage` (default the environment's, like workers and clients); encrypted
- * payloads are decrypted with the environment's keys (LITE_AGENT_ENCRYPTION_*).
+ * Replays an exported session history against the current workflow code; rejects with DeterminismViolationError when
+ * the code would take another path. Payloads held by reference are read from `storage` (default: the environment's),
+ * and encrypted ones are decrypted with the environment's keys (LITE_AGENT_ENCRYPTION_*).
  */
 export async function replaySessionHistory(
   history: unknown,

@@ -30,11 +30,9 @@ export class SearchAttributesMissingError extends AgentError {
 }
 
 /**
- * Checks that the namespace has the search attributes sessions upsert (by default `AgentName`, `AgentStatus`,
- * `AgentTurns` and `AgentTokens`) with their types. Without them every workflow task of a session fails ("unexpected
- * workflow task failure") and the session never moves, so workers and clients check first and fail with one error
- * naming what is missing and the commands that create it. Passes when the server does not say (no permission to list
- * search attributes).
+ * Checks that the namespace has the search attributes sessions upsert (default `AgentName`, `AgentStatus`,
+ * `AgentTurns`, `AgentTokens`) with their types: without them every session's workflow task fails. Throws one error
+ * naming what is missing and the commands that create it; passes when the server will not say (no permission).
  */
 export async function checkSearchAttributes(
   operator: OperatorService,

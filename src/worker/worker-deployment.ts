@@ -27,11 +27,9 @@ export function deploymentVersion(
 }
 
 /**
- * Temporal worker options for a deployment version: worker versioning on, session workflows pinned to the
- * version they start on (they move at their next continue-as-new after another version becomes their target).
- * Pinned is declared here, as the worker's default, not on the workflow: the SDK fails every workflow task of a
- * workflow that declares a versioning behaviour on an unversioned worker. None without a version: the worker is
- * unversioned, as on the dev server.
+ * Temporal worker options for a deployment version: versioning on, session workflows pinned to their start version
+ * (they move at continue-as-new once another is their target); none without a version. Pinned is the worker's default,
+ * not declared on the workflow: the SDK fails a workflow that declares it on an unversioned worker.
  */
 export function deploymentWorkerOptions(
   version: WorkerDeploymentVersion | undefined,

@@ -79,11 +79,9 @@ function modulePath(module: string): string {
 }
 
 /**
- * The modules loaded once per worker thread and shared by every session it runs: the workflow entry (so the whole of
- * the kernel, the session and their libraries) and the middleware modules. Without this, the SDK's reusable context
- * loads every module again for each workflow, to keep module state apart: about 1 MB of memory per cached session
- * (docs/decisions/0014). Shared modules must keep no per-session state at module level (a lint rule guards
- * the workflow folders) and call no workflow API while they load; the SDK freezes what they export.
+ * The modules loaded once per worker thread and shared by its sessions (the workflow entry and middleware modules),
+ * sparing the SDK's per-workflow reload and its memory per cached session (docs/decisions/0014). They must keep no
+ * per-session module state (linted in workflow folders) and call no workflow API while loading; exports are frozen.
  */
 function preloadedModules(middlewareModules: readonly string[]): string[] {
   return [workflowsPath(), ...middlewareModules];
@@ -93,10 +91,9 @@ function preloadedModules(middlewareModules: readonly string[]): string[] {
 type WebpackConfigHook = NonNullable<Parameters<typeof bundleWorkflowCode>[0]["webpackConfigHook"]>;
 
 /**
- * The language level TypeScript sources are compiled to in the bundle: the compiled package's (tsconfig's `target`),
- * so a bundle made from sources runs the same code as one made from `dist/`. The SDK's default (ES2017) rewrites
- * async generators and `for await` into helper code that makes several promises per step, and the SDK captures a
- * stack trace for every promise workflow code makes (docs/decisions/0014).
+ * The language level of TypeScript sources in the bundle: tsconfig's `target`, so a source bundle runs the same code
+ * as `dist/`. The SDK's ES2017 default rewrites async generators and `for await` into several promises per step, and
+ * the SDK captures a stack trace for every workflow promise (docs/decisions/0014).
  */
 export const SOURCE_TARGET = "es2022";
 
@@ -125,10 +122,8 @@ export interface WorkflowBundleOptions {
    */
   modules?: readonly string[];
   /**
-   * Include Temporal's OpenTelemetry workflow interceptors (`@temporalio/interceptors-opentelemetry`; see
-   * src/workflows/admission/tracing-interceptors.ts): workflow, signal and activity-scheduling spans, exported through the
-   * worker's `exporter` sink. They add no command and keep the commands' order, so sessions replay alike with and
-   * without them.
+   * Include Temporal's OpenTelemetry workflow interceptors (see src/workflows/admission/tracing-interceptors.ts), exported
+   * through the worker's `exporter` sink. They add no command and keep command order, so sessions replay alike.
    */
   tracing?: boolean;
 }
@@ -144,11 +139,9 @@ export function tracingInterceptorsPath(): string {
 }
 
 /**
- * The workflow bundle, built once per code version and cached on disk, because bundling takes seconds and every
- * worker process (tests, the demo, the CLI) needs it. The cache is `.cache/workflow-bundle` in the package's folder:
- * the project root when running from source, `node_modules/lite-agent-temporal` when installed (there the bundle
- * is made of the compiled `dist/` workflows). A cache that cannot be written (a read-only install) only costs the
- * bundling time at each start.
+ * The workflow bundle, built once per code version and cached on disk (bundling takes seconds) in the package's
+ * `.cache/workflow-bundle`: the project root from source, `node_modules/lite-agent-temporal` (bundled from `dist/`)
+ * when installed. A cache that cannot be written only costs the bundling time at each start.
  */
 export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): Promise<WorkflowBundle> {
   const cacheDir = options.cacheDir ?? join(sourceRoot, "..", ".cache", "workflow-bundle");

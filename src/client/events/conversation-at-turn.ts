@@ -30,11 +30,9 @@ export interface ConversationAtTurnOptions {
 }
 
 /**
- * The conversation of a session at the end of turn `turn` (counted across its runs, as its status counts turns),
- * read from its workflow history: each execution (across continue-as-new) is replayed, oldest first, against the
- * current workflow code, which reports every turn's end with the conversation as the kernel then held it (compacted,
- * when compaction ran). Nothing runs again: a replay takes every model and tool result from the history. Only turns
- * that ended can be read (a turn waiting for an approval or an answer has not).
+ * The conversation of a session at the end of turn `turn` (counted across runs), read by replaying each execution's
+ * history, oldest first, against the current workflow code, which reports every turn's end with the conversation the
+ * kernel then held (compacted, if it was). Nothing runs again. Only turns that ended can be read.
  */
 export async function conversationAtTurn(
   client: Client,

@@ -26,12 +26,9 @@ export type MergeSource =
 const END_MARKER_WAIT_MS = 5_000;
 
 /**
- * Merges a run's durable events with live deltas from an external transport into one ordered stream:
- * deltas show as they arrive while a model call is open (held otherwise); a successful `model_call_end` waits
- * for the call's end marker, which the activity stores before completing, so no text follows its call. With the
- * session's own source (heartbeats, which end with the activity), a successful call's end waits instead for the
- * call's durable `message`, and what of its text and reasoning was not shown live shows from it first, so the
- * live output of every call is whole. `resumedAt` is the model output id a resumed reader goes on after.
+ * Merges a run's durable events with live deltas into one ordered stream: deltas show while a model call is open; a
+ * successful `model_call_end` waits for the call's end marker (from heartbeats: its `message`, first showing what was
+ * not shown live), so no text follows its call. `resumedAt` is the output id a resumed reader goes on after.
  */
 export async function* mergeExternalDeltas(
   source: MergeSource,

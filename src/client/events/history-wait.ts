@@ -12,12 +12,9 @@ const RETRY_AFTER_FAILURE_MS = 60_000;
 const PAGE_SIZE = 256;
 
 /**
- * Waits for a session's history to grow, by the server's long poll (`GetWorkflowExecutionHistory` with
- * `waitNewEvent`): the server holds the request, so a reader of a quiet session (waiting for a person, a subagent,
- * a tool that sends no events) costs the session's worker nothing while it waits, where each `readStream` query
- * costs it a few milliseconds (docs/decisions/0014). It keeps its place in the history between waits. The first
- * wait on an execution reads its history page by page to the end, and each page ends a wait: the reader asks once
- * per page, then waits for real. It decodes nothing (no payload codec runs).
+ * Waits for a session's history to grow by the server's long poll (`waitNewEvent`), so a reader of a quiet session
+ * costs its worker nothing, unlike `readStream` queries (docs/decisions/0014). Keeps its place between waits; a first
+ * wait on an execution returns once per history page up to the end. Decodes nothing (no payload codec runs).
  */
 export class HistoryWait {
   private token: Uint8Array | undefined;

@@ -19,13 +19,9 @@ export interface LiveRead {
 }
 
 /**
- * Reads what a session's activities in flight heartbeat: the live output of its model calls (`callModel`,
- * docs/decisions/0019) and the events of its tool calls (`executeTool`, docs/decisions/0021), from the pending
- * activities `DescribeWorkflowExecution` returns. The session's worker is not asked. Details are decoded with the
- * client's data converter (its payload codecs), as the worker encoded them; details that do not decode or are not
- * what the activity heartbeats are skipped (the final message or the result's events still come). Each read hands
- * on the model output beyond the reader's cursor; tool events come as their windows (the reader's tool cursor and
- * `placeToolEvents` hand on what goes beyond).
+ * Reads what a session's in-flight activities heartbeat (model output, docs/decisions/0019; tool events, 0021) from
+ * `DescribeWorkflowExecution`, not asking the worker; details are decoded with the client's converter, and those that
+ * do not decode are skipped. Each read hands on the model output beyond its cursor and the tool events as windows.
  */
 export class LiveOutputReader {
   private readonly live = new LiveDeltas();

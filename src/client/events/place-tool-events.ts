@@ -16,13 +16,9 @@ export function parseToolEventId(id: string): { key: string; seen: number } | un
 }
 
 /**
- * Puts the tool events of one `readStream` answer among its logged entries: each call's events right after its
- * `tool_call_start`, or first when that start came in an earlier answer (so always before the call's
- * `tool_call_end`, which the workflow logs only after the activity stored them). Events of a call whose end the
- * reader has passed are dropped; those whose start this answer does not reach yet wait for the next one (the
- * cursor stays). A placed event carries the offset of the entry before it and its own id ({@link toolEventId}), which
- * marks it as live output: readers count logged entries by offset, and resume a call's events by that id. Advances
- * `cursor`.
+ * Puts one `readStream` answer's tool events among its entries, right after the call's `tool_call_start` (first if
+ * that came earlier): always before its `tool_call_end`. Events of passed calls are dropped; those of unreached starts
+ * wait (`cursor` stays). Placed events carry the previous entry's offset and a {@link toolEventId}. Advances `cursor`.
  */
 export function placeToolEvents(
   items: LoggedEntry[],
@@ -58,10 +54,9 @@ export function placeToolEvents(
 }
 
 /**
- * The windows of the tool calls in flight, read from their activities' heartbeats, each with where its call began as
- * the `readStream` answer says (`toolCallStarts`). A call the answer does not name (it started after the query) is
- * left for the next read: its events must not come before its start. Its end cannot be in the answer, since the
- * activity was still pending when the session was described, after the query.
+ * The windows of the tool calls in flight, each with where its call began per the `readStream` answer
+ * (`toolCallStarts`). A call the answer does not name started after the query and waits for the next read, so its
+ * events never precede its start; its end cannot be in the answer (its activity was pending after the query).
  */
 export function startedWindows(
   windows: ToolEventBatch[],

@@ -11,10 +11,9 @@ import { workflowTaskFailure } from "../../runtime/workflow-task-failure.js";
 const MAX_RESTARTS = 5;
 
 /**
- * A session's whole transcript: the archived segments (read through `storage`, the same payload storage the
- * workers use), then the messages of the current conversation that are not archived yet (paged through the
- * `sessionTranscript` query). Each message the session ever held comes once, in order; summaries and other
- * compaction output do not. A stretch compacted by a worker without storage shows as one `system` note.
+ * A session's whole transcript: the archived segments (via `storage`, the workers' payload storage), then the current
+ * conversation's messages not yet archived (paged by `sessionTranscript`). Each message comes once, in order, without
+ * compaction output; a stretch compacted by a worker without storage shows as one `system` note.
  */
 export async function readTranscript(
   handle: WorkflowHandle,

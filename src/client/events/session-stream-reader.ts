@@ -14,13 +14,9 @@ import { StreamHistoryError } from "./stream-history-error.js";
 import type { StreamHistoryOptions } from "./stream-history.js";
 
 /**
- * The pause after a read that brought live output (more is likely within a batch), after one that brought only
- * events (a turn's events come together, one workflow task at a time, and the next wait for an activity or a
- * workflow task), and the longest pause while nothing happens. Each read is a query the session's worker answers
- * (3–4 ms of its CPU, whatever the answer holds, and the workflow's next task waits while it runs), so reads are
- * spaced by what they can bring (docs/decisions/0014). Events a person watches lose nothing at
- * 100 ms; while every read brings events (a busy session, turns of a few tens of ms), the pause doubles to the longest
- * one, since each read then takes a batch of turns: that halves a busy session's reads again.
+ * Pauses between reads: after live output (more is likely soon), after events only (a turn's come together), and the
+ * longest while nothing happens or every read brings events (each then takes a batch of turns). Each read is a query
+ * the worker answers while the workflow's next task waits, so reads are spaced by what they can bring (ADR 0014).
  */
 const FAST_POLL_MS = 25;
 const EVENT_POLL_MS = 100;
@@ -46,15 +42,9 @@ export interface SessionStreamReaderOptions {
 }
 
 /**
- * Reads a session's events with the `readStream` query and, while the session says live calls are in flight, the
- * live output and tool events in its activities' heartbeats (describing the session, {@link LiveOutputReader}), so a
- * reader adds nothing to the session's history (docs/decisions/0005, 0019, 0021). Polls fast while entries come and
- * slows down while nothing happens; follows the session across continue-as-new (the query always reaches the newest
- * execution; offsets go on). While the session says its stream is quiet, it waits on the session's history instead
- * of asking again ({@link HistoryWait}). Entries the session no longer keeps (a reader that fell behind what it carries across
- * continue-as-new) are read from its workflow histories (`readEntriesFromHistory`), so every entry comes once, in
- * order; only a range whose history is gone comes as one `events_lost` entry. The events end when the session is closed and read to its end,
- * or when `stop` is called.
+ * Reads a session's events by the `readStream` query plus, while calls are in flight, heartbeat live output and tool
+ * events ({@link LiveOutputReader}); adds nothing to its history (ADRs 0005, 0019, 0021). Follows continue-as-new,
+ * waits on history while quiet ({@link HistoryWait}), reads entries no longer kept from history (gone: `events_lost`).
  */
 export class SessionStreamReader {
   /** Each read's live deltas, then its events: a call's text always comes before the call's end. */
@@ -165,10 +155,9 @@ export class SessionStreamReader {
   }
 
   /**
-   * The live output after the reader's cursor and the tool events in flight, read after the page: only while the page
-   * says live calls are in flight (a quiet stream has none; absent from older sessions: read). Output or events of a
-   * call whose end is in the page cannot be in it (its activity completed before the end was recorded), so they never
-   * follow their call's end. A side channel: a describe that fails brings nothing this time, and the events go on.
+   * The live output after the cursor and the tool events in flight, read after the page only while it says calls are
+   * in flight (absent in older sessions: read). A call whose end is in the page has none left, so nothing follows its
+   * end. A side channel: a describe that fails brings nothing this time, and the events go on.
    */
   private async readLive(page: ReadStreamResult): Promise<LiveRead> {
     if (page.quiet === true) return NOTHING_LIVE;

@@ -27,13 +27,9 @@ export interface HistoryEntries {
 export type StreamHistoryOptions = ConversationAtTurnOptions;
 
 /**
- * The entries of a session's stream in `range`, read from its workflow histories, for a reader that fell behind what
- * the session keeps in memory. Every entry is in the history of the execution that appended it: the executions are
- * replayed newest first (following `continuedExecutionRunId` back) in one replay worker, against the current workflow
- * code, which reports each entry it appends through a sink on this replayer only, until one reaches back to
- * `range.from`; the current execution last, only if the earlier ones did not hold the whole range. Nothing runs
- * again. Offsets whose history is gone (an execution deleted by retention) come back as `lost`; a history that does
- * not replay is a {@link StreamHistoryError}.
+ * The entries of a session's stream in `range`, for a reader that fell behind what the session keeps: its executions
+ * are replayed newest first (the current one last, if needed) against the current workflow code, which reports what
+ * each appends, to `range.from`. Gone history comes back as `lost`; a failed replay throws {@link StreamHistoryError}.
  */
 export async function readEntriesFromHistory(
   client: Client,

@@ -13,12 +13,9 @@ type Item<R> = { event: DurableEvent } | { done: R } | { error: unknown };
 export const SUBAGENT_DRAIN_MS = 10_000;
 
 /**
- * A run's events with its subagents' events merged in: from a `subagent` start event on, the child session's events
- * are yielded as they happen, stamped with the subagent's `forkId` (and, as `offset`, the offset of that start
- * event: a reader that resumes after it reads the child session itself). The `subagent` end event follows the
- * child's last event, or comes after `drainMs` when the child's stream has not ended by then (the rest of the
- * child's events are then not merged; its session still has them). Closing the merged stream closes every stream it
- * reads.
+ * A run's events with its subagents' merged in: from a `subagent` start, the child's events as they happen, stamped
+ * with its `forkId` and the start's offset (a reader resuming after it reads the child session). The `subagent` end
+ * follows the child's last event, or `drainMs` (the rest stays in its session). Closing closes every stream read.
  */
 export async function* withSubagentEvents<R>(
   parent: AsyncGenerator<DurableEvent, R>,

@@ -151,10 +151,9 @@ function describe(token: Token): string {
 }
 
 /**
- * Evaluates an arithmetic expression without `eval`: numbers, `+ - * / %`, `^` or `**` for powers,
- * parentheses, and `abs sqrt min max round(x, digits)`. Throws {@link ArithmeticError} with the position of
- * the problem, and for division by zero or a result that is not a finite number.
- * @example evaluateArithmetic("(2 + 3) * 4 ^ 2") // 80
+ * Evaluates an arithmetic expression without `eval`: numbers, `+ - * / %`, `^` or `**`, parentheses, and
+ * `abs sqrt min max round(x, digits)`. Throws {@link ArithmeticError} with the problem's position, and for division by
+ * zero or a non-finite result.
  */
 export function evaluateArithmetic(expression: string): number {
   if (expression.length > MAX_LENGTH)

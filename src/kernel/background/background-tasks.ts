@@ -48,24 +48,9 @@ interface Settled {
 const CANCELLED: Settled = { content: "Error: background task cancelled", status: "cancelled" };
 
 /**
- * Creates a registry of background tasks for one owner (a run, or a session).
- *
- * - `spawn` starts `run` at once and returns `{id: "bg_<n base 36>_<6 hex>", label}`. A `joinable` task (the
- *   default) blocks the run from ending; a `detached` one never does, and its `write`s are readable by `read`.
- * - A returned string is `completed`; a returned `{content, status}` keeps its status; a throw is `failed` with
- *   `Error: <message>`; passing `limits.maxTaskMs` aborts the task and marks it `failed` (timed out).
- * - `cancel`/`cancelAll` and the owner's signal abort the task's own signal; the completion is recorded when the
- *   task settles (so a task can still report what it did) with status `cancelled`, unless it returned an explicit
- *   `{content, status}`. A cancelled task that ignores its signal stays pending until `maxTaskMs`, if set.
- * - `waitNextJoinable(signal)` resolves (never rejects) when a joinable task completes, at once when an
- *   undelivered joinable completion exists or none is running, and as soon as `signal` aborts; callers check
- *   `signal.aborted` themselves.
- *
- * @example
- * const tasks = createBackgroundTasks({ emit, signal, ports });
- * tasks.spawn({ label: "npm test", run: async (signal) => runTests(signal) });
- * while (tasks.pendingJoinable() > 0) await tasks.waitNextJoinable(signal);
- * const notes = tasks.takeCompleted().map(backgroundCompletionMessage);
+ * Creates a registry of background tasks for one owner. `spawn` starts a task at once; joinable ones (the default)
+ * keep the run from ending. A returned string is `completed`, a throw or passing `limits.maxTaskMs` is `failed`; a
+ * task cancelled (by `cancel` or the owner's signal) is recorded `cancelled` when it settles, unless it gave a status.
  */
 export function createBackgroundTasks(options: BackgroundTasksOptions): BackgroundTasks {
   return new BackgroundRegistry(options);

@@ -10,13 +10,9 @@ const STATUS_ATTRIBUTE: Record<BackgroundStatus, string> = {
 };
 
 /**
- * Renders a finished background task as the user message the model sees on its next turn:
+ * Renders a finished background task as the user message the model sees next turn:
  * `<background-task-completed id=".." label=".."[ status=".."]>\n<content>\n</background-task-completed>`.
- * Double quotes in the label become `'` so the attribute stays well formed; `failed` is shown as `error`.
- *
- * @example
- * backgroundCompletionMessage({ id: "bg_0_a1b2c3", label: "npm test", content: "ok", status: "completed", isError: false });
- * // { role: "user", content: '<background-task-completed id="bg_0_a1b2c3" label="npm test">\nok\n</background-task-completed>' }
+ * Double quotes in the label become `'` so the attribute stays well formed; status `failed` is shown as `error`.
  */
 export function backgroundCompletionMessage(completion: BackgroundCompletion): Message {
   const label = completion.label.replace(/"/g, "'");

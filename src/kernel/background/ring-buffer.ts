@@ -6,13 +6,9 @@ export interface RingBufferSlice {
 }
 
 /**
- * Keeps the last `capacity` characters written to it. Positions are absolute (characters ever written), so a
- * reader can keep a cursor and learn, on its next read, whether the buffer overtook it.
- *
- * @example
- * const ring = new RingBuffer(4);
- * ring.write("abcdef");
- * ring.readFrom(0); // { text: "cdef", dropped: true }
+ * Keeps the last `capacity` characters written. Positions are absolute (characters ever written), so a reader keeps a
+ * cursor and learns on its next read whether the buffer overtook it: after `write("abcdef")` into capacity 4,
+ * `readFrom(0)` is `{ text: "cdef", dropped: true }`.
  */
 export class RingBuffer {
   /** Chunks as written; kept whole so a write costs no copy of what is already held. */

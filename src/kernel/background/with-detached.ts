@@ -3,11 +3,9 @@ import { checkTotalLimit } from "./background-limits.js";
 import type { BackgroundCompletion, BackgroundSpawn, BackgroundTasks } from "./types.js";
 
 /**
- * A run's registry with an owner that outlives the run (a durable session): joinable tasks belong to the run (joined
- * before it ends, cancelled with it); detached ones go to `detached`, which the run never cancels, so they survive
- * it. Completions of both are delivered at the next turn start of whichever run is going (the session's next run
- * for a task that finished after its run ended). `maxTotal` counts both registries' running tasks together, as
- * one registry's limit counts all of its own (each registry still checks its own limits).
+ * A run's registry with an owner that outlives the run (a durable session): joinable tasks belong to the run; detached
+ * ones go to `detached`, which the run never cancels. Completions of both arrive at the next turn start of whichever
+ * run is going; `maxTotal` counts both registries' running tasks together.
  */
 export function withDetached(
   run: BackgroundTasks,

@@ -21,11 +21,9 @@ export function interruptedToolContent(name: string): string {
 }
 
 /**
- * Finds every `tool_started` with no matching `tool_result` and builds a synthetic error result for it, keeping its
- * turn. The kernel appends `synthetic` to the log and yields `tool_recovered` per entry of `recovered`; the tool is
- * never run again, because it may have had side effects before the crash.
- *
- * Starts and results pair up in order per call id, so an id reused in a later turn is matched correctly.
+ * Builds a synthetic error result, in its turn, for every `tool_started` without a matching `tool_result` (paired in
+ * order per call id, so reused ids match). The tool is never run again, since it may have had side effects before the
+ * crash; the kernel appends `synthetic` to the log and yields `tool_recovered` per entry of `recovered`.
  */
 export function recoverInterruptedTools(events: readonly (SessionEvent | StoredEvent)[]): CrashRecovery {
   const open: RecoveredTool[] = [];

@@ -3,17 +3,9 @@ import type { SessionEvent, StoredEvent } from "../vocabulary/session-events.js"
 import { sessionEventOf } from "./session-event-of.js";
 
 /**
- * Rebuilds the model-facing transcript from a session log.
- *
- * - Consecutive `tool_result` events merge into one `{role:"user", content: ToolResultBlock[]}` message, the shape
- *   the kernel sends after a tool phase.
- * - `user` and `assistant` events flush that group and are pushed as they are.
- * - `summary` resets the transcript to `summary.messages` (everything before it was compacted into them).
- * - Sidecar events (`tool_started`, `file_snapshot`, `permission_decision`, `context_view`, `artifact_verified`)
- *   are not part of the model's context and are skipped.
- *
- * @example
- * const messages = foldEvents(await collect(checkpointer.read(sessionId)));
+ * Rebuilds the model-facing transcript from a session log: consecutive `tool_result`s merge into one user message,
+ * `user`/`assistant` events are pushed as they are, a `summary` resets the transcript to its messages, and sidecar
+ * events (`tool_started`, `file_snapshot`, `permission_decision`, …) are skipped.
  */
 export function foldEvents(events: readonly (SessionEvent | StoredEvent)[]): Message[] {
   let messages: Message[] = [];

@@ -8,9 +8,7 @@ import { storeEvents } from "./store-events.js";
 export interface MemoryCheckpointerOptions {
   /**
    * The clock for `ts` and `SessionInfo.mtime`, in ms since the epoch. Defaults to `() => 0` because the kernel may
-   * not read the real clock: the in-process driver passes `Date.now` (or `ports.now`), the workflow driver passes
-   * workflow time. With the default, every `ts` is `1970-01-01T00:00:00.000Z` and `list()` still orders sessions
-   * by their last modification.
+   * not read the real clock (drivers pass `Date.now` or workflow time); `list()` still orders by last modification.
    */
   now?: () => number;
 }
@@ -23,13 +21,8 @@ interface SessionLog {
 }
 
 /**
- * An in-memory Checkpointer with all six methods, `truncate` included. Appends to one session are serialised, and
- * events are stored as JSON copies, so later mutation of a message by the caller cannot rewrite history and what
- * comes back is exactly what a durable backend would return.
- *
- * @example
- * const checkpointer = memoryCheckpointer({ now: Date.now });
- * await checkpointer.append("s1", [{ type: "user", message: userMessage("hi") }]);
+ * An in-memory Checkpointer with all six methods, `truncate` included. Appends to one session are serialised and
+ * events kept as JSON copies, so a caller's later mutation cannot rewrite history and reads match a durable backend.
  */
 export function memoryCheckpointer(options: MemoryCheckpointerOptions = {}): Checkpointer {
   const now = options.now ?? (() => 0);

@@ -8,25 +8,15 @@ import type { DecodedResponse } from "./types.js";
 type JsonObject = Record<string, unknown>;
 
 /**
- * Reads a response of the JSON tool protocol (see `jsonCodec`).
- *
- * Where the object is found: the first fenced block that holds an object, else the response itself when it
- * starts with `{`, else an object embedded in prose that starts with `{"type":"tool_calls"` or
- * `{"type":"final"`. Text after the object (an invented observation, a closing remark) is ignored.
- *
- * What it means: `calls` or `tool_calls` (an array), or one call given inline with `tool`/`name`; each call
- * names its tool with `name` or `tool` (or OpenAI's `function.name`) and its input with `input`, `arguments`,
- * `args` (or `function.arguments`), as an object or a JSON string. `{"type":"final","text"}`, or any object
- * with a string `text`, is the final answer. Another object is returned as text, untouched.
- *
- * Prose with no protocol object at all is taken as the final answer, as the seed does: models without tool
- * training often drop the wrapper on their last reply, and failing a correct answer would cost a repair round
- * trip or the run. Throws CodecError on bad JSON, a non-object, an empty calls array, a call without a name
- * or with arguments that are not JSON, and a `tool_calls`/`final` object without its calls/text.
+ * Reads a JSON-protocol response (see `jsonCodec`): the first fenced object, else the response itself, else an
+ * embedded `{"type":"tool_calls"|"final"…}`, ignoring text after it; common call aliases are accepted. Prose without
+ * one is the final answer. Throws CodecError on bad JSON, a non-object, or a call/final object missing its parts.
  */
 export function decodeJsonResponse(message: AssistantMessage): DecodedResponse {
   const raw = messageText(message).trim();
   const candidate = findProtocolObject(raw);
+  // Prose without a protocol object is the final answer: models without tool training often drop the wrapper on
+  // their last reply, and failing a correct answer would cost a repair round trip or the run.
   if (candidate === undefined) return { text: raw, calls: [] };
   const object = parseObject(candidate, raw);
   if (object.type === "final") return { text: finalText(object, raw), calls: [] };

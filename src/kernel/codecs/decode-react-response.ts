@@ -8,15 +8,9 @@ import type { DecodedResponse } from "./types.js";
 const MARKER = /^[ \t]*(Action|Final Answer)[ \t]*:/im;
 
 /**
- * Reads a ReAct response (see `reactCodec`).
- *
- * The first `Action:` or `Final Answer:` line decides. `Final Answer: x` gives the text `x`. `Action: name`
- * must be followed by an `Action Input:` line holding JSON (fences allowed); it gives one call, and the text
- * before it (`Thought:` stripped) as the turn's text, so the reasoning trace stays in the history. Anything
- * after the action's input, such as an `Observation:` the model invented, is ignored: one tool per response.
- * Text with neither marker is the final answer as it stands, as in the seed.
- *
- * Throws CodecError when the action has no tool name, no `Action Input:` line, or input that is not JSON.
+ * Reads a ReAct response (see `reactCodec`); the first `Action:` or `Final Answer:` line decides. An action needs
+ * an `Action Input:` JSON line and gives one call, keeping the thought before it as text; what follows (an invented
+ * `Observation:`) is ignored. Text with neither is the final answer. Throws CodecError on a nameless/non-JSON action.
  */
 export function decodeReactResponse(message: AssistantMessage): DecodedResponse {
   const raw = messageText(message).trim();

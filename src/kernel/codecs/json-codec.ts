@@ -47,12 +47,9 @@ function renderResults(results: ToolResultBlock[]): string {
 }
 
 /**
- * A codec for models without a tool API that follow instructions well: the whole response is one JSON object,
- * `{"type":"tool_calls","calls":[{name,input}]}` or `{"type":"final","text"}`. Encode appends the protocol and
- * the tool catalogue to `system`, strips native `tools` and `toolChoice`, and rewrites past calls and results
- * as `tool_calls` and `tool_results` JSON text. Output is buffered, so protocol JSON never streams to the user.
- * Decoding (aliases, fences, plain prose, errors) is described on {@link decodeJsonResponse}.
- * @example createAgent({ model, codec: jsonCodec({ instructions: "Batch reads in one response." }) })
+ * A codec for models without a tool API: the response is one JSON object, `{"type":"tool_calls","calls":[{name,
+ * input}]}` or `{"type":"final","text"}`. Encode puts protocol and tool catalogue in `system` and past calls/results
+ * in as JSON text; output is buffered, so protocol JSON never streams. Decoding: {@link decodeJsonResponse}.
  */
 export function jsonCodec(options: JsonCodecOptions = {}): ToolCallCodec {
   return {

@@ -1,8 +1,6 @@
 /**
- * The text of the JSON object that opens at `text[start]` (which must be `{`), up to its matching `}`, or
- * undefined when the object never closes. Braces inside strings are skipped. Prompt codecs use it to read one
- * object and ignore what a model writes after it, such as an invented `Observation:` or a closing remark.
- * @example jsonObjectSpan('{"a":"}"} thanks', 0) // '{"a":"}"}'
+ * The text of the JSON object opening at `text[start]` (must be `{`) up to its matching `}`, skipping braces in
+ * strings, or undefined when it never closes. Lets prompt codecs ignore what a model writes after the object.
  */
 export function jsonObjectSpan(text: string, start = 0): string | undefined {
   if (text[start] !== "{") return undefined;

@@ -7,13 +7,9 @@ import { stableStringify } from "../hash/stable-stringify.js";
 import type { DecodedResponse, ToolCallCodec } from "./types.js";
 
 /**
- * The codec for providers with real function calling (OpenAI, Anthropic): tools go out as the request's native
- * `tools`, calls come back as `tool_call` blocks, and text streams through as it arrives.
- *
- * Encode drops `reasoning` blocks from assistant messages: reasoning is kept in the session for the user, but
- * providers reject or mis-bill it when it is sent back. Decode gives a call whose id is empty (some
- * OpenAI-compatible servers omit it) a {@link deterministicCallId}, so a retry or a replay sees the same id.
- * With no tools the request goes out unchanged.
+ * The codec for providers with function calling: tools go out as native `tools`, calls come back as `tool_call`
+ * blocks, text streams through. Encode drops `reasoning` blocks (providers reject or mis-bill them when sent back);
+ * decode gives id-less calls a {@link deterministicCallId}, so retries and replays see the same id.
  */
 export function nativeCodec(): ToolCallCodec {
   return {

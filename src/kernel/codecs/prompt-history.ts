@@ -9,10 +9,9 @@ export interface PromptHistoryRenderers {
 }
 
 /**
- * Rewrites a history for a model without a tool API. An assistant message with tool calls becomes the codec's
- * call text; any other assistant message keeps only its text (reasoning, native and compaction blocks are
- * provider-specific and never go back). A user or tool message with tool results becomes a user message whose
- * results are rendered as text after its own text; images are kept. String contents pass through unchanged.
+ * Rewrites a history for a model without a tool API: assistant tool calls become the codec's call text, other
+ * assistant messages keep only their text, tool results become user text after the message's own (images kept).
+ * Provider-specific blocks (reasoning, native, compaction) never go back; string contents pass unchanged.
  */
 export function renderPromptHistory(messages: Message[], render: PromptHistoryRenderers): Message[] {
   return messages.map((message): Message => {

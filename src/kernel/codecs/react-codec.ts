@@ -49,12 +49,9 @@ function renderResults(results: ToolResultBlock[]): string {
 }
 
 /**
- * A codec for small models that follow a textual trace better than strict JSON: `Thought:`, then either
- * `Action:` + `Action Input:` (JSON) or `Final Answer:`, one tool per response. Encode appends the protocol and
- * the tool catalogue to `system`, strips native `tools` and `toolChoice`, and rewrites past calls as
- * `Thought/Action/Action Input` lines and results as `Observation [id]: …` (`Observation [id] (error): …` for
- * failures). Output is buffered. Decoding is described on {@link decodeReactResponse}.
- * @example createAgent({ model, codec: reactCodec() })
+ * A codec for small models that follow a textual trace better than JSON: `Thought:`, then `Action:` + `Action Input:`
+ * (JSON) or `Final Answer:`, one tool per response. Encode puts protocol and tool catalogue in `system`, past calls
+ * and results as trace lines (`Observation [id]: …`); output is buffered. Decoding: {@link decodeReactResponse}.
  */
 export function reactCodec(options: ReactCodecOptions = {}): ToolCallCodec {
   return {

@@ -3,12 +3,9 @@ import { userMessage, type Message } from "../vocabulary/messages.js";
 import type { ToolSpec } from "../vocabulary/tools.js";
 
 /**
- * The default user message that asks the model to fix a response its codec could not decode. It names the
- * decode error and the tools that exist (a misspelt or invented tool name is a common cause), and counts the
- * attempt so a transcript shows how many repairs a turn took. Codecs append a `formatReminder` that restates
- * their protocol.
- * @example repairPrompt(new CodecError("bad JSON"), 1, tools).content
- * // "Repair the malformed tool-call response and try again (bad JSON). Available tools: echo. Repair attempt 1."
+ * The default user message asking the model to fix a response its codec could not decode: names the decode error
+ * and the available tools (a misspelt or invented tool is a common cause) and numbers the attempt. Codecs append
+ * a `formatReminder` restating their protocol.
  */
 export function repairPrompt(
   error: CodecError,

@@ -6,11 +6,9 @@ import { estimateTokens } from "./estimate-tokens.js";
 import type { Compactor } from "./types.js";
 
 /**
- * A `beforeModel` middleware that runs `compactor.maybeCompact(ctx.messages, ZERO_USAGE)` before every model
- * call. When the messages changed it replaces `ctx.messages` (which persists into later turns) and emits
- * `{type: "compaction", kind, before, after}`; when they did not, it emits nothing.
- *
- * @example createAgent({ use: [compaction(defaultCompactor())] })
+ * A `beforeModel` middleware that runs `compactor.maybeCompact(ctx.messages, ZERO_USAGE)` before every model call;
+ * when the messages changed it replaces `ctx.messages` (persisting into later turns) and emits
+ * `{type: "compaction", kind, before, after}`.
  */
 export function compaction(compactor: Compactor): Middleware {
   return {

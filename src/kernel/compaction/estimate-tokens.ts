@@ -11,11 +11,9 @@ export const IMAGE_TOKEN_ESTIMATE = 1_000;
 const CHARS_PER_TOKEN = 4;
 
 /**
- * A rough token count, about characters / 4, over what a provider is sent: text, tool-result content, the JSON of
- * tool-call inputs and provider compaction blocks, plus {@link IMAGE_TOKEN_ESTIMATE} per image. Reasoning and
- * native blocks are not counted (reasoning is never sent back; native blocks are opaque).
- *
- * @example estimateTokens([{ role: "user", content: "12345678" }]) // 2
+ * A rough token count (characters / 4) over what a provider is sent: text, tool-result content, tool-call input JSON
+ * and provider compaction blocks, plus {@link IMAGE_TOKEN_ESTIMATE} per image. Reasoning and native blocks are not
+ * counted (reasoning is never sent back; native blocks are opaque).
  */
 export function estimateTokens(messages: readonly Message[]): number {
   let chars = 0;

@@ -7,10 +7,9 @@ const OVERFLOW_MESSAGE = /prompt[\s_]?too[\s_]?long|context[\s_]?length|too many
 const MAX_CAUSE_DEPTH = 5;
 
 /**
- * True when a model call failed because the prompt overflowed the context window: a `ProviderError` with status
- * 413, or an error whose message says so (`prompt too long`, `context length`, `too many tokens`,
- * `maximum context`; `prompt_too_long` and `context_length_exceeded` spellings included). Follows `cause` links,
- * so an overflow wrapped by another error (such as a Temporal activity failure) is still recognised.
+ * True when a model call failed because the prompt overflowed the context window: a `ProviderError` with status 413
+ * or a message saying so (`prompt too long`, `context length`, `too many tokens`, …). Follows `cause` links, so an
+ * overflow wrapped by another error (such as a Temporal activity failure) is still recognised.
  */
 export function isOverflowError(error: unknown): boolean {
   let current: unknown = error;

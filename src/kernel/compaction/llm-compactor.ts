@@ -36,12 +36,9 @@ export interface LlmCompactorOptions {
 }
 
 /**
- * A compactor that runs `base` and then, when the conversation is still above `tokenThreshold`, replaces all but
- * the newest `keepRecentTurns` turns with one user message `[Summary of earlier conversation]\n<summary>`
- * (the newest turn counts one unit per model call, so a long run of tool calls is summarised too),
- * written by one `provider.stream` call (`kind: "auto"`). Caller `instructions` are appended to the summary
- * prompt. A circuit breaker stops calling the model after `maxFailures` consecutive failures; from then on only
- * `base` runs. A failed summary returns the `base` result; an abort is rethrown.
+ * Runs `base`, then, when still above `tokenThreshold`, replaces all but the newest `keepRecentTurns` units (see
+ * `compactionUnits`) with one `[Summary of earlier conversation]` user message from one model call. After
+ * `maxFailures` consecutive failures only `base` runs; a failed summary returns `base`'s result; an abort rethrows.
  */
 export function llmCompactor(options: LlmCompactorOptions): Compactor {
   const base = options.base ?? defaultCompactor();
@@ -86,10 +83,9 @@ export function llmCompactor(options: LlmCompactorOptions): Compactor {
 }
 
 /**
- * What a summary may replace and what is kept, unit by unit: whole turns, except the newest, which is split after
- * each of its model calls (an assistant message with the tool results that answer it), so that one long run of
- * tool calls can be summarised too. A unit never separates a tool call from its result, and the kept units start
- * with an assistant message, which may follow the summary's user message.
+ * The units a summary may replace: whole turns, except the newest, split after each model call (assistant message
+ * plus the tool results answering it) so a long run of tool calls can be summarised. A unit never separates a call
+ * from its result; kept units start with an assistant message, which may follow the summary's user message.
  */
 function compactionUnits(messages: readonly Message[]): Message[][] {
   const turns = splitTurns(messages);

@@ -18,11 +18,9 @@ export interface ReactiveCompactionOptions {
 }
 
 /**
- * A `wrapModelCall` middleware that recovers from a context overflow. When the call throws an overflow error
- * before any chunk was yielded, it trims `ctx.messages`, emits `{type: "compaction", kind: "auto"}` and calls
- * `next()` again; the kernel re-encodes `ctx.messages` on every attempt, so the retry sends the trimmed prompt.
- * It rethrows once a chunk was yielded (a retry would duplicate output), after `maxAttempts` retries, on abort,
- * and when the trim removed nothing (the same prompt would overflow again).
+ * A `wrapModelCall` middleware that recovers from a context overflow thrown before any chunk: trims `ctx.messages`,
+ * emits `{type: "compaction", kind: "auto"}` and calls `next()` again (re-encoded). Rethrows once a chunk was yielded
+ * (a retry would duplicate output), after `maxAttempts` retries, on abort, and when the trim removed nothing.
  */
 export function reactiveCompaction(options: ReactiveCompactionOptions = {}): Middleware {
   const trim = options.trim ?? ((messages: Message[]) => reactiveTrim(messages));

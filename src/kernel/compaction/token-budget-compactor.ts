@@ -17,10 +17,8 @@ export interface TokenBudgetCompactorOptions {
 }
 
 /**
- * A compactor for small local context windows: when the conversation is over `maxTokens`, keeps the newest
- * turns that fit (at least `minTailTurns`) behind a user note
- * `[N earlier turn(s) omitted to fit the local context budget]`, and reports `kind: "auto"`.
- *
+ * For small local context windows: above `maxTokens`, keeps the newest turns that fit (at least `minTailTurns`) behind
+ * a note `[N earlier turn(s) omitted to fit the local context budget]`, reporting `kind: "auto"`.
  * @throws AgentError when `maxTokens` is not a positive finite number.
  */
 export function tokenBudgetCompactor(options: TokenBudgetCompactorOptions): Compactor {

@@ -57,10 +57,9 @@ export function applyRememberedDecisions(
 }
 
 /**
- * L3: applies a planner proposal. `summarize` with a summary replaces the segment by one summary message;
- * `archive` puts the segment's messages into the archive and leaves a marker (kept as is without an archive);
- * `keep` and anything aimed at the latest or a verified segment change nothing. A whole segment is replaced at
- * once, so tool calls and their results go together. Returns the archive refs it created.
+ * L3: applies a planner proposal. `summarize` replaces the segment by one summary message; `archive` moves it to the
+ * archive behind a marker (kept without an archive); `keep`, or aiming at the latest or a verified segment, changes
+ * nothing. Whole segments only, so calls and results stay together. Returns the archive refs it created.
  */
 export function applyPlannerProposal(
   segments: readonly WorkingSegment[],

@@ -9,13 +9,9 @@ function rethrow(error: unknown): never {
 }
 
 /**
- * What a promise's outcome becomes through `onValue` (or `onError`), with no promise of its own until one is asked
- * for. The steps that follow an activity (`andThen`, `attempt`) fold into its mapping, and the run's driver puts the
- * one `then` on the activity's promise that runs them all: in a workflow the SDK captures a stack trace for every
- * promise, and a `then` a step cost a durable turn three (docs/decisions/0014).
- *
- * It is a `Promise` to everyone else: `then`, `catch` and `finally` make the promise once and hand it on. Taken once:
- * folding a step into it, or settling it, twice is a bug and throws.
+ * A promise's outcome mapped through `onValue`/`onError`, with no promise of its own until one is asked for: the
+ * steps after an activity fold into one `then`, since the workflow SDK traces every promise (docs/decisions/0014).
+ * A `Promise` to everyone else. Taken once: folding a step into it, or settling it, twice throws.
  */
 export class Later<T> implements Promise<T> {
   readonly [Symbol.toStringTag] = "Later";

@@ -15,10 +15,9 @@ export class RunClosedError extends Error {
 }
 
 /**
- * Runs `body` and yields the events it delivers, pausing it where it pauses until the consumer asks for the event
- * after the last one delivered, as if `body` were an async generator: code between two pauses runs only once the
- * consumer has taken everything before it. Events pushed without a pause (live tool events) are yielded as they
- * come. When the consumer stops early, the paused body gets a `RunClosedError`.
+ * Runs `body` and yields the events it delivers as if it were an async generator: code after a pause runs only once
+ * the consumer has taken everything before it; events pushed without a pause (live tool events) come as they come.
+ * When the consumer stops early, the paused body gets a `RunClosedError`.
  */
 export async function* pullEvents<Result>(
   body: (outlet: EventOutlet) => Promise<Result>,

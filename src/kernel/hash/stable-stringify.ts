@@ -1,11 +1,7 @@
 /**
- * JSON with object keys sorted (by UTF-16 code unit, like `Array.prototype.sort`) at every depth, so equal values
- * always give the same text whatever order their keys were built in. Used for hashing (call ids, fingerprints).
- *
- * Follows `JSON.stringify` otherwise: `toJSON()` is honoured; `undefined`, functions and symbols are dropped from
- * objects and become `null` in arrays; non-finite numbers become `null`; a bigint or a cycle throws `TypeError`.
- * Unlike `JSON.stringify`, a top-level value with no JSON form gives `"null"`, never `undefined`.
- * @example stableStringify({ b: 1, a: [true, undefined] }) // '{"a":[true,null],"b":1}'
+ * `JSON.stringify` with object keys sorted (by UTF-16 code unit) at every depth, so equal values give equal text for
+ * hashing. Otherwise like `JSON.stringify` (`toJSON`, dropped `undefined`, non-finite → `null`), but a top-level
+ * value with no JSON form gives `"null"`. Throws `TypeError` on a bigint or a cycle.
  */
 export function stableStringify(value: unknown): string {
   return stringifyValue(value, new Set()) ?? "null";

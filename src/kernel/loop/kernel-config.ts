@@ -47,11 +47,9 @@ export interface KernelConfig extends SamplingSettings {
   /** Where a tool's `ctx.fork` runs; default: a sub-loop in this process, its events inline in the run's stream. */
   forkRunner?: ForkRunner;
   /**
-   * What a run that ends (or is cancelled) with joinable background tasks still running waits for, after cancelling
-   * them, before its `done`: given the promise that they have all stopped, the promise to wait for (undefined: none).
-   * Asked only then. Default: no wait (in-process tasks that ignore their signal would hold the run). The durable
-   * driver waits, within a bound, for its child sessions, so that after a run's `done` none of them is left running
-   * or waiting for a person.
+   * What a run ending with joinable background tasks still running waits for after cancelling them, before `done`:
+   * given the promise that all have stopped, the promise to wait for (undefined: none). Default: no wait. The durable
+   * driver waits, within a bound, for its child sessions, so none is left running or waiting after the run's `done`.
    */
   awaitBackgroundStop?: (stopped: Promise<void>) => Promise<void> | undefined;
   /** Codec repair attempts; default 2. */

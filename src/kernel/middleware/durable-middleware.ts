@@ -16,16 +16,9 @@ export function registerMiddlewareFactory<Options>(id: string, factory: Middlewa
 }
 
 /**
- * Defines a middleware that runs in-process and in durable runs alike. Write it in a workflow-safe module (no Node
- * built-ins, no I/O, no clocks or randomness but `ctx.ports`; side effects through `ctx.effect`) and pass
- * `import.meta.url` as `module`: the worker bundles that module into the workflow code, and the workflow makes the
- * middleware again from its id and options (which must be plain data). Hooks may run again on replay, so they must
- * be deterministic.
- * @example
- * export const systemNote = defineMiddleware({ id: "system-note", module: import.meta.url }, (o: { note: string }) => ({
- *   name: "system-note",
- *   beforeModel(ctx) { ctx.messages = [...ctx.messages, { role: "user", content: o.note }]; },
- * }));
+ * Defines a middleware that runs in-process and durably alike; `module` is the `import.meta.url` of a workflow-safe
+ * module (no Node built-ins, I/O, clocks or randomness but `ctx.ports`; effects via `ctx.effect`). The workflow
+ * rebuilds it from its id and options (plain data), and hooks may run again on replay, so keep them deterministic.
  */
 export function defineMiddleware<Options = void>(
   where: { id: string; module: string },

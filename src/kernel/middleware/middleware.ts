@@ -76,12 +76,9 @@ export type ToolHookAction =
   | { action: "abort"; reason?: string };
 
 /**
- * A layer on the turn loop. Array order is outer → inner: with `use: [a, b]` a model call flows
- * `a → b → provider → b → a`. Lifecycle hooks run in array order; the tool hooks of one call run in array order
- * too, while the calls of a turn run concurrently. Hooks sit outside the wraps. A hook that throws ends the run
- * with a fatal `error` and `done(error)`, except the tool hooks: their error becomes the call's error result.
- * The Go seed's seven hooks: OnStart = `beforeAgent`, OnModelStart = `beforeModel`, OnModelEnd = `afterModel`,
- * OnToolStart = `beforeToolCall`, OnToolEnd = `afterToolCall`, OnLoop = `afterTurn`, OnEnd = `afterAgent`.
+ * A layer on the turn loop; array order is outer → inner (`use: [a, b]`: `a → b → provider → b → a`). Hooks run in
+ * array order, outside the wraps; a turn's tool calls run concurrently. A throwing hook ends the run with a fatal
+ * `error` and `done(error)`, except the tool hooks, whose error becomes the call's error result.
  */
 export interface Middleware {
   name: string;

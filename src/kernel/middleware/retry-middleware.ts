@@ -21,10 +21,9 @@ export interface RetryOptions {
 export const DEFAULT_MAX_RETRIES = 2;
 
 /**
- * Retries a failed model call. Only a call that failed before yielding its first chunk is retried: after
- * that the consumer has already seen part of the answer, and replaying it would duplicate output. Each
- * retry emits a non-fatal `error` event, then waits `max(backoff(n), error.retryAfterMs)` through
- * `ctx.ports.sleep`. An abort, before or during the wait, ends the retries at once.
+ * Retries a model call that failed before its first chunk (after it, a retry would duplicate output already seen).
+ * Each retry emits a non-fatal `error` event and waits `max(backoff(n), error.retryAfterMs)` through
+ * `ctx.ports.sleep`; an abort, before or during the wait, ends the retries.
  */
 export function retry(options: RetryOptions = {}): Middleware {
   const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? DEFAULT_MAX_RETRIES));

@@ -4,10 +4,9 @@ import type { PermissionPolicy, PolicyVerdict } from "./types.js";
 const SEVERITY: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
 
 /**
- * Merges policies (for example managed, user and project layers) so the strictest answer wins:
- * deny > ask > allow. The winning answer is returned as the layer gave it, so its `ruleId` and `reason` carry
- * through; on a tie the earlier layer wins. Layers run in order and evaluation stops at the first deny. A layer
- * that throws makes the whole check throw, which the gate turns into a deny. With no layers the answer is allow.
+ * Merges policies (e.g. managed, user and project layers) so the strictest answer wins (deny > ask > allow), as its
+ * layer gave it (`ruleId`, `reason`); ties go to the earlier layer, and a deny stops evaluation. A throwing layer
+ * makes the check throw, which the gate turns into a deny. With no layers the answer is allow.
  */
 export function composePolicies(...policies: PermissionPolicy[]): PermissionPolicy {
   return {

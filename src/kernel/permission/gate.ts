@@ -53,13 +53,9 @@ interface GateSettings {
 const DECISIONS: readonly string[] = ["allow", "deny", "ask"];
 
 /**
- * The permission gate: a `wrapToolCall` layer that asks `policy` about every call. allow → run; deny →
- * `Error: blocked by policy[: reason]` without running; ask → `approval_request`, the approver's answer (deny when
- * there is no approver, it throws, or the run aborts), `approval_resolved`, then run or `Error: denied by user`.
- * Every path emits one `permission_decision` with the input redacted. A policy that throws denies (fail closed).
- * Without an `approval` of its own the gate asks the run's approver (`ctx.approval`), if the run has one. Such a
- * gate, over a `policy()` of plain options, also runs durably (it carries a `durable` reference).
- * @example use: [permission(policy({ ask: ["bash"] }), { request: (call) => confirm(call) ? "allow" : "deny" })]
+ * The permission gate, a `wrapToolCall` layer: allow runs the call; deny answers `Error: blocked by policy[: reason]`;
+ * ask emits `approval_request`/`approval_resolved` around the approver (`approval`, else `ctx.approval`; none, a throw
+ * or an abort deny). Each path emits one redacted `permission_decision`; a throwing policy denies (fail closed).
  */
 export function permission(
   policy: PermissionPolicy,
@@ -78,6 +74,7 @@ export function permission(
     name: "permission",
     wrapToolCall: (ctx, next) => gate(settings, ctx, next),
   };
+  // Over a `policy()` of plain options the gate also runs durably: it carries a `durable` reference.
   const durable = durablePermission(policy, approval, opts);
   return durable ? { ...middleware, durable } : middleware;
 }

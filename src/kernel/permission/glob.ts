@@ -8,11 +8,9 @@ import picomatchConstants from "picomatch/lib/constants.js";
 Object.freeze(picomatchConstants);
 
 /**
- * Whole-string glob matching by picomatch (its posix entry, which needs no Node built-ins and so runs in the
- * workflow sandbox), with `dot: true`: `*` and `?` stop at `/`, `**` as a whole segment spans segments, `{a,b}`
- * and `{1..3}` expand, `[abc]`, `[!a]`, `[^a]`, `[a-z]` and POSIX classes match one character, `\` escapes, and a
- * leading `!` negates. Neither `*` nor `**` matches a `.` or `..` segment, so `src/**` never matches
- * `src/../etc/passwd`. The empty string never matches.
+ * Whole-string glob matching by picomatch's posix entry (no Node built-ins, so it runs in the workflow sandbox) with
+ * `dot: true`: `*` and `?` stop at `/`, `**` spans segments; braces, classes and `!` negation work. Neither `*` nor
+ * `**` matches `.` or `..`, so `src/**` never matches `src/../etc/passwd`. The empty string never matches.
  */
 
 /** A compiled glob: true when the whole string matches. */

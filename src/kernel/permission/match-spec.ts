@@ -2,13 +2,9 @@ import { dequal as deepEqual } from "dequal";
 import { globMatch } from "./glob.js";
 
 /**
- * One test on one field of a tool call's input.
- * - `regex`: a string (compiled with `flags`) or a RegExp; tests a string field (search, not anchored).
- * - `glob`: whole-string glob on a string field (see `globMatch`).
- * - `equals` / `in`: structural equality with the value / any of the values, for any field type.
- * - `startsWith`: string prefix. `contains`: substring of a string field, or a member of an array field.
- * - `not`: the negation, which fails closed: it does not match when the inner condition cannot apply to the
- *   field's type (so `{not: {startsWith: "rm"}}` does not match a number).
+ * One test on one field of a tool call's input: `regex` (unanchored search), `glob` (whole string), `equals`/`in`
+ * (structural), `startsWith`, `contains` (substring or array member). `not` fails closed: it does not match when the
+ * inner test cannot apply to the field's type (`{not: {startsWith: "rm"}}` does not match a number).
  */
 export type Condition =
   | { regex: string | RegExp; flags?: string }

@@ -44,11 +44,9 @@ export function ruleMatches(rule: PermissionRule, call: ToolCall, ctx: PolicyCon
 }
 
 /**
- * A rule-based policy. Precedence is deny > ask > allow > default: the first matching deny rule wins, then the
- * first ask rule, then the first allow rule. Within an effect the name lists come before content rules. Name-list
- * matches return a bare decision; content rules (id `rule-<i>` when not given) return a verdict with `ruleId`
- * and, when described, `reason`.
- * @example policy({ deny: ["fs_*"], rules: [{ tool: "bash", when: { command: { startsWith: "ls" } }, effect: "allow" }] })
+ * A rule-based policy: the first matching deny rule wins, then ask, then allow, then `default`; within an effect,
+ * name lists come before content rules. Name-list matches return a bare decision; content rules return a verdict
+ * with `ruleId` (`rule-<i>` unless given) and, when described, `reason`.
  */
 export function policy(opts: PolicyOptions = {}): PermissionPolicy {
   const fallback: Decision = opts.default ?? "allow";

@@ -26,10 +26,9 @@ export function redactString(text: string): string {
 }
 
 /**
- * Best-effort masking of bearer tokens, `sk-…` keys, JWTs, email addresses and `api_key/token/secret/password=…`
- * inside every string of a JSON value, plus the string values of keys named like a secret. Returns a new value;
- * non-plain objects (Dates, class instances) are returned as they are and cycles become `"[circular]"`.
- * @example defaultRedactor({ cmd: "curl -H 'Authorization: Bearer abc.def'" }) // { cmd: "curl -H 'Authorization: Bearer [redacted]'" }
+ * Best-effort masking of bearer tokens, `sk-…` keys, JWTs, emails and `api_key/token/secret/password=…` in every
+ * string of a JSON value, plus string values of secret-named keys. Returns a new value; non-plain objects are
+ * returned as they are and cycles become `"[circular]"`.
  */
 export const defaultRedactor: Redactor = (value) => walk(value, new Set());
 

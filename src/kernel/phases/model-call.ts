@@ -23,10 +23,8 @@ export type ModelCallOutcome =
 type MessageDone = Extract<ModelChunk, { type: "message_done" }>;
 
 /**
- * Calls the model once, delivers the call's events to `run.out`, and hands how it ended to `next`. Synchronous
- * where nothing pauses: a durable model's recorded message costs one `then` from the call to `next`'s result, where
- * awaiting each step cost a promise apiece, and in a workflow the SDK captures a stack trace for every promise
- * (docs/decisions/0014).
+ * Calls the model once, delivers the call's events to `run.out`, and hands how it ended to `next`. Synchronous where
+ * nothing pauses, so a durable model's recorded message costs one `then` (docs/decisions/0014).
  */
 export function callModelOnce<R>(
   run: RunState,

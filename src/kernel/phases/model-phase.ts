@@ -30,10 +30,9 @@ interface PhaseState {
 }
 
 /**
- * Steps 6 and 7 of a turn: call the model, decode the response, and on malformed output push the raw message
- * plus the codec's repair prompt and call again, up to `maxDecodeRetries`. Delivers the phase's events to
- * `run.out`, pausing where a generator would have yielded them. Synchronous where nothing pauses: a durable turn's
- * phase is one `then` on its model call (docs/decisions/0014).
+ * Steps 6–7 of a turn: calls the model and decodes; on malformed output pushes the raw message and the codec's repair
+ * prompt and calls again, up to `maxDecodeRetries`. Delivers events to `run.out`; synchronous where nothing pauses,
+ * so a durable turn's phase is one `then` on its model call (docs/decisions/0014).
  */
 export function modelPhase(
   run: RunState,

@@ -18,11 +18,9 @@ export function announceToolCalls(calls: ToolCall[]): AgentEvent[] {
 }
 
 /**
- * Step 9: runs the calls at most `maxParallelTools` at a time. Their events go to `run.out` live, in completion
- * order, while they run; settles once all settled, after the results were fed back to the model in call order as
- * one user message. Each call's result goes into `finished` as it settles; a call already in it (a resumed phase)
- * is not run again and emits nothing. A phase that throws leaves live delivery on: the loop ends it
- * (`run.sink.endLive()`).
+ * Step 9: runs the calls at most `maxParallelTools` at a time, events live in completion order; settles once all have,
+ * after feeding the results back in call order as one user message. Calls already in `finished` (a resumed phase) are
+ * skipped; new results are added as they settle. A phase that throws leaves ending live delivery to the loop.
  */
 export function runToolCalls(
   run: RunState,
@@ -79,10 +77,9 @@ function runLimited<Item, Result>(
 }
 
 /**
- * One call: start event, hooks, the middleware chain around the tool, persistence, end events; its result goes to
- * `next`. Not async, nor are the steps below: each `async` function and `await` is a promise, and in a workflow the
- * SDK captures a stack trace for every promise (docs/decisions/0014). Each step hands its successor on as `next`,
- * so a call with synchronous hooks and no `wrapToolCall` costs only the tool's own `then`.
+ * One call: start event, hooks, middleware chain around the tool, persistence, end events; the result goes to `next`.
+ * Deliberately not async: each step hands its successor on as `next`, so a call with synchronous hooks and no
+ * `wrapToolCall` costs only the tool's own `then` (the workflow SDK traces every promise; docs/decisions/0014).
  */
 function runOneCall<R>(
   run: RunState,

@@ -3,10 +3,9 @@ import type { ModelChunk } from "../vocabulary/model.js";
 import type { MaybeAsync } from "../coroutine/maybe-async.js";
 
 /**
- * A model stream whose chunks all arrive at once, as a durable model's recorded message does. Iterating it yields
- * them one by one like any stream; the kernel, when no middleware wraps the call, takes them with `settle` instead:
- * one `then` from the call's result to what the kernel made of it, sparing the promises each step of async
- * iteration and each `await` cost (docs/decisions/0014).
+ * A model stream whose chunks all arrive at once, like a durable model's recorded message. Iterating yields them one
+ * by one; the kernel, when no middleware wraps the call, takes them with `settle` instead: one `then` rather than a
+ * promise per iteration step (docs/decisions/0014).
  */
 export interface WholeModelStream extends AsyncIterable<ModelChunk> {
   /**

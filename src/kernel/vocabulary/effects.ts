@@ -2,10 +2,9 @@ import type { AbortSignalLike } from "./ports.js";
 import type { ToolRetryClass } from "./tools.js";
 
 /**
- * A side effect middleware may perform (write an audit record, call a service): named and typed where the
- * middleware is written, implemented where the agent runs. In-process the implementation is called directly; in a
- * durable run each call is one activity on the worker, retried by its class, and its result is recorded in the
- * workflow's history, so a replay never runs it again. Workflow-safe: it holds no implementation.
+ * A side effect middleware may perform, named and typed where the middleware is written, implemented where the agent
+ * runs. In a durable run each call is one activity, retried by its class, whose recorded result a replay reuses
+ * instead of running it again. Workflow-safe: it holds no implementation.
  */
 export interface EffectRef<Input = unknown, Output = unknown> {
   /** Unique per agent; the worker finds the implementation by it. */
@@ -41,10 +40,8 @@ export type EffectRunner = (ref: EffectRef, input: unknown, ctx: EffectContext) 
 export const DEFAULT_EFFECT_TIMEOUT_MS = 60_000;
 
 /**
- * Names a typed effect. Write it beside the middleware that calls it (`ctx.effect(ref, input)`); implement it where
- * the agent is defined (`implementEffect`).
- * @example
- * export const recordCall = defineEffect<{ tool: string }, void>("record_call", { retry: "idempotent" });
+ * Names a typed effect: call it beside the middleware (`ctx.effect(ref, input)`), implement it with `implementEffect`.
+ * @example defineEffect<{ tool: string }, void>("record_call", { retry: "idempotent" })
  */
 export function defineEffect<Input, Output = void>(
   effect: string,

@@ -40,12 +40,9 @@ export interface OpenToolPhase {
 }
 
 /**
- * How a driver pauses a run. The kernel asks `requested()` before each turn after the first one of this process
- * (so every execution makes progress); when it says yes the kernel hands over its snapshot and returns without
- * `afterAgent` and without `done`: the run is not over, only moving. A driver may also leave a run in a tool phase
- * (`toolPhase`): it takes the phase's snapshot and never lets this process' run go on; the resumed run runs the
- * calls that had not finished again from their start (their `tool_call_start` and what their middleware emitted
- * before they waited come again: the driver that published them before drops them).
+ * How a driver pauses a run: before each turn but this process's first (so each execution progresses) the kernel asks
+ * `requested()`; on yes it hands over its snapshot and returns without `afterAgent` or `done`. A driver may also stop
+ * in a tool phase (`toolPhase`): unfinished calls rerun from the start, and the driver drops their repeated events.
  */
 export interface SuspendPort {
   requested(): boolean;

@@ -8,12 +8,8 @@ function toMessage(content: SteerInput): Message {
 }
 
 /**
- * Injects messages into a running agent, modelled on AbortController: the caller creates it and passes it in
- * `run(input, { steer })`. Steers land at the next turn start; follow-ups only when the model would stop.
- * @example
- * const steer = new SteerController();
- * const run = agent.run("build it", { steer });
- * steer.steer("use TypeScript");
+ * Injects messages into a running agent, like AbortController: create it, pass it in `run(input, { steer })`, then
+ * call `steer.steer(text)`. Steers land at the next turn start; follow-ups only when the model would stop.
  */
 export class SteerController {
   protected steers: Message[] = [];

@@ -106,9 +106,7 @@ export type ToolOutput = string | { content: string; isError?: boolean };
 
 /**
  * Defines a tool with a zod schema; the input type is inferred.
- * @example
- * const add = defineTool({ name: "add", description: "Adds", schema: z.object({ a: z.number(), b: z.number() }),
- *   execute: ({ a, b }) => String(a + b) });
+ * @example defineTool({ name: "add", description: "Adds", schema, execute: ({ a, b }) => String(a + b) })
  */
 export function defineTool<S extends ZodType>(def: Tool<z.infer<S>> & { schema: S }): Tool<z.infer<S>> {
   return def;

@@ -37,11 +37,9 @@ function errorText(error: unknown): string {
 }
 
 /**
- * The workflow's payload converter: Temporal's default, except that a payload it cannot decode (malformed JSON, an
- * unknown or missing encoding, as the UI's signal form or `temporal workflow signal --input-meta` can send) becomes
- * an {@link UndecodablePayload} record instead of an exception. An exception while decoding a signal fails the
- * workflow task on every replay, so one bad signal would wedge the session for good; the record lets the
- * handler refuse the input with the reason. Encoding is unchanged, so clients and activities need nothing new.
+ * Temporal's default payload converter, except that an undecodable payload (malformed JSON, an unknown or missing
+ * encoding, as the UI's signal form can send) becomes an {@link UndecodablePayload} the handler refuses, not an
+ * exception, which would fail the workflow task on every replay and wedge the session. Encoding is unchanged.
  */
 export class LenientPayloadConverter implements PayloadConverter {
   toPayload<T>(value: T, context?: SerializationContext, hint?: ConverterHint<T>): Payload {

@@ -21,22 +21,9 @@ const INERT_JOBS: ReadonlySet<string> = new Set([
 export type JobKinds = readonly string[];
 
 /**
- * Admits an update only into a workflow task that holds nothing else. The SDK's live worker may take one workflow
- * task in two activations (its new events, then an update that came with it: seen after workflow tasks timed out on
- * killed or stalled workers), and then records the update's acceptance after the commands of the first; a replay
- * takes the task in one activation, accepts the update first and fails with a nondeterminism error. No activation
- * tells which workflow task it belongs to, so an update is admitted only while nothing else happened since a task
- * boundary the session can prove: the session's start, the end of a replay (what a replay took is in finished tasks),
- * or the activation that refused this same update before (the client sees a refusal only once its task has completed,
- * so what came before it is in finished tasks). A refused
- * update fails with {@link SESSION_BUSY}; the client sends it again with the same id, and then it is admitted unless
- * work came in the meantime. A worker without the session cached (a cold worker's first task, or a worker with no
- * cache) takes a finished task that made no command in the same activation as the next task's update (the core
- * treats such a task as part of the next one), while a replay takes that task apart, before the update: it refuses
- * the update, and since a refused update leaves no event, every attempt finds the same history. So a client refused
- * twice with no new event between sends the `taskBoundary` signal ({@link TASK_BOUNDARY_JOB}, no work): its event
- * closes the finished task, and the next attempt comes with nothing but it. Replays never ask (validators run only live), so histories replay
- * whatever a live worker saw. docs/architecture.md, "Updates".
+ * Admits an update only into a workflow task holding nothing else (a live worker may split a task into two
+ * activations where a replay takes one and accepts the update first): after a provable task boundary (start, replay
+ * end, this update's earlier refusal), else it fails with {@link SESSION_BUSY}. Why and how: docs/architecture.md.
  */
 export class UpdateAdmission {
   /** Activations seen, queries not counted. */

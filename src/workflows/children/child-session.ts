@@ -46,9 +46,8 @@ export interface ChildControl {
 }
 
 /**
- * Runs a child session (a subagent's task or a tool's fork) as a child workflow on its agent's task queue, with
- * the id `<parent session>/<forkId>`, and waits for its one run to end. It shows under the parent in the Temporal
- * UI and in the parent's status while it runs. Cancelling the signal cancels it and waits for it to stop; closing
+ * Runs a child session (a subagent's task or a tool's fork) as child workflow `<parent session>/<forkId>` on its
+ * agent's queue and waits for its one run to end. Cancelling the signal cancels it and waits for it to stop; closing
  * or terminating the parent asks it to cancel (`REQUEST_CANCEL`).
  */
 export async function runChildSession(

@@ -15,10 +15,9 @@ import { runChildSession } from "./child-session.js";
 import type { SessionState } from "../session/session-state.js";
 
 /**
- * The delegation tool in a durable run: every task is a child workflow, a session of the subagent's own on its
- * agent's task queue (`<parent session>/<forkId>`), which runs the task and closes. Children show under the parent
- * in the Temporal UI; cancelling the parent's run cancels them and waits for them to stop (and closing or
- * terminating the parent session asks them to cancel: `REQUEST_CANCEL`). Usage rolls up into the parent's run.
+ * The delegation tool in a durable run: each task is a child session of the subagent's agent
+ * (`<parent session>/<forkId>`) that runs it and closes. Cancelling the parent's run cancels the children and waits for
+ * them (closing the parent asks them to cancel: `REQUEST_CANCEL`). Usage rolls up into the parent's run.
  */
 export function durableDelegateTool(session: SessionState, plan: DurableToolPlan): Tool<DelegateInput> {
   const subagents = plan.subagents ?? [];

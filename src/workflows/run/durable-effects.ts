@@ -7,11 +7,9 @@ import { effectActivityOptions } from "./activity-options.js";
 import { applicationCause, isActivityTimeout } from "./failure-cause.js";
 
 /**
- * Middleware's `ctx.effect` in a durable run: each call is one `runEffect` activity on the agent's queue, retried by
- * the effect's class, with its result in the history (a replay returns it without running the effect). A failure
- * reaches the middleware as an Error with the effect's own message; a cancelled run as an AbortError; an
- * at-most-once effect whose one attempt timed out (its worker died mid-call) as an Error that says it was not run
- * again.
+ * Middleware's `ctx.effect` in a durable run: each call is one `runEffect` activity, retried by the effect's class, its
+ * result in history. A failure reaches the middleware as an Error with the effect's message, a cancelled run as an
+ * AbortError, and an at-most-once effect whose one attempt timed out as an Error saying it was not run again.
  */
 export function durableEffects(plan: AgentPlan): EffectRunner {
   return async (ref, input, ctx) => {

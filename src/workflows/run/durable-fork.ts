@@ -18,10 +18,9 @@ export interface ForkHost {
 }
 
 /**
- * Where a durable run's forks run: each is a child session of this agent (a child workflow, `<session>/<forkId>`),
- * seeded with the conversation before the assistant message that called the tool. Its events stay in its own
- * session; the parent's stream has `subagent` start and end events, between which clients merge the child's (as for
- * a delegation). Cancelling the parent's run cancels it.
+ * Where a durable run's forks run: each is a child session of this agent (`<session>/<forkId>`), seeded with the
+ * conversation before the assistant message that called the tool. Its events stay in its session, between `subagent`
+ * start and end events in the parent's stream, where clients merge them. Cancelling the parent's run cancels it.
  */
 export function durableForkRunner(session: ChildHost, plan: AgentPlan): ForkRunner {
   return async (request) => {

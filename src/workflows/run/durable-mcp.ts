@@ -8,10 +8,9 @@ import { mcpListActivityOptions } from "./activity-options.js";
 import { applicationCause } from "./failure-cause.js";
 
 /**
- * The plan with its MCP servers' tools added: each server is listed by one `listMcpTools` activity on the worker
- * (retried while the server is starting or away), and the listing, recorded in the history, is the run's tool list
- * from then on, whatever the server lists later. A server that stays unreachable costs only its own tools: the run
- * goes on, and a `diagnostic` says which. An MCP tool whose name the agent already uses is left out likewise.
+ * The plan with its MCP servers' tools added, each server listed by one `listMcpTools` activity (retried while it
+ * starts) whose recorded listing is the run's tool list from then on. An unreachable server, or a tool whose name the
+ * agent already uses, is left out with a `diagnostic`; the run goes on.
  */
 export async function withMcpTools(
   plan: AgentPlan,

@@ -37,13 +37,9 @@ export interface DurableModelContext {
 }
 
 /**
- * A ModelProvider whose every call is one `callModel` activity. The activity returns the complete assistant
- * message, which history records; the chunks the kernel sees are replayed from it, so a replay sees the same.
- * Small requests go inline (no query round trip); a larger one goes as the change of the run's previous request
- * (what the turn added: typically the last answer and its tool results), or by reference alone (the workflow
- * serves it through the `modelRequest` query while the call is in flight). Either way a model call adds to the
- * history what its turn added, never the whole conversation again; a large tool result is written twice (as the
- * tool's result and in the next call's change), and above the storage threshold both copies are claim checks.
+ * A ModelProvider whose every call is one `callModel` activity returning the whole assistant message, which history
+ * records and the kernel's chunks are replayed from. Small requests go inline, larger ones as the change since the
+ * run's previous request or by reference ({@link requestInput}), so a call never re-adds the whole conversation.
  */
 export function durableModel(context: DurableModelContext): ModelProvider {
   let previous: SentRequest | undefined;
@@ -124,11 +120,9 @@ function recordedChunks({ message, usage, stopReason }: CallModelOutput): ModelC
 }
 
 /**
- * The cancellation scope of a run's model calls: one is kept from call to call until it is cancelled (an interrupt,
- * the run's end) or a call runs in another scope, since a new scope costs the SDK three
- * promises, each with a stack trace (docs/decisions/0014), and stays tied to its parent (a handler on the run's scope)
- * until the run ends: thousands a long run. Between calls it holds nothing, so cancelling it then cancels nothing, as
- * a fresh scope would not have existed; reusing one issues the same commands.
+ * The cancellation scope of a run's model calls, kept from call to call until cancelled (an interrupt, the run's end)
+ * or a call runs in another scope: each new scope costs promises with stack traces and stays tied to the run's scope
+ * until it ends (docs/decisions/0014). Between calls it holds nothing, so reuse issues the same commands as new ones.
  */
 class CallScopes {
   private scope: CancellationScope | undefined;
@@ -165,10 +159,9 @@ interface ContextSnapshots {
 }
 
 /**
- * A way back into the current cancellation scope: a snapshot of the async context the SDK keeps its scopes in,
- * when the sandbox has one that carries the scope (checked: the snapshot must see `scope` as current), else
- * nothing, and every call pays `scope.run` as before. The commands are the same either way; only the count of
- * promises differs.
+ * A way back into `scope`: a snapshot of the SDK's async context when the sandbox has one that sees `scope` as
+ * current (checked), else undefined and calls pay `scope.run`. The commands are the same either way; only the number
+ * of promises differs.
  */
 function scopeEntry(scope: CancellationScope): ScopeEntry | undefined {
   const storage = (globalThis as { AsyncLocalStorage?: ContextSnapshots }).AsyncLocalStorage;
@@ -190,10 +183,9 @@ interface SentRequest {
 }
 
 /**
- * How the request travels: inline while the conversation is small (no query round trip), then as the change of the
- * run's previous request (which the worker that served it still has; any other reads the whole request by query),
- * and by reference alone when it shares too little with the previous one. Once a conversation was too large, it
- * is not measured again (measuring it costs as much as sending it).
+ * How the request travels: inline while the conversation is small, then as the change since the run's previous
+ * request (the worker that served it still has it; any other reads the whole by query), or by reference alone when
+ * little is shared. A conversation once too large is not measured again (measuring costs as much as sending).
  */
 function requestInput(
   request: ModelRequest,

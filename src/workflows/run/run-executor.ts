@@ -21,10 +21,8 @@ import { captureTurnEnd } from "../stream/turn-capture.js";
 import type { LiveOutputMark } from "../stream/session-stream.js";
 
 /**
- * Resolves a run's plan on the worker. An activity, never a local activity: a live worker can take a local
- * activity's result a workflow task later than a replay does (its marker is written by the task that completes it),
- * and whatever that task also took (an update, a timer) then comes in another order on replay. An activity's result
- * is a history event of its own, read at the same point live and on replay.
+ * Resolves a run's plan on the worker. An activity, never a local activity: a live worker may take a local activity's
+ * result a workflow task later than a replay, reordering what that task also took (docs/decisions/0017).
  */
 const { resolveAgent } = proxyActivities<AgentActivities>({
   startToCloseTimeout: "30 seconds",
@@ -178,10 +176,9 @@ async function driveKernel(
 }
 
 /**
- * The run's end: a fatal error set by the session (approval timeout with `fail`) turns an abort into an error.
- * The conversation before this run is the session's, so `done` carries only the run's own messages: from
- * `addedFrom`, where the run began, or after a compaction, the first of the run's messages the compaction kept
- * (those it compacted away are in the transcript, `client.session(id).transcript()`; the summary is never in `done`).
+ * The run's end: a fatal error set by the session (approval timeout with `fail`) turns an abort into an error. `done`
+ * carries only the run's own messages: from `addedFrom`, or after a compaction from the first run message it kept
+ * (what it compacted away is in the transcript; the summary is never in `done`).
  */
 function publishDone(
   session: SessionState,

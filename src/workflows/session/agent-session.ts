@@ -8,13 +8,9 @@ import { SessionState } from "./session-state.js";
 import { registerSessionHandlers } from "./session-handlers.js";
 
 /**
- * One workflow per session. Runs arrive by update (`startRun`, usually with update-with-start), are queued and
- * executed one at a time; steers, follow-ups and cancels arrive by signal or update. The session continues as
- * new when Temporal suggests it or a plan threshold is reached: between runs, and inside a long run at a turn
- * boundary (the run goes on in the next execution with the same run id), so no history grows without bound. On a
- * versioned worker the session is pinned to its build (the worker's default versioning behaviour), and moves to a
- * new target build the same way: at its next turn boundary, between runs, or when something wakes it while idle
- * or while its run waits for a person (the run carries its waits: run-executor.ts, waiting-move.ts).
+ * One workflow per session: runs arrive by `startRun` update (usually with start) and run one at a time; steers,
+ * follow-ups and cancels come by signal or update. It continues as new (Temporal suggests it, a plan threshold, a new
+ * target build) between runs, at a turn boundary, or while a run waits for a person (run-executor.ts, waiting-move.ts).
  */
 export async function agentSession(input: SessionInput): Promise<SessionOutcome> {
   const session = new SessionState(input);

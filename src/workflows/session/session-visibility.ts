@@ -11,12 +11,9 @@ export const AGENT_TOKENS = defineSearchAttributeKey("AgentTokens", SearchAttrib
 export const AGENT_COST = defineSearchAttributeKey("AgentCost", SearchAttributeType.DOUBLE);
 
 /**
- * The least time between two upserts of a run's progress (`AgentTurns`, `AgentTokens`, `AgentCost`) while the run
- * goes on. They change every turn, and each upsert is a history event and a write to the server's visibility store
- * (the largest share of the server's CPU that a turn added, docs/decisions/0014). A change of `AgentStatus` is
- * upserted at once, with the progress as it is then, so the run's start and end (and any wait for a person) show
- * exact values; between them the progress lags by at most this long plus the turn going on. The time is the one
- * workers recorded in the history, never workflow time (see {@link SessionVisibility.noteRecordedTime}).
+ * The least time between upserts of a run's progress (`AgentTurns`, `AgentTokens`, `AgentCost`): each is a history
+ * event and a visibility write (docs/decisions/0014). `AgentStatus` changes upsert at once, with the progress then, so
+ * progress lags by at most this plus a turn. Measured in workers' recorded time, never workflow time.
  */
 export const PROGRESS_UPSERT_INTERVAL_MS = 10_000;
 

@@ -1,10 +1,9 @@
 import { workflowInfo, type ContinueAsNewOptions } from "@temporalio/workflow";
 
 /**
- * True when the server says another worker deployment version is now this pinned session's target (it became
- * current, or the session falls in its ramp): the session continues as new at its next safe point, onto that
- * version. Read from the current workflow task's start event, so a replay sees what the live worker saw. Always
- * false on a worker without a deployment version (docs/operations.md, "Rollout").
+ * True when the server says another worker deployment version is now this pinned session's target: it then continues
+ * as new onto it at its next safe point. Read from the workflow task's start event, so replays see the same; always
+ * false on an unversioned worker (docs/operations.md, "Rollout").
  */
 export function targetVersionChanged(): boolean {
   return workflowInfo().targetWorkerDeploymentVersionChanged;

@@ -7,12 +7,9 @@ import type { ApprovalBoard } from "../approvals/approval-board.js";
 export type DrivenOrMoved<T> = { result: T } | { moved: RunSnapshot };
 
 /**
- * Drives the run until it ends, or until the session may move it while it waits for a person: `wanted()` (another
- * build is the target) and every call still open in the turn's tool phase waits for a decision or an answer that
- * nobody gave yet. Then it resolves with the run paused there (its waits stay on the board, carried with the
- * session); the kernel's run is dropped where it waits, and the session continues as new at once. `drive` hands the
- * kernel the `toolPhase` callback of its suspend port. The watch starts at the run's first tool phase: a run without
- * tool calls makes no promise for it (docs/decisions/0014).
+ * Drives the run until it ends, or until it may move while waiting for a person: `wanted()` (another build is the
+ * target) and every open call of the turn's tool phase awaits a decision or answer not yet given. Then resolves with
+ * the run paused there (its waits stay on the board) for an immediate continue-as-new; `drive` gets the `toolPhase`.
  */
 export function driveUntilMoved<T>(
   drive: (toolPhase: (phase: OpenToolPhase | undefined) => void) => Promise<T>,

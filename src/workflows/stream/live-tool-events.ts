@@ -4,10 +4,9 @@ import type { ToolEventBatch, ToolEventCursor } from "../../contract/tool-event-
 const KEPT_CALLS = 16;
 
 /**
- * The last window of events of each recent tool call, as its activity's result carried it, in workflow memory
- * (docs/decisions/0021): while a call runs, readers read its events from the activity's heartbeats; these answer a
- * reader that had not read the last ones when the call ended. Filled as the workflow takes a result the history
- * records (so a replay fills it alike) and read only by `readStream`, so it decides no command.
+ * The last event window of each recent tool call, from its activity's result (docs/decisions/0021), for readers that
+ * missed the last heartbeat before the call ended. Filled as the workflow takes a recorded result (replays fill it
+ * alike) and read only by `readStream`, so it decides no command.
  */
 export class LiveToolEvents {
   private readonly calls = new Map<string, ToolEventBatch>();

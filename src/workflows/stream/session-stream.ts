@@ -41,11 +41,9 @@ export interface CarriedStream {
 export type LiveOutputMark = true | NonNullable<StreamEntry["liveOutput"]>;
 
 /**
- * The session's stream: its events in an offset-addressed log and the last events of recent tool calls, both read
- * by the `readStream` query, so following a session writes nothing into its history (docs/decisions/0005). Live
- * model output and tool events travel in their activities' heartbeats (docs/decisions/0019, 0021); the workflow
- * sees only the last window of a tool's events, which its result carries.
- * It also decides what is kept: the events of the last few runs, in memory and across continue-as-new.
+ * The session's stream: its events in an offset-addressed log plus the last events of recent tool calls, both read by
+ * the `readStream` query so following writes nothing to history (ADRs 0005, 0019, 0021: live output and tool events
+ * travel in heartbeats). It decides what is kept: the last few runs' events, in memory and across continue-as-new.
  */
 export class SessionStream {
   private readonly log: EventLog;

@@ -8,10 +8,9 @@ const { liteAgentStreamCapture } = proxySinks<StreamCaptureSinks>();
 export type StreamCapture = (offset: number, entry: StreamEntry) => void;
 
 /**
- * The capture of the session's stream entries, only on the stream reader's replayer (`readEntriesFromHistory`),
- * else undefined: a sink call adds no command, and a worker's own replays skip it (their task queue is never the
- * reader's), so workers pay nothing for it. Offsets are deterministic, so an entry the replayer appends in a
- * history's last task (which the SDK may run as not replaying) is the one the session appended there too.
+ * The capture of session stream entries, only on the stream reader's replayer (`readEntriesFromHistory`), else
+ * undefined: a sink call adds no command and workers' own replays skip it. Offsets are deterministic, so what the
+ * replayer appends in a history's last task (maybe run as not replaying) is what the session appended there.
  */
 export function streamCapture(): StreamCapture | undefined {
   if (!workflowInfo().taskQueue.startsWith(STREAM_CAPTURE_REPLAY)) return undefined;

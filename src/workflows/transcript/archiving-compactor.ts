@@ -14,10 +14,9 @@ export interface TranscriptArchiver {
 }
 
 /**
- * Wraps a compactor so that no message leaves the conversation unarchived: when `inner` changes the conversation,
- * the messages gained since the last compaction are archived first, and only then does the compacted form
- * replace it (`ledger.archivedCount` becomes its length). When archiving fails, the compaction is dropped for this
- * turn: a longer conversation is recoverable, a lost stretch of transcript is not. An abort is rethrown.
+ * Wraps a compactor so no message leaves the conversation unarchived: when `inner` changes it, the messages gained
+ * since the last compaction are archived before the compacted form replaces it. If archiving fails the compaction is
+ * dropped this turn (a longer conversation is recoverable, a lost transcript stretch is not); aborts rethrow.
  */
 export function archivingCompactor(
   inner: Compactor,

@@ -32,10 +32,9 @@ export interface CompactionRun {
 }
 
 /**
- * The middleware a durable run adds after the permission gate (both only act where they act: the gate on tool
- * calls, these before model calls): the kernel's `compaction` middleware over the plan's compactor, archiving
- * what each compaction removes first, when the plan asks for compaction; and a tracker that lets the transcript
- * query see the run's conversation.
+ * The middleware a durable run adds after the permission gate (the gate acts on tool calls, these before model
+ * calls): when the plan asks, the kernel's `compaction` over its compactor, archiving what each compaction removes
+ * first; and a tracker that lets the transcript query see the run's conversation.
  */
 export function durableCompaction(run: CompactionRun): Middleware[] {
   const tracker: Middleware = {

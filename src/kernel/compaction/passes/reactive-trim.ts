@@ -11,10 +11,9 @@ export interface ReactiveTrimOptions {
 }
 
 /**
- * An emergency trim for a prompt the provider rejected as too long. Uses no model, so it cannot overflow
- * itself. Keeps only the newest turns (up to `keepTurns`, within `tokenBudget`) behind a user note
- * `[N earlier turn(s) dropped — context overflow]`, head included. Cuts at turn boundaries only. Returns the
- * input array itself when there is nothing to drop.
+ * An emergency trim, using no model, for a prompt the provider rejected as too long: keeps the head and the newest
+ * turns (up to `keepTurns`, within `tokenBudget`) behind a note `[N earlier turn(s) dropped — context overflow]`.
+ * Cuts only at turn boundaries; returns the input array itself when there is nothing to drop.
  */
 export function reactiveTrim(messages: Message[], options: ReactiveTrimOptions = {}): Message[] {
   const keepTurns = options.keepTurns ?? 2;

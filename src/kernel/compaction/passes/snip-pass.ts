@@ -13,10 +13,9 @@ export interface SnipPassOptions {
 }
 
 /**
- * A pass that drops whole middle turns once the conversation exceeds `maxMessages`, keeping the first `headTurns`
- * turns and enough trailing turns to hold `tailKeep` messages, with a user note
- * `[N earlier turn(s) omitted to save context]` in the gap. It cuts only at turn boundaries, so a tool call and
- * its result are never split.
+ * A pass that, above `maxMessages`, drops whole middle turns, keeping the first `headTurns` turns and enough trailing
+ * turns for `tailKeep` messages, with a note `[N earlier turn(s) omitted to save context]` in the gap. Cuts only at
+ * turn boundaries, so a tool call and its result are never split.
  */
 export function snipPass(options: SnipPassOptions = {}): CompactPass {
   const maxMessages = options.maxMessages ?? 50;

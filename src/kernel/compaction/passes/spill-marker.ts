@@ -2,11 +2,8 @@
 export const SPILL_PREFIX = "[spilled:";
 
 /**
- * The marker left in place of a spilled tool result. The tool named in it (`read_spilled`, also registered as
- * `context`) reads the full body back by `ref`.
- *
- * @example spillMarker("m1", 300000)
- * // '[spilled:m1] 300000 bytes moved off-context — call read_spilled({ ref: "m1" }) to read it'
+ * The marker left in place of a spilled tool result: `[spilled:<ref>] N bytes moved off-context — call
+ * read_spilled({ ref: "<ref>" }) to read it`. That tool (also registered as `context`) reads the body back by `ref`.
  */
 export function spillMarker(ref: string, bytes: number): string {
   return `${SPILL_PREFIX}${ref}] ${bytes} bytes moved off-context — call read_spilled({ ref: "${ref}" }) to read it`;

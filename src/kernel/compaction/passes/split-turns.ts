@@ -6,11 +6,9 @@ export function isTurnStart(message: Message): boolean {
 }
 
 /**
- * Splits a conversation into turns. A turn starts at a `user` message with string content; assistant replies and
- * the tool-result messages that answer them stay in the turn, so a turn never separates a tool call from its
- * result and can be dropped whole. Messages before the first such user message form a leading head group.
- *
- * @example splitTurns([u("a"), assistant, toolResults, u("b")]) // [[u("a"), assistant, toolResults], [u("b")]]
+ * Splits a conversation into turns, each starting at a `user` message with string content and keeping the assistant
+ * replies and tool results that follow, so a turn can be dropped whole without separating a call from its result.
+ * Messages before the first such user message form a leading head group.
  */
 export function splitTurns(messages: readonly Message[]): Message[][] {
   const turns: Message[][] = [];

@@ -12,11 +12,9 @@ export interface ToolResultBudgetPassOptions {
 }
 
 /**
- * A pass that keeps the total size of tool-result bodies under `budgetBytes` by moving the largest ones to
- * `store` and leaving a {@link spillMarker} (`[spilled:<ref>] N bytes moved off-context — call read_spilled(…)`).
- * Sizes are string lengths (UTF-16 code units; equal to bytes for ASCII). The block stays, so call/result pairing
- * is intact; already-spilled bodies are not counted or moved again. Run it before `microPass`, which would
- * otherwise blank the bodies for good.
+ * Keeps the total tool-result body size (UTF-16 length) under `budgetBytes` by moving the largest bodies to `store`,
+ * each replaced by a {@link spillMarker}; blocks stay, so calls and results still pair, and spilled bodies are not
+ * counted again. Run it before `microPass`, which would otherwise blank the bodies for good.
  */
 export function toolResultBudgetPass(options: ToolResultBudgetPassOptions): CompactPass {
   const budget = options.budgetBytes ?? 200_000;
