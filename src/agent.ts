@@ -1,7 +1,7 @@
 import { Channel } from "./kernel/vocabulary/channel.js";
 import { AbortError } from "./kernel/vocabulary/errors.js";
 import type { AgentEvent, RunResult } from "./kernel/vocabulary/events.js";
-import type { ForkOptions } from "./kernel/loop/fork.js";
+import type { ForkOptions } from "./kernel/vocabulary/tools.js";
 import type { KernelConfig, RunInput, RunOptions } from "./kernel/loop/kernel-config.js";
 import type { Message } from "./kernel/vocabulary/messages.js";
 import type { KernelPorts } from "./kernel/vocabulary/ports.js";

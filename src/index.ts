@@ -34,7 +34,7 @@ export type * from "./kernel/loop/kernel-config.js";
 export type { AbortSignalLike, KernelPorts } from "./kernel/vocabulary/ports.js";
 export { NEVER_ABORTED } from "./kernel/vocabulary/ports.js";
 export { SteerController, type SteerInput } from "./kernel/vocabulary/steer-controller.js";
-export { forkConfig, type ForkOptions } from "./kernel/loop/fork.js";
+export { forkConfig } from "./kernel/loop/fork.js";
 export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 
 // Skills: folders of SKILL.md files, listed in the system prompt and loaded on demand (`load_skill`).

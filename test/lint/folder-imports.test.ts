@@ -137,3 +137,18 @@ describe("imports between the top-level folders of src/", () => {
     expect(offending, offending.join("\n")).toEqual([]);
   });
 });
+
+describe("imports between the files of src/", () => {
+  it("form no cycle, type-only imports included", () => {
+    const edges = new Map<string, Map<string, Import[]>>();
+    for (const entry of relativeImports()) {
+      const to = entry.target.replace(/\.js$/, ".ts");
+      const from = edges.get(entry.file) ?? new Map<string, Import[]>();
+      edges.set(entry.file, from);
+      from.set(to, [...(from.get(to) ?? []), entry]);
+    }
+    expect(edges.size).toBeGreaterThan(300);
+    const cycles = cyclesOf(edges).map((cycle) => `import cycle between ${cycle.join(", ")}`);
+    expect(cycles, cycles.join("\n")).toEqual([]);
+  });
+});

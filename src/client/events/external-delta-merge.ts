@@ -5,7 +5,7 @@ import { DeltaDeduper } from "../../stream/delta-deduper.js";
 import { deltaOfRun } from "../../stream/stream-delta.js";
 import type { StreamDelta } from "../../contract/stream-delta.js";
 import { finalOutput } from "./final-output.js";
-import type { DurableEvent, SessionStreamItem } from "./run-event-stream.js";
+import type { DurableEvent, SessionStreamItem } from "./durable-event.js";
 
 /** What a merge reads: durable events and live deltas, in the order their source gives them. */
 export type MergeInput =

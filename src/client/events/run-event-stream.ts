@@ -1,5 +1,5 @@
 import type { Client } from "@temporalio/client";
-import { EVENTS_TOPIC, type StreamEntry } from "../../contract/stream-entry.js";
+import { EVENTS_TOPIC } from "../../contract/stream-entry.js";
 import { toWireEvent } from "../../wire/wire-conversion.js";
 import type { AgentEvent, RunResult } from "../../kernel/vocabulary/events.js";
 import { runSummaryQuery } from "../../contract/messages.js";
@@ -8,29 +8,16 @@ import { parseToolEventId } from "./place-tool-events.js";
 import { SessionStreamReader } from "./session-stream-reader.js";
 import type { StreamHistoryOptions } from "./stream-history.js";
 import type { ExternalDeltaSource } from "../../stream/external-delta-source.js";
-
-/**
- * An event of a durable run, with its place in the session stream (resume from `offset + 1`). Live output (model
- * text and reasoning, a tool's own events) has a `deltaId` and the offset of the event before it; every other event
- * is an entry of the stream, with an offset of its own.
- */
-export type DurableEvent = AgentEvent & { offset: number; runId: string; deltaId?: string };
+import type { DurableEvent, SessionStreamItem } from "./durable-event.js";
 
 export type { ExternalDeltaSource };
+export type { DurableEvent, SessionStreamItem } from "./durable-event.js";
 
 /** Where to resume: the last offset seen plus one, and the last `deltaId` seen (model output or a tool's event). */
 export interface EventStreamPosition {
   fromOffset?: number;
   fromDeltaId?: string;
 }
-
-/** One entry of the session stream, decoded; a tool's event placed among them carries its id (`deltaId`). */
-export type SessionStreamItem = {
-  topic: typeof EVENTS_TOPIC;
-  offset: number;
-  entry: StreamEntry;
-  deltaId?: string;
-};
 
 /** The outcome of a finished run from the session's summaries, as a `done` event (its messages are not kept). */
 async function finishedRun(

@@ -1,18 +1,8 @@
 import type { AbortSignalLike } from "../vocabulary/ports.js";
 import type { AgentEvent } from "../vocabulary/events.js";
+import type { BackgroundCompletion, BackgroundStatus } from "./background-completion.js";
 
-/** How a background task ended. */
-export type BackgroundStatus = "completed" | "partial" | "failed" | "cancelled";
-
-/** A finished background task, delivered to the model as a user note. */
-export interface BackgroundCompletion {
-  id: string;
-  label: string;
-  content: string;
-  status: BackgroundStatus;
-  isError: boolean;
-  awaitIdle?: boolean;
-}
+export type { BackgroundCompletion, BackgroundStatus };
 
 /** What a task's `run` returns. */
 export type BackgroundOutcome = string | { content: string; status: BackgroundStatus };

@@ -1,13 +1,7 @@
 import type { SessionEvent } from "../vocabulary/session-events.js";
-import type { ContextFact } from "./types.js";
+import type { ContextFact, RestoredContextState } from "./types.js";
 
-/** What an engine carries over from a session's log. */
-export interface RestoredContextState {
-  generation: number;
-  facts: ContextFact[];
-  workingState: Record<string, string>;
-  archiveRefs: string[];
-}
+export type { RestoredContextState };
 
 /**
  * Restores from the latest committed `context_view`: its generation, facts, working state and archive refs; from

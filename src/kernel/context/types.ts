@@ -1,9 +1,8 @@
-import type { RestoredContextState } from "./restore-context-state.js";
 import type { ContextStatus } from "../vocabulary/events.js";
 import type { Message } from "../vocabulary/messages.js";
 import type { NativeContextEdits } from "../vocabulary/model.js";
 import type { AbortSignalLike } from "../vocabulary/ports.js";
-import type { ToolSpec } from "../vocabulary/tools.js";
+import type { ToolSpec } from "../vocabulary/tool-calls.js";
 
 /** A fact pinned verbatim across compactions. */
 export interface ContextFact {
@@ -100,4 +99,12 @@ export interface ContextEngine {
   readonly status: ContextStatus | undefined;
   /** What a paused run carries to go on with the same engine elsewhere (generation, facts, working state, refs). */
   state?(): RestoredContextState;
+}
+
+/** What an engine carries over from a session's log. */
+export interface RestoredContextState {
+  generation: number;
+  facts: ContextFact[];
+  workingState: Record<string, string>;
+  archiveRefs: string[];
 }

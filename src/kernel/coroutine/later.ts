@@ -1,4 +1,9 @@
-import type { MaybeAsync } from "./maybe-async.js";
+/**
+ * A value now, or a promise of it. The turn loop's hooks are mostly synchronous or absent; returning their result
+ * directly lets the loop go on without an `await`, and so without a promise: in a workflow the SDK captures a stack
+ * trace for every promise, which was most of a durable turn's CPU time (docs/decisions/0014).
+ */
+export type MaybeAsync<T> = T | Promise<T>;
 
 /** A step that takes a value (or a failure) and goes on with it. */
 type Step<T, R> = (value: T) => MaybeAsync<R>;

@@ -1,13 +1,7 @@
-import { continueWith, isPromiseLike } from "./later.js";
+import { continueWith, isPromiseLike, type MaybeAsync } from "./later.js";
 
 export { isPromiseLike };
-
-/**
- * A value now, or a promise of it. The turn loop's hooks are mostly synchronous or absent; returning their result
- * directly lets the loop go on without an `await`, and so without a promise: in a workflow the SDK captures a stack
- * trace for every promise, which was most of a durable turn's CPU time (docs/decisions/0014).
- */
-export type MaybeAsync<T> = T | Promise<T>;
+export type { MaybeAsync } from "./later.js";
 
 /**
  * Calls `step` for each item in order; when one returns a promise, the rest wait for it (one after another, as an

@@ -1,40 +1,7 @@
-import type { AgentEvent, RunResult } from "../vocabulary/events.js";
 import type { KernelConfig } from "./kernel-config.js";
 import type { Message } from "../vocabulary/messages.js";
 import type { Middleware } from "../middleware/middleware.js";
-import type { AbortSignalLike } from "../vocabulary/ports.js";
 import type { AnyTool } from "../vocabulary/tools.js";
-
-/** Options of a fork. */
-export interface ForkOptions {
-  /** The fork's identity; every event of the fork carries it. Default `task-<n>`. */
-  forkId?: string;
-  /** The tools the fork may use; default: the parent's. */
-  tools?: AnyTool[];
-}
-
-/** A fork to run, as the kernel hands it to a {@link ForkRunner}. */
-export interface ForkRequest {
-  /** The fork's first user message. */
-  input: string;
-  forkId: string;
-  /** The fork's own session: `<parent session>/<forkId>`. */
-  sessionId: string;
-  /** The conversation the fork starts from: the parent's, before the assistant message that called the tool. */
-  seed: Message[];
-  /** The names of the tools the fork may use (`ForkOptions.tools`); the agent's own when absent. */
-  toolNames?: string[];
-  /** The parent run's signal: cancelling the parent cancels the fork. */
-  signal: AbortSignalLike;
-  /** Into the parent run's stream. */
-  emit(event: AgentEvent): void;
-}
-
-/**
- * Runs a fork somewhere else than in this process's loop: the durable driver starts a child workflow. The kernel
- * adds the result's usage to the parent run.
- */
-export type ForkRunner = (request: ForkRequest) => Promise<RunResult>;
 
 /**
  * The configuration of a fork, a "parallel clone" of the agent: the same model, codec, limits and runtime

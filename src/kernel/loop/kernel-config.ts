@@ -2,8 +2,8 @@ import type { BackgroundLimits, BackgroundTasks } from "../background/types.js";
 import type { ToolCallCodec } from "../codecs/types.js";
 import type { ContextArchive, ContextPlanner } from "../context/types.js";
 import type { EffectRunner } from "../vocabulary/effects.js";
-import type { ForkRunner } from "./fork.js";
 import type { RunBudget } from "../vocabulary/budget.js";
+import type { AgentEvent, RunResult } from "../vocabulary/events.js";
 import type { ImageBlock, Message } from "../vocabulary/messages.js";
 import type { Middleware } from "../middleware/middleware.js";
 import type { ModelProvider, SamplingSettings } from "../vocabulary/model.js";
@@ -106,3 +106,26 @@ export interface RunOptions {
 
 /** The input of a run: a string becomes one user message. */
 export type RunInput = string | Message[];
+
+/** A fork to run, as the kernel hands it to a {@link ForkRunner}. */
+export interface ForkRequest {
+  /** The fork's first user message. */
+  input: string;
+  forkId: string;
+  /** The fork's own session: `<parent session>/<forkId>`. */
+  sessionId: string;
+  /** The conversation the fork starts from: the parent's, before the assistant message that called the tool. */
+  seed: Message[];
+  /** The names of the tools the fork may use (`ForkOptions.tools`); the agent's own when absent. */
+  toolNames?: string[];
+  /** The parent run's signal: cancelling the parent cancels the fork. */
+  signal: AbortSignalLike;
+  /** Into the parent run's stream. */
+  emit(event: AgentEvent): void;
+}
+
+/**
+ * Runs a fork somewhere else than in this process's loop: the durable driver starts a child workflow. The kernel
+ * adds the result's usage to the parent run.
+ */
+export type ForkRunner = (request: ForkRequest) => Promise<RunResult>;

@@ -1,6 +1,8 @@
 import { forkOutlet, type EventOutlet } from "../coroutine/event-outlet.js";
 import type { AgentEvent, RunResult } from "../vocabulary/events.js";
-import { forkConfig, forkSeed, type ForkOptions, type ForkRequest, type ForkRunner } from "./fork.js";
+import { forkConfig, forkSeed } from "./fork.js";
+import type { ForkRequest, ForkRunner } from "./kernel-config.js";
+import type { ForkOptions } from "../vocabulary/tools.js";
 import type { KernelConfig, RunInput, RunOptions } from "./kernel-config.js";
 import { openRun } from "./open-run.js";
 import { runTurns } from "./run-turns.js";

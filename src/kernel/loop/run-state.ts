@@ -1,5 +1,5 @@
 import type { RunResult } from "../vocabulary/events.js";
-import type { ForkOptions } from "./fork.js";
+import type { ForkOptions } from "../vocabulary/tools.js";
 import type { BackgroundTasks } from "../background/types.js";
 import type { ContextEngine } from "../context/types.js";
 import type { EventOutlet } from "../coroutine/event-outlet.js";

@@ -1,5 +1,7 @@
-import type { Decision } from "../vocabulary/events.js";
-import type { ToolCall } from "../vocabulary/tools.js";
+import type { ToolCall } from "../vocabulary/tool-calls.js";
+
+/** A permission verdict. */
+export type Decision = "allow" | "deny" | "ask";
 
 /** A verdict with its provenance. */
 export interface PolicyVerdict {

@@ -1,9 +1,11 @@
 import type { AgentError } from "./errors.js";
 import type { AssistantMessage, Message } from "./messages.js";
 import type { Usage } from "./model.js";
-import type { ToolCall, ToolResult } from "./tools.js";
-import type { UserAnswer, UserQuestion } from "../permission/types.js";
-import type { BackgroundCompletion } from "../background/types.js";
+import type { ToolCall, ToolResult } from "./tool-calls.js";
+import type { Decision, UserAnswer, UserQuestion } from "../permission/types.js";
+import type { BackgroundCompletion } from "../background/background-completion.js";
+
+export type { Decision };
 
 /** Why a run ended. `error` is a fatal provider or codec failure (see docs/decisions/0002). */
 export type StopReason = "stop" | "aborted" | "max_turns" | "error" | "budget";
@@ -19,9 +21,6 @@ export interface RunResult {
   usage: Usage;
   stopReason: StopReason;
 }
-
-/** A permission verdict. */
-export type Decision = "allow" | "deny" | "ask";
 
 /** Who made a permission decision. */
 export type DecisionSource = "policy" | "user" | "auto";

@@ -1,6 +1,6 @@
 import type { AbortSignalLike } from "./ports.js";
 import type { AssistantMessage, Message } from "./messages.js";
-import type { ToolSpec } from "./tools.js";
+import type { ToolSpec } from "./tool-calls.js";
 
 /** Token counts of one model call, or of a whole run. */
 export interface Usage {

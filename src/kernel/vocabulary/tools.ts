@@ -1,32 +1,20 @@
 import { z, type ZodType } from "zod";
 import type { AgentEvent, RunResult } from "./events.js";
-import type { ForkOptions } from "../loop/fork.js";
 import type { AbortSignalLike } from "./ports.js";
 import type { Usage } from "./model.js";
-import type { ToolCallBlock } from "./messages.js";
+import type { JsonSchema, ToolCall, ToolSpec } from "./tool-calls.js";
 import type { SessionEvent } from "./session-events.js";
 import type { ApprovalHandler, InputHandler } from "../permission/types.js";
 import type { BackgroundTasks } from "../background/types.js";
 
-/** A JSON Schema object, as sent to the model. */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema, ToolCall, ToolResult, ToolSpec } from "./tool-calls.js";
 
-/** What the model sees of a tool. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: JsonSchema;
-}
-
-/** One tool call, as the kernel passes it to middleware and tools. */
-export type ToolCall = Omit<ToolCallBlock, "type">;
-
-/** The outcome of one tool call. */
-export interface ToolResult {
-  id: string;
-  name: string;
-  content: string;
-  isError?: boolean;
+/** Options of a fork. */
+export interface ForkOptions {
+  /** The fork's identity; every event of the fork carries it. Default `task-<n>`. */
+  forkId?: string;
+  /** The tools the fork may use; default: the parent's. */
+  tools?: AnyTool[];
 }
 
 /**

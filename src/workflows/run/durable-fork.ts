@@ -2,7 +2,7 @@ import { ApplicationFailure } from "@temporalio/workflow";
 import type { AgentPlan } from "../../contract/agent-plan.js";
 import { subagentStatus } from "../../kernel/builtin-tools/delegate-tool.js";
 import type { RunResult } from "../../kernel/vocabulary/events.js";
-import type { ForkRequest, ForkRunner } from "../../kernel/loop/fork.js";
+import type { ForkRequest, ForkRunner } from "../../kernel/loop/kernel-config.js";
 import type { AnyTool } from "../../kernel/vocabulary/tools.js";
 import { runChildSession, type ChildSpec } from "../children/child-session.js";
 import type { StartForkRequest } from "../../contract/requests.js";
