@@ -10,7 +10,7 @@ import {
 import { createWorker } from "../src/worker.js";
 import { runWorker, type DurableBenchEnv } from "./durable-bench-env.js";
 import { eventBytes, eventTypeName, type HistoryEvent } from "./history-profile.js";
-import { readStreamQuery } from "../src/contract/stream-messages.js";
+import { readStreamQuery } from "../src/contract/stream/stream-messages.js";
 
 /** Latency and history cost of live streaming, for one transport. */
 export interface StreamLatencyResult {

@@ -1,6 +1,6 @@
 import { Context, log } from "@temporalio/activity";
 import { toolEventKey } from "../wire/tool-events.js";
-import type { ToolEventBatch } from "../contract/tool-event-batch.js";
+import type { ToolEventBatch } from "../contract/stream/tool-event-batch.js";
 import { toWireEvent } from "../wire/wire-conversion.js";
 import type { ExecuteToolInput } from "../contract/activity-types.js";
 import type { SecretScrubber } from "../wire/scrub-secrets.js";

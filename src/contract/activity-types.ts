@@ -1,4 +1,4 @@
-import type { ToolEventBatch } from "./tool-event-batch.js";
+import type { ToolEventBatch } from "./stream/tool-event-batch.js";
 import type { AgentPlan, DurableToolPlan } from "./agent-plan.js";
 import type { AssistantMessage, Message } from "../kernel/vocabulary/messages.js";
 import type { ModelRequest, ModelStopReason, Usage } from "../kernel/vocabulary/model.js";

@@ -2,7 +2,7 @@ import type { RunSnapshot } from "../kernel/vocabulary/run-snapshot.js";
 import type { ImageBlock, Message } from "../kernel/vocabulary/messages.js";
 import type { Usage } from "../kernel/vocabulary/model.js";
 import type { DurableToolPlan } from "./agent-plan.js";
-import type { EventLogState } from "./stream-entry.js";
+import type { EventLogState } from "./stream/stream-entry.js";
 import type {
   DecisionRecord,
   PendingApproval,

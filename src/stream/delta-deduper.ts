@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../kernel/vocabulary/events.js";
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 interface Shown {
   text: string;

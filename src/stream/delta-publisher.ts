@@ -1,5 +1,5 @@
 import { DEFAULT_BATCH_MS, type DeltaSink } from "./stream-delta.js";
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** Tuning of a {@link DeltaPublisher}; every field has a default. */
 export interface DeltaPublisherOptions {

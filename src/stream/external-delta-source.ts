@@ -1,4 +1,4 @@
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** How a client reads live deltas that do not come from the session itself (Redis). */
 export interface ExternalDeltaSource {

@@ -1,4 +1,4 @@
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** How far a reader got in each model call's live output: characters of text and of reasoning. */
 export type DeltaCursor = Record<string, { text?: number; reasoning?: number }>;

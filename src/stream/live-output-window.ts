@@ -1,4 +1,4 @@
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** One kind of a model call's live output: the text kept, and its character offset in the attempt's output. */
 export interface OutputPart {

@@ -1,6 +1,6 @@
 import { type Redis } from "ioredis";
 import type { DeltaSink } from "./stream-delta.js";
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** The Redis stream that holds a session's deltas. */
 export function redisDeltaKey(sessionId: string): string {

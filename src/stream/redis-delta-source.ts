@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import type { ExternalDeltaSource } from "./external-delta-source.js";
 import { redisDeltaKey } from "./redis-delta-sink.js";
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** How long one blocking read waits before it checks whether the reader was stopped. */
 const BLOCK_MS = 1_000;

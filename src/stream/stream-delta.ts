@@ -1,4 +1,4 @@
-import type { StreamDelta } from "../contract/stream-delta.js";
+import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** Where a model activity publishes its live deltas. */
 export interface DeltaSink {

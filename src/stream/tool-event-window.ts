@@ -1,6 +1,6 @@
 import { isToolEventBatch } from "../wire/tool-events.js";
-import type { ToolEventBatch } from "../contract/tool-event-batch.js";
-import type { WireEvent } from "../contract/wire-event.js";
+import type { ToolEventBatch } from "../contract/stream/tool-event-batch.js";
+import type { WireEvent } from "../contract/stream/wire-event.js";
 
 /**
  * What a tool activity's heartbeat carries once its tool emitted events: as much of the call's event tail as fits

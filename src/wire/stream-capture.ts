@@ -1,5 +1,5 @@
 import type { Sinks } from "@temporalio/workflow";
-import type { StreamEntry } from "../contract/stream-entry.js";
+import type { StreamEntry } from "../contract/stream/stream-entry.js";
 
 /**
  * The replay name (and so the task-queue prefix) of the replayer that reads a session's stream entries from its

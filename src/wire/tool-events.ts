@@ -1,4 +1,4 @@
-import type { ToolEventBatch } from "../contract/tool-event-batch.js";
+import type { ToolEventBatch } from "../contract/stream/tool-event-batch.js";
 
 /** The key of one tool call's events; readers derive it from the call's `tool_call_start`. */
 export function toolEventKey(runId: string, turn: number, callId: string): string {

@@ -8,7 +8,7 @@ import {
   ToolError,
 } from "../kernel/vocabulary/errors.js";
 import type { AgentEvent } from "../kernel/vocabulary/events.js";
-import type { WireError, WireEvent } from "../contract/wire-event.js";
+import type { WireError, WireEvent } from "../contract/stream/wire-event.js";
 
 /** Converts an event for the wire. */
 export function toWireEvent(event: AgentEvent): WireEvent {

@@ -11,7 +11,7 @@ import { delegateTool } from "../../src/subagents/delegate-tool.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { BACKGROUND_STOP_WAIT_MS } from "../../src/workflows/children/background-stop.js";
-import { readStreamQuery } from "../../src/contract/stream-messages.js";
+import { readStreamQuery } from "../../src/contract/stream/stream-messages.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 

@@ -6,7 +6,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import type { ModelProvider } from "../../src/kernel/vocabulary/model.js";
 import { temporalDeltaTransport } from "../../src/stream/delta-transport.js";
 import type { LiveOutputSnapshot } from "../../src/stream/live-output-window.js";
-import { readStreamQuery } from "../../src/contract/stream-messages.js";
+import { readStreamQuery } from "../../src/contract/stream/stream-messages.js";
 import {
   startTestWorker,
   temporalAddress,

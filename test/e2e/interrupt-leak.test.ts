@@ -5,7 +5,7 @@ import { defineAgent } from "../../src/define-agent.js";
 import type { ModelChunk, ModelProvider, ModelRequest } from "../../src/kernel/vocabulary/model.js";
 import type { AbortSignalLike } from "../../src/kernel/vocabulary/ports.js";
 import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
-import { readStreamQuery } from "../../src/contract/stream-messages.js";
+import { readStreamQuery } from "../../src/contract/stream/stream-messages.js";
 import {
   startTestWorker,
   temporalAddress,

@@ -9,7 +9,7 @@ import type { AbortSignalLike } from "../../src/kernel/vocabulary/ports.js";
 import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
-import { readStreamQuery } from "../../src/contract/stream-messages.js";
+import { readStreamQuery } from "../../src/contract/stream/stream-messages.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 let releaseWork: () => void = () => undefined;

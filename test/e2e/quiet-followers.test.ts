@@ -7,7 +7,7 @@ import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
 import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { conversationScript } from "../../src/testing/conversation-script.js";
-import { readStreamQuery } from "../../src/contract/stream-messages.js";
+import { readStreamQuery } from "../../src/contract/stream/stream-messages.js";
 import {
   startTestWorker,
   temporalAddress,

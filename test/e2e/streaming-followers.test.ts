@@ -4,7 +4,7 @@ import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import type { ModelProvider } from "../../src/kernel/vocabulary/model.js";
 import { redisDeltaTransport, temporalDeltaTransport } from "../../src/stream/delta-transport.js";
-import { readStreamQuery } from "../../src/contract/stream-messages.js";
+import { readStreamQuery } from "../../src/contract/stream/stream-messages.js";
 import {
   startTestWorker,
   temporalAddress,

@@ -1,7 +1,7 @@
 import type { Client } from "@temporalio/client";
 import { fromWireEvent } from "../../wire/wire-conversion.js";
 import type { DurableEvent } from "../../client/events/run-event-stream.js";
-import { readStreamQuery } from "../../contract/stream-messages.js";
+import { readStreamQuery } from "../../contract/stream/stream-messages.js";
 
 /** Give up widening the window past this many entries. */
 const MAX_WINDOW = 20_000;

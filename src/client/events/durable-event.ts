@@ -1,4 +1,4 @@
-import type { EVENTS_TOPIC, StreamEntry } from "../../contract/stream-entry.js";
+import type { EVENTS_TOPIC, StreamEntry } from "../../contract/stream/stream-entry.js";
 import type { AgentEvent } from "../../kernel/vocabulary/events.js";
 
 /**

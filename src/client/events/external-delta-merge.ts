@@ -3,7 +3,7 @@ import { fromWireEvent } from "../../wire/wire-conversion.js";
 import type { AgentEvent, RunResult } from "../../kernel/vocabulary/events.js";
 import { DeltaDeduper } from "../../stream/delta-deduper.js";
 import { deltaOfRun } from "../../stream/stream-delta.js";
-import type { StreamDelta } from "../../contract/stream-delta.js";
+import type { StreamDelta } from "../../contract/stream/stream-delta.js";
 import { finalOutput } from "./final-output.js";
 import type { DurableEvent, SessionStreamItem } from "./durable-event.js";
 

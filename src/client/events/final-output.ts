@@ -1,5 +1,5 @@
 import { contentBlocks, type AssistantMessage } from "../../kernel/vocabulary/messages.js";
-import type { StreamDelta } from "../../contract/stream-delta.js";
+import type { StreamDelta } from "../../contract/stream/stream-delta.js";
 
 /**
  * A model call's whole output of each kind, as its durable message holds it: the text of its text blocks and of its

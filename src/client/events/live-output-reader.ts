@@ -1,9 +1,9 @@
 import type { Client } from "@temporalio/client";
 import { decodeFromPayloadsAtIndex } from "@temporalio/common/lib/internal-non-workflow/codec-helpers.js";
-import type { ToolEventBatch } from "../../contract/tool-event-batch.js";
+import type { ToolEventBatch } from "../../contract/stream/tool-event-batch.js";
 import { LiveDeltas, type DeltaCursor } from "../../stream/live-deltas.js";
 import { isLiveOutputSnapshot, snapshotDeltas } from "../../stream/live-output-window.js";
-import type { StreamDelta } from "../../contract/stream-delta.js";
+import type { StreamDelta } from "../../contract/stream/stream-delta.js";
 import { isToolEventSnapshot } from "../../stream/tool-event-window.js";
 
 /** The activities whose heartbeats carry live model output and tool events. */

@@ -1,5 +1,5 @@
-import type { ToolEventBatch, ToolEventCursor } from "../../contract/tool-event-batch.js";
-import type { LoggedEntry } from "../../contract/stream-entry.js";
+import type { ToolEventBatch, ToolEventCursor } from "../../contract/stream/tool-event-batch.js";
+import type { LoggedEntry } from "../../contract/stream/stream-entry.js";
 
 /** A logged entry, or a tool's event placed among them with its id (`deltaId`: live output, not a logged entry). */
 export type PlacedEntry = LoggedEntry & { deltaId?: string };

@@ -1,5 +1,5 @@
 import type { Client } from "@temporalio/client";
-import { EVENTS_TOPIC } from "../../contract/stream-entry.js";
+import { EVENTS_TOPIC } from "../../contract/stream/stream-entry.js";
 import { toWireEvent } from "../../wire/wire-conversion.js";
 import type { AgentEvent, RunResult } from "../../kernel/vocabulary/events.js";
 import { runSummaryQuery } from "../../contract/messages.js";

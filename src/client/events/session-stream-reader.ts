@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError, type Client } from "@temporalio/client";
-import { EVENTS_TOPIC } from "../../contract/stream-entry.js";
+import { EVENTS_TOPIC } from "../../contract/stream/stream-entry.js";
 import { Channel } from "../../kernel/vocabulary/channel.js";
 import type { DeltaCursor } from "../../stream/live-deltas.js";
-import type { StreamDelta } from "../../contract/stream-delta.js";
-import { readStreamQuery, type ReadStreamResult } from "../../contract/stream-messages.js";
-import type { ToolEventCursor } from "../../contract/tool-event-batch.js";
-import type { LoggedEntry } from "../../contract/stream-entry.js";
+import type { StreamDelta } from "../../contract/stream/stream-delta.js";
+import { readStreamQuery, type ReadStreamResult } from "../../contract/stream/stream-messages.js";
+import type { ToolEventCursor } from "../../contract/stream/tool-event-batch.js";
+import type { LoggedEntry } from "../../contract/stream/stream-entry.js";
 import type { MergeInput } from "./external-delta-merge.js";
 import { HistoryWait } from "./history-wait.js";
 import { LiveOutputReader, type LiveRead } from "./live-output-reader.js";

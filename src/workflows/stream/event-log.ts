@@ -1,4 +1,4 @@
-import type { EventLogState, LoggedEntry, StreamEntry } from "../../contract/stream-entry.js";
+import type { EventLogState, LoggedEntry, StreamEntry } from "../../contract/stream/stream-entry.js";
 
 /** One read of the log: the entries from an offset, as many as fit in the byte budget. */
 export interface EventLogPage {

@@ -1,4 +1,4 @@
-import type { ToolEventBatch, ToolEventCursor } from "../../contract/tool-event-batch.js";
+import type { ToolEventBatch, ToolEventCursor } from "../../contract/stream/tool-event-batch.js";
 
 /** How many tool calls' events stay readable (parallel calls, and a reader finishing the previous turn's). */
 const KEPT_CALLS = 16;

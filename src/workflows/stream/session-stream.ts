@@ -1,18 +1,18 @@
 import { setHandler } from "@temporalio/workflow";
 import { toolEventKey } from "../../wire/tool-events.js";
-import type { ToolEventBatch } from "../../contract/tool-event-batch.js";
+import type { ToolEventBatch } from "../../contract/stream/tool-event-batch.js";
 import { toWireEvent } from "../../wire/wire-conversion.js";
-import type { StreamEntry } from "../../contract/stream-entry.js";
+import type { StreamEntry } from "../../contract/stream/stream-entry.js";
 import type { AgentEvent } from "../../kernel/vocabulary/events.js";
 import { EventLog } from "./event-log.js";
-import type { EventLogState } from "../../contract/stream-entry.js";
+import type { EventLogState } from "../../contract/stream/stream-entry.js";
 import { LiveToolEvents } from "./live-tool-events.js";
 import { streamCapture } from "./stream-capture.js";
 import {
   readStreamQuery,
   type ReadStreamRequest,
   type ReadStreamResult,
-} from "../../contract/stream-messages.js";
+} from "../../contract/stream/stream-messages.js";
 
 /**
  * The most event bytes one `readStream` answer carries besides its first event, which comes whole however large

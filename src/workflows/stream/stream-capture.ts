@@ -1,6 +1,6 @@
 import { proxySinks, workflowInfo } from "@temporalio/workflow";
 import { STREAM_CAPTURE_REPLAY, type StreamCaptureSinks } from "../../wire/stream-capture.js";
-import type { StreamEntry } from "../../contract/stream-entry.js";
+import type { StreamEntry } from "../../contract/stream/stream-entry.js";
 
 const { liteAgentStreamCapture } = proxySinks<StreamCaptureSinks>();
 

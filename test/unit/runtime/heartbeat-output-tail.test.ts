@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { StreamEntry } from "../../../src/contract/stream-entry.js";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { StreamEntry } from "../../../src/contract/stream/stream-entry.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import type { DurableEvent } from "../../../src/client/events/run-event-stream.js";
 import { mergeExternalDeltas, type MergeInput } from "../../../src/client/events/external-delta-merge.js";
-import type { StreamDelta } from "../../../src/contract/stream-delta.js";
+import type { StreamDelta } from "../../../src/contract/stream/stream-delta.js";
 
 // Heartbeat details go with the model activity once it completes, so a reader's last describe usually misses the end
 // of a call's output. The merge shows that tail from the call's durable message, before the call's end: the live

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { StreamEntry } from "../../../src/contract/stream-entry.js";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { StreamEntry } from "../../../src/contract/stream/stream-entry.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import { mergeExternalDeltas, type MergeInput } from "../../../src/client/events/external-delta-merge.js";
-import type { StreamDelta } from "../../../src/contract/stream-delta.js";
+import type { StreamDelta } from "../../../src/contract/stream/stream-delta.js";
 
 let offset = 0;
 const event = (wire: WireEvent): MergeInput => ({

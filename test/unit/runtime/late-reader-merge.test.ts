@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { StreamEntry } from "../../../src/contract/stream-entry.js";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { StreamEntry } from "../../../src/contract/stream/stream-entry.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import { mergeExternalDeltas, type MergeInput } from "../../../src/client/events/external-delta-merge.js";
 
 let offset = 0;

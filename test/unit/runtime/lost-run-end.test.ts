@@ -1,6 +1,6 @@
 import type { Client } from "@temporalio/client";
 import { describe, expect, it } from "vitest";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import { Channel } from "../../../src/kernel/vocabulary/channel.js";
 import type { MergeInput } from "../../../src/client/events/external-delta-merge.js";
 import { withLostRunEnd } from "../../../src/client/events/run-event-stream.js";

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ToolEventBatch, ToolEventCursor } from "../../../src/contract/tool-event-batch.js";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { ToolEventBatch, ToolEventCursor } from "../../../src/contract/stream/tool-event-batch.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import {
   parseToolEventId,
   placeToolEvents,
   startedWindows,
   toolEventId,
 } from "../../../src/client/events/place-tool-events.js";
-import type { LoggedEntry } from "../../../src/contract/stream-entry.js";
+import type { LoggedEntry } from "../../../src/contract/stream/stream-entry.js";
 
 const note = (message: string): WireEvent => ({ type: "diagnostic", level: "info", code: "t", message });
 const entry = (offset: number, message: string): LoggedEntry => ({

@@ -2,8 +2,8 @@ import { getEventListeners } from "node:events";
 import type { Client } from "@temporalio/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionStreamReader, nextPause } from "../../../src/client/events/session-stream-reader.js";
-import type { LoggedEntry } from "../../../src/contract/stream-entry.js";
-import type { ReadStreamResult } from "../../../src/contract/stream-messages.js";
+import type { LoggedEntry } from "../../../src/contract/stream/stream-entry.js";
+import type { ReadStreamResult } from "../../../src/contract/stream/stream-messages.js";
 
 /** How the fake sessions describe themselves: no model call in flight, so no live output. */
 const describeSession = async () => ({ raw: { pendingActivities: [] } });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { DeltaPublisher } from "../../../src/stream/delta-publisher.js";
 import type { DeltaSink } from "../../../src/stream/stream-delta.js";
-import type { StreamDelta } from "../../../src/contract/stream-delta.js";
+import type { StreamDelta } from "../../../src/contract/stream/stream-delta.js";
 
 const origin = { key: "run:1", attempt: 1 };
 const unhandled: unknown[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import type { StreamEntry } from "../../../src/contract/stream-entry.js";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { StreamEntry } from "../../../src/contract/stream/stream-entry.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import { mergeExternalDeltas } from "../../../src/client/events/external-delta-merge.js";
 import type { SessionStreamItem } from "../../../src/client/events/run-event-stream.js";
-import type { StreamDelta } from "../../../src/contract/stream-delta.js";
+import type { StreamDelta } from "../../../src/contract/stream/stream-delta.js";
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 

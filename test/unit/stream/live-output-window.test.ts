@@ -5,7 +5,7 @@ import {
   isLiveOutputSnapshot,
   snapshotDeltas,
 } from "../../../src/stream/live-output-window.js";
-import type { StreamDelta } from "../../../src/contract/stream-delta.js";
+import type { StreamDelta } from "../../../src/contract/stream/stream-delta.js";
 
 // The Temporal-native transport's two ends without a server: the model activity's window (each heartbeat's details)
 // and a reader's LiveDeltas fed with every snapshot it happens to see, read after its cursor.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import { ToolEventWindow, isToolEventSnapshot } from "../../../src/stream/tool-event-window.js";
 
 const origin = { key: "k", runId: "r", attempt: 2 };

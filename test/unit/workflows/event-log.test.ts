@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StreamEntry } from "../../../src/contract/stream-entry.js";
+import type { StreamEntry } from "../../../src/contract/stream/stream-entry.js";
 import { EventLog } from "../../../src/workflows/stream/event-log.js";
 
 /** An entry whose JSON is about `chars` long. */

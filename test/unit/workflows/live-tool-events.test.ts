@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WireEvent } from "../../../src/contract/wire-event.js";
+import type { WireEvent } from "../../../src/contract/stream/wire-event.js";
 import { LiveToolEvents } from "../../../src/workflows/stream/live-tool-events.js";
 
 const note = (n: number): WireEvent => ({ type: "diagnostic", level: "info", code: "step", message: `${n}` });

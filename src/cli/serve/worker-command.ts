@@ -18,8 +18,8 @@ async function worker(scope: CliScope, options: WorkerOptions): Promise<number> 
     { deploymentVersion },
     { usageError },
   ] = await Promise.all([
-    import("../serve/agent-set.js"),
-    import("../serve/serve-worker.js"),
+    import("./agent-set.js"),
+    import("./serve-worker.js"),
     import("../../runtime/connection-config.js"),
     import("../../worker/worker-deployment.js"),
     import("../cli-error.js"),

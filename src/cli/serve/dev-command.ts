@@ -6,8 +6,8 @@ import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { CliError } from "../cli-error.js";
 import { parsePort } from "../options/parse-options.js";
-import { portInUse } from "../serve/port-in-use.js";
-import { serverLog } from "../serve/server-log.js";
+import { portInUse } from "./port-in-use.js";
+import { serverLog } from "./server-log.js";
 
 interface DevOptions {
   port: number;
@@ -57,8 +57,8 @@ async function dev(scope: CliScope, options: DevOptions): Promise<number> {
   const [{ startDevServer }, { demoAgentSet, importAgentSet }, { serveWorker, serverInterrupts }] =
     await Promise.all([
       import("../../dev-server/index.js"),
-      import("../serve/agent-set.js"),
-      import("../serve/serve-worker.js"),
+      import("./agent-set.js"),
+      import("./serve-worker.js"),
     ]);
   const interrupts = serverInterrupts(scope);
   const cacheDir = path.resolve(scope.io.cwd, options.cacheDir);

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../kernel/vocabulary/events.js";
+import type { AgentEvent } from "../../kernel/vocabulary/events.js";
 
 /** An AgentError as plain data, so it survives Temporal payloads. */
 export interface WireError {

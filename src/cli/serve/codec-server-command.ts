@@ -19,7 +19,7 @@ async function codecServer(scope: CliScope, options: CodecServerOptions): Promis
     await Promise.all([
       import("../../encryption/index.js"),
       import("../../codec-server/index.js"),
-      import("../serve/serve-worker.js"),
+      import("./serve-worker.js"),
     ]);
   let ring;
   try {
