@@ -24,7 +24,7 @@ import { checkMcpServers, type McpServerConfig } from "./plan/mcp-servers.js";
 import type { McpToolDefaults } from "./plan/mcp-tool-plans.js";
 import { LOAD_SKILL_TOOL } from "./plan/skills-prompt.js";
 import { loadSkillTool } from "./skills/load-skill-tool.js";
-import { loadSkills, skillSummaries, type SkillsOption } from "./skills/load-skills.js";
+import { readSkills, skillSummaries, type SkillsOption } from "./skills/load-skills.js";
 
 /** Defaults of the durable runtime, each overridable per agent. */
 export const DURABLE_DEFAULTS = {
@@ -94,6 +94,7 @@ export interface AgentDefinition extends SamplingSettings {
    * Skills: folders of `SKILL.md` files (front matter `name`, `description`; body: instructions), a later folder
    * winning on a name clash (`defaultSkillDirs` gives the seed's order). The system prompt lists them; `load_skill`
    * reads one. Durably the worker reads the folders: the list when a run resolves its plan, a skill in its activity.
+   * A file that cannot be read or parsed is left out with a `skill_skipped` diagnostic; the other skills work.
    */
   skills?: SkillsOption;
   /** Durable-only settings. */
@@ -167,8 +168,16 @@ export function toAgentPlan(definition: AgentDefinition): AgentPlan {
   const servers = Object.keys(definition.mcpServers ?? {});
   if (servers.length) plan.mcpServers = servers;
   // Read here, where the plan is made: on a worker, in the run's resolveAgent activity (its result is recorded).
-  if (definition.skills) plan.skills = skillSummaries(loadSkills(definition.skills.dirs));
+  if (definition.skills) Object.assign(plan, skillsPlan(definition.skills));
   return plan;
+}
+
+/** The plan's skills and, only when some file was left out, its diagnostics (older plans never carry the field). */
+function skillsPlan(option: SkillsOption): Pick<AgentPlan, "skills" | "skillDiagnostics"> {
+  const { skills, diagnostics } = readSkills(option.dirs);
+  return diagnostics.length
+    ? { skills: skillSummaries(skills), skillDiagnostics: diagnostics }
+    : { skills: skillSummaries(skills) };
 }
 
 /** The timeouts of an agent's MCP tools, where a server entry sets none. */

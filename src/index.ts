@@ -38,7 +38,14 @@ export { forkConfig } from "./kernel/loop/fork.js";
 export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
 
 // Skills: folders of SKILL.md files, listed in the system prompt and loaded on demand (`load_skill`).
-export { loadSkills, defaultSkillDirs, type Skill, type SkillsOption } from "./skills/load-skills.js";
+export {
+  loadSkills,
+  readSkills,
+  defaultSkillDirs,
+  type Skill,
+  type SkillsOption,
+  type SkillsRead,
+} from "./skills/load-skills.js";
 export { loadSkillTool } from "./skills/load-skill-tool.js";
 
 // Middleware: the contract and its factories.

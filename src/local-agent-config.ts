@@ -6,6 +6,7 @@ import { planPermission } from "./plan/plan-permission.js";
 import { planCompactor } from "./plan/plan-compactor.js";
 import { compaction } from "./kernel/compaction/compaction-middleware.js";
 import { planSettings } from "./plan/plan-settings.js";
+import { skillDiagnostics } from "./plan/skill-diagnostics.js";
 import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js";
 import type { Middleware } from "./kernel/middleware/middleware.js";
 import type { ModelProvider } from "./kernel/vocabulary/model.js";
@@ -22,9 +23,9 @@ export interface LocalAgentOptions {
 }
 
 /**
- * The in-process configuration of a definition, for `createAgent`: its permission rules and compaction become
- * middleware as in durable runs (`llm` summaries come from `model`, asked for `summaryModel`; nothing is archived).
- * Its MCP servers become a tool source the agent owns: `agent.close()` ends their connections.
+ * The in-process configuration of a definition, for `createAgent`: permission rules, compaction and skipped skill
+ * files become middleware as in durable runs (`llm` summaries come from `model`, asked for `summaryModel`; nothing is
+ * archived). Its MCP servers become a tool source the agent owns: `agent.close()` ends their connections.
  */
 export function localAgentConfig(
   definition: AgentDefinition,
@@ -39,6 +40,7 @@ export function localAgentConfig(
     model,
     tools: agentTools(definition),
     use: [
+      ...skillDiagnostics(plan.skillDiagnostics),
       ...planPermission(plan.permission, options.approval),
       ...(plan.compaction
         ? [compaction(planCompactor(plan.compaction, { provider: model, model: plan.model }))]

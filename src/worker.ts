@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from "@temporalio/worker";
 import { AgentRegistry, createActivities, type ProviderMap } from "./activities/index.js";
 import { McpConnectionPool } from "./mcp/mcp-connection-pool.js";
 import type { AgentDefinition } from "./define-agent.js";
@@ -119,6 +119,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   // Before the connection: serving metrics installs the process's Temporal runtime.
   const telemetry = WorkerTelemetry.fromOptions(options);
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
+  reportSkippedSkills(registry);
   if (options.searchAttributes !== false) {
     const required = registry.pricesModels()
       ? { ...SESSION_SEARCH_ATTRIBUTES, ...COST_SEARCH_ATTRIBUTE }
@@ -192,6 +193,15 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     await transport?.close();
     await telemetry.stopped();
   });
+}
+
+/** A warning per skill file left out, in the Temporal runtime's log: the worker serves its agents without them. */
+function reportSkippedSkills(registry: AgentRegistry): void {
+  for (const { agent, file, error } of registry.skippedSkillFiles())
+    Runtime.instance().logger.warn(`agent '${agent}': skill file ${file} was skipped: ${error}`, {
+      agent,
+      file,
+    });
 }
 
 /** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */

@@ -8,7 +8,7 @@ import {
 import { checkMcpServers, type McpServerConfig } from "../plan/mcp-servers.js";
 import type { McpToolDefaults } from "../plan/mcp-tool-plans.js";
 import { EffectNotImplementedError, type AnyEffectImplementation } from "../kernel/vocabulary/effects.js";
-import type { AgentPlan } from "../contract/agent-plan.js";
+import type { AgentPlan, SkillDiagnostic } from "../contract/agent-plan.js";
 import { checkApproverSettings, withWorkerGroups } from "../plan/approver-rules.js";
 import type { ModelProvider } from "../kernel/vocabulary/model.js";
 import type { AnyTool } from "../kernel/vocabulary/tools.js";
@@ -18,6 +18,11 @@ export type ProviderEntry = ModelProvider | ((model: string) => ModelProvider);
 
 /** Providers by model id; `"*"` serves every model without its own entry. */
 export type ProviderMap = Record<string, ProviderEntry>;
+
+/** A skill file one of the registered agents left out, and why. */
+export interface AgentSkillDiagnostic extends SkillDiagnostic {
+  agent: string;
+}
 
 /** Why a lookup failed, for a clear, non-retryable error. */
 export class RegistryLookupError extends Error {
@@ -34,6 +39,7 @@ export class RegistryLookupError extends Error {
 export class AgentRegistry {
   private readonly agents = new Map<string, AgentDefinition>();
   private readonly providerCache = new Map<string, ModelProvider>();
+  private readonly skipped: AgentSkillDiagnostic[] = [];
 
   /**
    * @param approverGroups groups of actors for the agents' `permission.approvers`, filling the names an agent does
@@ -51,10 +57,17 @@ export class AgentRegistry {
         (agent.mcpServers && checkMcpServers(agent.mcpServers));
       if (problem) throw new TypeError(`agent '${agent.name}': ${problem}`);
       // Fails now, with the agent and the reason, for anything a durable run cannot carry (such as middleware
-      // that cannot be made again in the workflow), instead of at a session's first run.
-      toAgentPlan(agent);
+      // that cannot be made again in the workflow), instead of at a session's first run. A broken skill file is
+      // no such thing: it is left out of its agent's skills, and reported.
+      const plan = toAgentPlan(agent);
+      for (const entry of plan.skillDiagnostics ?? []) this.skipped.push({ agent: agent.name, ...entry });
       this.agents.set(agent.name, agent);
     }
+  }
+
+  /** The skill files the agents' plans left out when the worker was made (runs read the folders again). */
+  skippedSkillFiles(): AgentSkillDiagnostic[] {
+    return [...this.skipped];
   }
 
   /** The names of the registered agents. */

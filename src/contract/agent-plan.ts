@@ -177,6 +177,8 @@ export interface AgentPlan extends SamplingSettings {
    * activity, so a replay sees the same list); listed in the system prompt, loaded with the `load_skill` tool.
    */
   skills?: SkillSummary[];
+  /** The `SKILL.md` files left out of `skills` because they could not be read; absent when every one was. */
+  skillDiagnostics?: SkillDiagnostic[];
   modelRetry: ModelRetryPlan;
   continueAsNew: ContinueAsNewPlan;
   /**
@@ -197,4 +199,11 @@ export interface AgentPlan extends SamplingSettings {
 export interface SkillSummary {
   name: string;
   description: string;
+}
+
+/** A skill file (or folder) left out of an agent's skills, and why: the other skills work without it. */
+export interface SkillDiagnostic {
+  /** The `SKILL.md` file, or the skill folder that could not be listed. */
+  file: string;
+  error: string;
 }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import type { SkillSummary } from "../contract/agent-plan.js";
-import { parseSkillFile } from "./skill-file.js";
+import type { SkillDiagnostic, SkillSummary } from "../contract/agent-plan.js";
+import { errorMessage } from "../kernel/vocabulary/errors.js";
+import { parseSkillFile, SkillFileError } from "./skill-file.js";
 
 /** The file that makes a folder a skill. */
 export const SKILL_FILE = "SKILL.md";
@@ -20,25 +21,68 @@ export interface SkillsOption {
   dirs: string[];
 }
 
+/** The skills of some folders, and the files left out because they could not be read. */
+export interface SkillsRead {
+  skills: Skill[];
+  diagnostics: SkillDiagnostic[];
+}
+
 /**
- * Loads every `SKILL.md` under each of `dirs` (any depth; missing folders skipped), sorted by name. A skill is named by
- * its front matter's `name`, else its folder's; on a clash the one found later wins (a later folder, or later in path
- * order within one).
+ * Loads every `SKILL.md` under each of `dirs` (any depth; missing folders skipped), sorted by name; a file or folder
+ * that cannot be read or parsed is left out, named in `diagnostics` with the error. A skill is named by its front
+ * matter's `name`, else its folder's; on a clash the one found later wins (later folder, or later path in one).
  */
-export function loadSkills(dirs: readonly string[]): Skill[] {
+export function readSkills(dirs: readonly string[]): SkillsRead {
   const byName = new Map<string, Skill>();
-  for (const dir of dirs) {
-    if (!isDirectory(dir)) continue;
-    for (const file of skillFiles(dir)) {
-      const parsed = parseSkillFile(readFileSync(file, "utf8"), file);
-      const folder = dirname(file);
-      const name = parsed.name || basename(folder);
-      const skill: Skill = { name, description: parsed.description ?? "", body: parsed.body, dir: folder };
-      if (parsed.tags) skill.tags = parsed.tags;
-      byName.set(name, skill);
+  const diagnostics: SkillDiagnostic[] = [];
+  for (const dir of dirs)
+    for (const file of listedSkillFiles(dir, diagnostics)) {
+      const skill = readSkillOrReport(file, diagnostics);
+      if (skill) byName.set(skill.name, skill);
     }
+  return { skills: [...byName.values()].sort((a, b) => compareText(a.name, b.name)), diagnostics };
+}
+
+/** The skills {@link readSkills} finds, without the files it left out. */
+export function loadSkills(dirs: readonly string[]): Skill[] {
+  return readSkills(dirs).skills;
+}
+
+/** The `SKILL.md` files under `dir`: none when it is missing, or when it cannot be listed (then reported). */
+function listedSkillFiles(dir: string, diagnostics: SkillDiagnostic[]): string[] {
+  if (!existsSync(dir)) return [];
+  try {
+    return skillFiles(dir);
+  } catch (error) {
+    diagnostics.push({ file: dir, error: errorMessage(error) });
+    return [];
   }
-  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** One skill; undefined, and reported with the file and the error, when it cannot be read or parsed. */
+function readSkillOrReport(file: string, diagnostics: SkillDiagnostic[]): Skill | undefined {
+  try {
+    return readSkill(file);
+  } catch (error) {
+    // A parse error names the file in its message; the diagnostic has it apart.
+    const reason = error instanceof SkillFileError ? error.reason : errorMessage(error);
+    diagnostics.push({ file, error: reason });
+    return undefined;
+  }
+}
+
+/** One `SKILL.md` as a skill; throws when it cannot be read or parsed. */
+function readSkill(file: string): Skill {
+  const parsed = parseSkillFile(readFileSync(file, "utf8"), file);
+  const folder = dirname(file);
+  const skill: Skill = {
+    name: parsed.name || basename(folder),
+    description: parsed.description ?? "",
+    body: parsed.body,
+    dir: folder,
+  };
+  if (parsed.tags) skill.tags = parsed.tags;
+  return skill;
 }
 
 /** What the model is told of each skill: its name and description. */
@@ -55,18 +99,17 @@ export function defaultSkillDirs(options: { workdir: string; home: string; skill
   return options.skillsDir ? [...dirs, options.skillsDir] : dirs;
 }
 
-/** Every `SKILL.md` under `dir`, in path order (so which of two same-named skills wins does not depend on the disk). */
+/**
+ * Every `SKILL.md` under `dir`, a file or a link (one to nothing is reported when read), in path order: which of two
+ * same-named skills wins does not depend on the disk.
+ */
 function skillFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name === SKILL_FILE)
+    .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && entry.name === SKILL_FILE)
     .map((entry) => join(entry.parentPath, entry.name))
     .sort((a, b) => compareText(relative(dir, a), relative(dir, b)));
 }
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function isDirectory(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory();
 }

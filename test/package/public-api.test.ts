@@ -12,6 +12,7 @@ describe("the package's root entry (src/index.ts)", () => {
       "localAgentConfig",
       "askUserTool",
       "loadSkills",
+      "readSkills",
       "defaultSkillDirs",
       "loadSkillTool",
       "openai",
