@@ -1,7 +1,7 @@
 import type { RunSnapshot } from "../kernel/vocabulary/run-snapshot.js";
 import type { ImageBlock, Message } from "../kernel/vocabulary/messages.js";
 import type { Usage } from "../kernel/vocabulary/model.js";
-import type { DurableToolPlan } from "./agent-plan.js";
+import type { DurableToolPlan, SkillDiagnostic } from "./agent-plan.js";
 import type { EventLogState } from "./stream/stream-entry.js";
 import type {
   DecisionRecord,
@@ -63,6 +63,8 @@ export interface CarriedState {
   transcript?: TranscriptState;
   /** The last decisions and ignored decision signals, so the status and details keep listing them. */
   decisions?: CarriedDecisions;
+  /** The skill files the last run's plan left out, so the status keeps naming them (absent when none were). */
+  skillDiagnostics?: SkillDiagnostic[];
 }
 
 /** What the approval board carries into the next execution. */

@@ -1,5 +1,6 @@
 import type { Usage } from "../kernel/vocabulary/model.js";
 import type { BudgetOverrun } from "../kernel/vocabulary/budget.js";
+import type { SkillDiagnostic } from "./agent-plan.js";
 import type { ApproverSet } from "./approvers.js";
 
 // The answer of the `sessionStatus` query and its parts (pending calls, decisions, failures). Clients of any build
@@ -126,4 +127,6 @@ export interface SessionStatus {
   recentDecisions?: DecisionRecord[];
   /** Decision signals that were ignored, with why (newest last, at most 10); absent as `recentDecisions`. */
   rejectedDecisions?: RejectedDecision[];
+  /** The skill files the last run's plan left out, each with the error; absent when none were. */
+  skillDiagnostics?: SkillDiagnostic[];
 }

@@ -1,16 +1,20 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultPayloadConverter } from "@temporalio/common";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import type { ModelRequest } from "../../src/kernel/vocabulary/model.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { eventsOf, scheduledActivities } from "../replay/history-events.js";
+import { runCliInProcess } from "../support/cli-in-process.js";
 import {
   connectTestClient,
   startTestWorker,
+  temporalAddress,
   uniqueTaskQueue,
   type RunningWorker,
 } from "../support/temporal.js";
@@ -91,5 +95,70 @@ describe("skills in a durable session", () => {
       { name: "csv-report", description: "Summarise a CSV file (the project's own version)" },
       { name: "greeting", description: "Greet the user by name" },
     ]);
+  });
+});
+
+describe("a broken skill file in a durable session", () => {
+  const taskQueue = uniqueTaskQueue("broken-skills");
+  const dir = mkdtempSync(path.join(tmpdir(), "broken-skills-"));
+  const broken = path.join(dir, "broken", "SKILL.md");
+  const tidier = defineAgent({ name: "tidier", model: "tidy-model", skills: { dirs: [dir] } });
+  const plain = defineAgent({ name: "plain", model: "plain-model" });
+  const tidyModel = fakeProvider([
+    toolCallTurn([{ id: "load-1", name: "load_skill", input: { name: "tidy" } }]),
+    textTurn("Tidied."),
+  ]);
+  let worker: RunningWorker;
+  let client: AgentClient;
+
+  beforeAll(async () => {
+    mkdirSync(path.dirname(broken), { recursive: true });
+    writeFileSync(broken, "---\nname: [unclosed\n---\nNever read.");
+    mkdirSync(path.join(dir, "tidy"));
+    writeFileSync(path.join(dir, "tidy", "SKILL.md"), "---\ndescription: Tidy the desk\n---\nPut it away.");
+    // The worker starts although one of its agents has a broken skill file.
+    worker = await startTestWorker({
+      taskQueue,
+      agents: [tidier, plain],
+      providers: { "tidy-model": tidyModel, "plain-model": fakeProvider([textTurn("Hello.")]) },
+    });
+    client = await connectTestClient(taskQueue);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await worker?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs with the good skill and names the broken file in the status, the details and show", async () => {
+    const sessionId = `broken-skills-${taskQueue}`;
+    expect((await client.send("tidier", "tidy up", { sessionId })).text).toBe("Tidied.");
+    expect(tidyModel.requests[0]!.system).toMatch(/\n- tidy: Tidy the desk$/);
+    const [loaded] = toolResults(tidyModel.requests[1]!);
+    expect(loaded).toMatchObject({ content: '<skill name="tidy">\nPut it away.\n</skill>' });
+    expect(loaded!.isError).toBeFalsy();
+    expect((await client.send("plain", "hi")).text).toBe("Hello.");
+
+    const error = expect.stringMatching(/^its front matter is not valid YAML: /);
+    const status = await client.session(sessionId).describe();
+    expect(status.skillDiagnostics).toEqual([{ file: broken, error }]);
+    const metadata = await client
+      .session(sessionId)
+      .workflow.query<{ currentDetails?: string }>("__temporal_workflow_metadata");
+    expect(metadata.currentDetails).toContain(
+      `### Skipped skill files (1)\n- \`${broken}\`: its front matter`,
+    );
+    const env = {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      TEMPORAL_NAMESPACE: inject("temporalNamespace"),
+      LITE_AGENT_TASK_QUEUE: taskQueue,
+    };
+    const show = await runCliInProcess(["show", sessionId], env);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain(
+      `Skipped skill files (1):\n  ${broken}: its front matter is not valid YAML`,
+    );
+    // The run's stream says so too: a diagnostic at its start, from the plan the resolveAgent activity recorded.
+    expect(show.stdout).toContain(`warning skill_skipped: skill file ${broken} was skipped:`);
   });
 });

@@ -80,8 +80,8 @@ function eventLines(events: SessionReportOptions["events"], style: TerminalStyle
 }
 
 /**
- * The report of `lite-agent show`: status, current run and turn, queue, usage, every pending approval and
- * question with the exact command that answers it, signals that were rejected, and the last events.
+ * The report of `lite-agent show`: status, current run and turn, queue, usage, skipped skill files, every pending
+ * approval and question with the exact command that answers it, signals that were rejected, and the last events.
  */
 export function sessionReport(status: SessionStatus, options: SessionReportOptions): string {
   const style = options.style ?? terminalStyle(false);
@@ -103,6 +103,11 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
     const { sessionId, turn } = status.forkedFrom;
     lines.splice(1, 0, `Forked   from ${style.bold(sessionId)} at the end of turn ${turn}`);
   }
+  if (status.skillDiagnostics?.length)
+    lines.push(
+      `Skipped skill files (${status.skillDiagnostics.length}):`,
+      ...status.skillDiagnostics.map((entry) => `  ${entry.file}: ${entry.error}`),
+    );
   if (status.pendingApprovals.length > 0) {
     lines.push(
       `Pending approvals (${status.pendingApprovals.length}):`,

@@ -52,6 +52,8 @@ export async function executeRun(
   try {
     const plan = await resolvePlan(session, run);
     if (!plan) return {};
+    // From the activity's recorded result, so a replay shows the same; a fixed file drops out at the next run.
+    session.skillDiagnostics = plan.skillDiagnostics;
     // The run's start is upserted once its plan says when that was, so its first turns are spaced from then.
     session.visibility.noteRecordedTime(plan.resolvedAt);
     session.refreshVisibility();

@@ -6,6 +6,7 @@ import type { Middleware } from "../../kernel/middleware/middleware.js";
 import { planPermission } from "../../plan/plan-permission.js";
 import { planSettings } from "../../plan/plan-settings.js";
 import { planBudget } from "../../plan/plan-budget.js";
+import { skillDiagnostics } from "../../plan/skill-diagnostics.js";
 import { awaitBackgroundStop } from "../children/background-stop.js";
 import { durableCompaction } from "../transcript/durable-compaction.js";
 import { durableEffects } from "./durable-effects.js";
@@ -48,6 +49,7 @@ export function kernelConfig(
     }),
     tools: durableTools(plan, runId, session),
     use: [
+      ...skillDiagnostics(plan.skillDiagnostics),
       ...planPermission(plan.permission, approver, false),
       ...durableCompaction({ session, plan, runId, modelCalls: calls.count }),
       ...userMiddleware(session, plan),

@@ -76,6 +76,11 @@ export function currentDetails(status: SessionStatus): string {
   if (status.failure) {
     lines.push("", `**Last run failed** (run \`${status.failure.runId}\`): ${status.failure.message}`);
   }
+  const skipped = status.skillDiagnostics ?? [];
+  if (skipped.length > 0) {
+    lines.push("", `### Skipped skill files (${skipped.length})`);
+    for (const entry of skipped) lines.push(`- \`${entry.file}\`: ${entry.error}`);
+  }
   if (status.pendingApprovals.length > 0) {
     lines.push("", `### Pending approvals (${status.pendingApprovals.length})`);
     for (const approval of status.pendingApprovals) lines.push(...approvalLines(status.sessionId, approval));

@@ -3,7 +3,7 @@ import type { BackgroundTasks } from "../../kernel/background/types.js";
 import type { ModelPrice } from "../../kernel/vocabulary/budget.js";
 import { createBackgroundTasks } from "../../kernel/background/background-tasks.js";
 import { NEVER_ABORTED } from "../../kernel/vocabulary/ports.js";
-import type { AgentPlan } from "../../contract/agent-plan.js";
+import type { AgentPlan, SkillDiagnostic } from "../../contract/agent-plan.js";
 import { workflowPorts } from "../run/workflow-ports.js";
 import type { ActiveRun } from "../run/active-run.js";
 import type { AgentEvent, RunResult } from "../../kernel/vocabulary/events.js";
@@ -58,6 +58,8 @@ export class SessionState {
   price: ModelPrice | undefined;
   /** The subagent sessions (child workflows) running for the current run, by session id. */
   readonly subagents = new Map<string, ActiveSubagent>();
+  /** The skill files the last resolved plan left out (from the resolveAgent activity's result); none: undefined. */
+  skillDiagnostics: SkillDiagnostic[] | undefined;
   /** Set by the `wake` signal: the idle session looks then whether another build became its target. */
   woken = false;
 
@@ -79,6 +81,7 @@ export class SessionState {
     this.board = new ApprovalBoard(carried?.decisions);
     this.stream = new SessionStream(carried, () => this.lifecycle.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
+    this.skillDiagnostics = carried?.skillDiagnostics;
     this.rejections = new SignalRejections((event) => this.stream.publish(this.current?.runId ?? "", event));
     if (input.task && !carried)
       this.queue.push({ runId: SUBAGENT_RUN_ID, input: input.task.input, offset: 0 });
@@ -136,6 +139,7 @@ export class SessionState {
       ...(failure ? { failure } : {}),
       ...(this.transcript.compactions > 0 ? { transcript: this.transcript.state() } : {}),
       ...optionalDecisions(this.board.carry()),
+      ...(this.skillDiagnostics ? { skillDiagnostics: this.skillDiagnostics } : {}),
     };
   }
 

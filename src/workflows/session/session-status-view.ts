@@ -2,6 +2,7 @@ import type { BackgroundTasks } from "../../kernel/background/types.js";
 import { usageCost, type ModelPrice } from "../../kernel/vocabulary/budget.js";
 import type { Message } from "../../kernel/vocabulary/messages.js";
 import { addUsage } from "../../kernel/vocabulary/model.js";
+import type { SkillDiagnostic } from "../../contract/agent-plan.js";
 import type { ActiveSubagent, SessionStatus } from "../../contract/session-status.js";
 import type { SessionInput } from "../../contract/session-input.js";
 import type { ActiveRun } from "../run/active-run.js";
@@ -31,6 +32,7 @@ export interface StatusSources {
   readonly subagents: ReadonlyMap<string, ActiveSubagent>;
   readonly price: ModelPrice | undefined;
   readonly detachedTasks: Pick<BackgroundTasks, "listDetached"> | undefined;
+  readonly skillDiagnostics?: readonly SkillDiagnostic[] | undefined;
 }
 
 /** The session's status as the `sessionStatus` query, the search attributes and the UI's details show it. */
@@ -64,6 +66,7 @@ export function sessionStatus(session: StatusSources): SessionStatus {
   const { failure, budgetStop } = lifecycle;
   if (failure) status.failure = { runId: failure.runId, message: failure.message };
   if (budgetStop) status.budgetStop = { ...budgetStop };
+  if (session.skillDiagnostics?.length) status.skillDiagnostics = [...session.skillDiagnostics];
   return status;
 }
 

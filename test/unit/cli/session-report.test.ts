@@ -185,4 +185,15 @@ describe("sessionReport", () => {
       /Forked|model/,
     );
   });
+
+  it("names the skill files the last run's plan skipped, with their errors", () => {
+    const text = sessionReport(
+      { ...waiting, skillDiagnostics: [{ file: "/skills/bad/SKILL.md", error: "'name' must be a string" }] },
+      { now: NOW, commandPrefix: "lite-agent", events: undefined },
+    );
+    expect(text).toContain("\nSkipped skill files (1):\n  /skills/bad/SKILL.md: 'name' must be a string\n");
+    expect(
+      sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent", events: undefined }),
+    ).not.toContain("Skipped skill files");
+  });
 });

@@ -114,4 +114,13 @@ describe("current details", () => {
       "### Ignored decision signals (1)\n- ignored approve of **refund** call `c1` from eve at 1970-01-01T00:00:00.000Z: not hers",
     );
   });
+
+  it("names each skill file the last run's plan skipped, with its error", () => {
+    const text = currentDetails({
+      ...base,
+      skillDiagnostics: [{ file: "/skills/bad/SKILL.md", error: "'name' must be a string" }],
+    });
+    expect(text).toContain("### Skipped skill files (1)\n- `/skills/bad/SKILL.md`: 'name' must be a string");
+    expect(currentDetails(base)).not.toContain("Skipped skill files");
+  });
 });
