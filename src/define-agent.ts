@@ -91,10 +91,9 @@ export interface AgentDefinition extends SamplingSettings {
   /** The seed's limits on background tasks (`maxTotal`, `maxJoinable`, `maxDetached`, `maxTaskMs`, ...). */
   backgroundLimits?: BackgroundLimits;
   /**
-   * Skills: folders of `SKILL.md` files (front matter `name`, `description`; body: instructions), a later folder
-   * winning on a name clash (`defaultSkillDirs` gives the seed's order). The system prompt lists them; `load_skill`
-   * reads one. Durably the worker reads the folders: the list when a run resolves its plan, a skill in its activity.
-   * A file that cannot be read or parsed is left out with a `skill_skipped` diagnostic; the other skills work.
+   * Skills: folders of `SKILL.md` files (a later folder wins a name clash), listed in the system prompt, read by
+   * `load_skill`; durably the worker reads them. A file that cannot be read or parsed is left out with a
+   * `skill_skipped` diagnostic; the other skills work.
    */
   skills?: SkillsOption;
   /** Durable-only settings. */
