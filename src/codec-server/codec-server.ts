@@ -3,12 +3,12 @@ import type { AddressInfo } from "node:net";
 import { codecRequestHandler, type CodecServerSettings } from "./codec-request-handler.js";
 
 /** Where a codec server listens, besides what it serves. */
-export interface StartCodecServerOptions extends CodecServerSettings {
+export type StartCodecServerOptions = CodecServerSettings & {
   /** TCP port; 0 (the default) picks a free one. */
   port?: number;
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
-}
+};
 
 /** A listening codec server. */
 export interface RunningCodecServer {

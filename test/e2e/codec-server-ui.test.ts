@@ -63,6 +63,8 @@ async function startUiWithCodec(
     const codec = await startCodecServer({
       codec: payloadCodec,
       origins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
+      // Local dev use: the dev server's UI signs no one in, so it has no token to forward.
+      insecureNoToken: true,
     });
     try {
       const server = await startDevServer({ uiPort, uiCodecEndpoint: codec.url, logLevel: "error" });

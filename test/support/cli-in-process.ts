@@ -9,8 +9,14 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the CLI in-process on buffers (no terminal, no colour, the given environment). */
-export async function runCliInProcess(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** An in-process CLI run under way: what it printed so far, and its end. */
+export interface StartedCli {
+  printed(): { stdout: string; stderr: string };
+  done: Promise<CliRun>;
+}
+
+/** Starts the CLI in-process on buffers (no terminal, no colour, the given environment), for commands that serve. */
+export function startCliInProcess(argv: string[], env: NodeJS.ProcessEnv = {}): StartedCli {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -23,6 +29,11 @@ export async function runCliInProcess(argv: string[], env: NodeJS.ProcessEnv = {
     env,
     cwd: process.cwd(),
   };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  const done = runCli(argv, io).then((code) => ({ code, stdout, stderr }));
+  return { printed: () => ({ stdout, stderr }), done };
+}
+
+/** Runs the CLI in-process on buffers (no terminal, no colour, the given environment). */
+export async function runCliInProcess(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return startCliInProcess(argv, env).done;
 }
