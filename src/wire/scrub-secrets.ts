@@ -9,36 +9,68 @@ const BEARER = /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi;
 /** API keys in the `sk-…` shape (OpenAI, Anthropic, many gateways). */
 const SK_KEY = /\bsk-[A-Za-z0-9_-]{16,}/g;
 
+/** How a {@link SecretScrubber} matches besides the configured values. */
+export interface SecretScrubberOptions {
+  /** Whether `Bearer <token>` and `sk-…` keys are replaced too. Default true. */
+  shapes?: boolean;
+}
+
+/** A text that may grow at its end holds back this much of a run without whitespace, at most. */
+const MAX_HELD_TOKEN = 256;
+
 /**
  * The secrets a worker knows and a scrubber over them: configured values, `Bearer <token>` and `sk-…` keys become
  * `[redacted]` wherever they appear. Values can be added later (a provider made on demand declares its key when used).
  */
 export class SecretScrubber {
-  private readonly secrets = new Set<string>();
+  // Shared with the scrubbers byValue() makes, and only ever grows: its size tells whether the pattern is current.
+  private secrets = new Set<string>();
   private pattern: RegExp | undefined;
+  private patternSize = 0;
+  private readonly shapes: boolean;
 
-  constructor(secrets: Iterable<string | null | undefined> = []) {
+  constructor(secrets: Iterable<string | null | undefined> = [], options: SecretScrubberOptions = {}) {
+    this.shapes = options.shapes ?? true;
     this.add(secrets);
+  }
+
+  /**
+   * A scrubber over the same values (added ones included) that leaves the shapes alone: for model output and tool
+   * inputs, where "a Bearer token" is prose. Only values are matched there.
+   */
+  byValue(): SecretScrubber {
+    const view = new SecretScrubber([], { shapes: false });
+    view.secrets = this.secrets;
+    return view;
   }
 
   /** Adds secret values (short and empty ones are ignored). */
   add(secrets: Iterable<string | null | undefined>): this {
     for (const secret of secrets) {
       const value = secret?.trim();
-      if (value && value.length >= MIN_SECRET_LENGTH && !this.secrets.has(value)) {
-        this.secrets.add(value);
-        this.pattern = undefined;
-      }
+      if (value && value.length >= MIN_SECRET_LENGTH) this.secrets.add(value);
     }
     return this;
   }
 
-  /** The text with every known secret, bearer token and `sk-` key replaced. */
+  /** The text with every known secret (and, unless made `byValue`, bearer token and `sk-` key) replaced. */
   scrub(text: string): string {
     let result = text;
     const pattern = this.secretPattern();
     if (pattern) result = result.replace(pattern, REDACTED);
+    if (!this.shapes) return result;
     return result.replace(BEARER, `Bearer ${REDACTED}`).replace(SK_KEY, REDACTED);
+  }
+
+  /**
+   * How much of a text that may still grow at its end can be scrubbed now: the rest may be the start of a secret
+   * (or of a token a shape would match). No match of the start crosses the length returned.
+   */
+  safeLength(text: string): number {
+    let cut = text.length - Math.max(this.heldForValues(text), this.heldForShapes(text));
+    const patterns = [this.secretPattern(), ...(this.shapes ? [BEARER, SK_KEY] : [])];
+    for (const pattern of patterns) if (pattern) cut = startOfMatchAcross(text, cut, pattern);
+    return cut;
   }
 
   /** A copy of a JSON-like value with every string scrubbed (objects and arrays deeply; other values as they are). */
@@ -65,11 +97,29 @@ export class SecretScrubber {
     return error;
   }
 
+  /** The length of the longest end of the text that a secret starts with. */
+  private heldForValues(text: string): number {
+    let held = 0;
+    for (const secret of this.secrets)
+      for (let length = Math.min(secret.length, text.length); length > held; length--)
+        if (text.endsWith(secret.slice(0, length))) held = length;
+    return held;
+  }
+
+  /** The text's last run without whitespace (with a `Bearer ` before it), which a shape may still match. */
+  private heldForShapes(text: string): number {
+    if (!this.shapes) return 0;
+    const tail = /(?:\bBearer\s+)?\S*$/i.exec(text)?.[0] ?? "";
+    return Math.min(tail.length, MAX_HELD_TOKEN);
+  }
+
   private secretPattern(): RegExp | undefined {
     if (this.secrets.size === 0) return undefined;
+    if (this.pattern && this.patternSize === this.secrets.size) return this.pattern;
     // Longest first, so a secret containing another is replaced whole.
     const sorted = [...this.secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.pattern ??= new RegExp(sorted.join("|"), "g");
+    this.pattern = new RegExp(sorted.join("|"), "g");
+    this.patternSize = this.secrets.size;
     return this.pattern;
   }
 }
@@ -109,6 +159,15 @@ function scrubDeep(value: unknown, scrub: (text: string) => string, seen: WeakMa
   seen.set(value, copy);
   for (const [key, item] of Object.entries(value)) copy[key] = scrubDeep(item, scrub, seen);
   return copy;
+}
+
+/** The cut moved back to the start of a match that would cross it, if any. */
+function startOfMatchAcross(text: string, cut: number, pattern: RegExp): number {
+  for (const match of text.matchAll(pattern)) {
+    if (match.index >= cut) break;
+    if (match.index + match[0].length > cut) return match.index;
+  }
+  return cut;
 }
 
 function trySet(target: object, key: string, value: unknown): void {

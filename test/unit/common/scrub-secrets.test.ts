@@ -79,3 +79,33 @@ it("providers declare the secrets they were configured with", () => {
   expect(declaredSecrets({})).toEqual([]);
   expect(declaredSecrets(undefined)).toEqual([]);
 });
+
+it("a byValue scrubber matches only values, added ones included", () => {
+  const scrubber = new SecretScrubber(["first-secret-123"]);
+  const byValue = scrubber.byValue();
+  scrubber.add(["later-secret-456"]);
+  expect(byValue.scrub("use a Bearer token, not first-secret-123 or later-secret-456")).toBe(
+    `use a Bearer token, not ${REDACTED} or ${REDACTED}`,
+  );
+  expect(scrubber.scrub("use a Bearer token")).toBe(`use a Bearer ${REDACTED}`);
+});
+
+it("safeLength holds back what may still become a secret or a shape", () => {
+  const byValue = new SecretScrubber(["abcd-secret-1234"]).byValue();
+  expect(byValue.safeLength("the key is abcd-sec")).toBe("the key is ".length);
+  expect(byValue.safeLength("the key is abcd-secret-1234")).toBe("the key is ".length);
+  expect(byValue.safeLength("the key is abcd-secret-1234 ok")).toBe("the key is abcd-secret-1234 ok".length);
+  expect(byValue.safeLength("nothing here a")).toBe("nothing here ".length);
+  const all = new SecretScrubber();
+  expect(all.safeLength("send Bearer ")).toBe("send ".length);
+  expect(all.safeLength("key sk-abc")).toBe("key ".length);
+  expect(all.safeLength("done. ")).toBe("done. ".length);
+});
+
+it("safeLength never cuts through a secret with a space in it", () => {
+  const byValue = new SecretScrubber(["Token abcdef-12345"]).byValue();
+  const text = "header Token abcdef-12345 and more";
+  const cut = byValue.safeLength(text);
+  expect(cut).toBe(text.length);
+  expect(byValue.safeLength("header Token abcdef-12345")).toBe("header ".length);
+});
