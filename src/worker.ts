@@ -63,9 +63,8 @@ export interface CreateWorkerOptions extends WorkerTelemetryOptions {
    */
   toolTaskQueues?: string[];
   /**
-   * Secret values scrubbed (replaced with `[redacted]`) from every error text, tool result and heartbeat the
-   * activities record, besides `OPENAI_API_KEY`, `TEMPORAL_API_KEY`, the keys providers were configured with,
-   * and any `Bearer <token>` or `sk-…` key.
+   * Secret values replaced with `[redacted]` in all the activities record or stream (docs/operations.md#secrets),
+   * besides `OPENAI_API_KEY`, `TEMPORAL_API_KEY`, providers' keys and the agents' MCP headers and environments.
    */
   secrets?: string[];
   /**

@@ -118,6 +118,11 @@ export class AgentRegistry {
     return { config, defaults: mcpToolDefaults(definition) };
   }
 
+  /** Every agent's MCP server entries (their headers and environments are secrets the worker scrubs). */
+  mcpServerConfigs(): McpServerConfig[] {
+    return [...this.agents.values()].flatMap((agent) => Object.values(agent.mcpServers ?? {}));
+  }
+
   /** The workflow-safe modules of every agent's durable middleware, for the workflow bundle. */
   middlewareModules(): string[] {
     return workflowModulesOf([...this.agents.values()]);

@@ -4,6 +4,7 @@ import { FAILURE_TYPES, type CallModelInput, type CallModelOutput } from "../con
 import { modelRequestQuery } from "../contract/messages.js";
 import { errorMessage, isAbortError } from "../kernel/vocabulary/errors.js";
 import { SecretScrubber, declaredSecrets } from "../wire/scrub-secrets.js";
+import { scrubModelStream } from "../wire/scrub-model-stream.js";
 import type { ModelRequest } from "../kernel/vocabulary/model.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
@@ -15,17 +16,19 @@ import type { DeltaSink } from "../stream/stream-delta.js";
 
 /**
  * The `callModel` activity: fetches the request from the workflow (kept out of the input so history stays small),
- * streams the answer and returns the whole assistant message; only provider failures are `LiteAgent.ProviderError`s.
- * Live output is a side channel that never fails the call. Every chunk heartbeats; error texts are scrubbed.
+ * streams the answer (live output: a side channel that never fails the call) and returns the whole assistant message,
+ * secrets scrubbed from both and from errors; only provider failures are `LiteAgent.ProviderError`s.
  */
 export function createCallModel(
   registry: AgentRegistry,
   transport: DeltaTransport | undefined,
   scrubber = new SecretScrubber(),
 ) {
+  // Model output is matched by value only: "a Bearer token" in an answer is prose, not a credential.
+  const output = scrubber.byValue();
   return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
     try {
-      return await streamModel(registry, transport, scrubber, input);
+      return await streamModel(registry, transport, { all: scrubber, output }, input);
     } catch (error) {
       throw scrubber.scrubError(error);
     }
@@ -35,12 +38,12 @@ export function createCallModel(
 async function streamModel(
   registry: AgentRegistry,
   transport: DeltaTransport | undefined,
-  scrubber: SecretScrubber,
+  scrubbers: { all: SecretScrubber; output: SecretScrubber },
   input: CallModelInput,
 ): Promise<CallModelOutput> {
   const context = Context.current();
   const provider = lookupProvider(registry, input.model);
-  scrubber.add(declaredSecrets(provider));
+  scrubbers.all.add(declaredSecrets(provider));
   const request = input.request ?? requests.resolve(input) ?? (await fetchRequest(input.requestKey));
   requests.remember(input, request);
   const live = input.stream && transport ? openPublisher(transport, input) : undefined;
@@ -50,7 +53,8 @@ async function streamModel(
   const stop = startHeartbeatPulse(beat);
   try {
     // The loop body cannot throw (side channels are guarded), so whatever the loop throws is the provider's.
-    for await (const chunk of provider.stream(request, context.cancellationSignal)) {
+    const chunks = provider.stream(request, context.cancellationSignal);
+    for await (const chunk of scrubModelStream(chunks, scrubbers.output)) {
       sideChannel(beat);
       if (chunk.type === "text_delta") sideChannel(() => publisher?.push("text", chunk.text));
       else if (chunk.type === "reasoning_delta") sideChannel(() => publisher?.push("reasoning", chunk.text));

@@ -10,14 +10,17 @@ import { createCallMcpTool, createListMcpTools } from "./mcp-activities.js";
 import { McpConnectionPool } from "../mcp/mcp-connection-pool.js";
 import type { DeltaTransport } from "../stream/delta-transport.js";
 import { SecretScrubber } from "../wire/scrub-secrets.js";
+import { scrubbedActivities } from "./scrubbed-activities.js";
+import { environmentSecrets, mcpServerSecrets } from "../wire/known-secrets.js";
 
 export { AgentRegistry, type ProviderEntry, type ProviderMap } from "./agent-registry.js";
+export { environmentSecrets } from "../wire/known-secrets.js";
 
 /** Options of {@link createActivities}. */
 export interface ActivityOptions {
   /**
-   * Secret values scrubbed from every error text and tool result the activities return, besides
-   * `OPENAI_API_KEY`, `TEMPORAL_API_KEY` and the keys providers declare (see `declareSecrets`).
+   * Secret values scrubbed from everything the activities return, heartbeat and stream, besides `OPENAI_API_KEY`,
+   * `TEMPORAL_API_KEY`, the keys providers declare (see `declareSecrets`) and the agents' MCP headers and environments.
    */
   secrets?: Iterable<string>;
   /** The worker's payload storage: where `archiveTranscript` writes the transcripts compaction removes. */
@@ -28,19 +31,29 @@ export interface ActivityOptions {
   mcpPool?: McpConnectionPool;
 }
 
-/** The secrets a worker scrubs by default: the API keys in its environment. */
-export function environmentSecrets(env: NodeJS.ProcessEnv = process.env): (string | undefined)[] {
-  return [env.OPENAI_API_KEY, env.TEMPORAL_API_KEY];
-}
-
 /** The activities of the session workflow, bound to what this worker can run. */
 export function createActivities(
   registry: AgentRegistry,
   transport?: DeltaTransport,
   options: ActivityOptions = {},
 ): AgentActivities {
-  const scrubber = new SecretScrubber([...environmentSecrets(), ...(options.secrets ?? [])]);
+  const scrubber = new SecretScrubber([
+    ...environmentSecrets(process.env),
+    ...(options.secrets ?? []),
+    ...mcpServerSecrets(registry.mcpServerConfigs()),
+  ]);
   const mcpPool = options.mcpPool ?? new McpConnectionPool();
+  return scrubbedActivities(createUnscrubbed(registry, transport, options, scrubber, mcpPool), scrubber);
+}
+
+/** The activities as they run, before their results and failures are scrubbed. */
+function createUnscrubbed(
+  registry: AgentRegistry,
+  transport: DeltaTransport | undefined,
+  options: ActivityOptions,
+  scrubber: SecretScrubber,
+  mcpPool: McpConnectionPool,
+): AgentActivities {
   return {
     callModel: createCallModel(registry, transport, scrubber),
     executeTool: createExecuteTool(registry, scrubber),
