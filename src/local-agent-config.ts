@@ -11,6 +11,9 @@ import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js
 import type { Middleware } from "./kernel/middleware/middleware.js";
 import type { ModelProvider } from "./kernel/vocabulary/model.js";
 import { mcpToolSource } from "./mcp/mcp-tool-source.js";
+import { SecretScrubber, declaredSecrets } from "./wire/scrub-secrets.js";
+import { environmentSecrets, mcpServerSecrets } from "./wire/known-secrets.js";
+import { scrubSecretsMiddleware } from "./wire/scrub-middleware.js";
 
 /** What an in-process run adds to a definition: who approves, who answers, extra middleware. */
 export interface LocalAgentOptions {
@@ -40,6 +43,8 @@ export function localAgentConfig(
     model,
     tools: agentTools(definition),
     use: [
+      // Outermost, as a worker's activities are: nothing else sees a secret (docs/operations.md#secrets).
+      scrubSecretsMiddleware(localSecrets(definition, model)),
       ...skillDiagnostics(plan.skillDiagnostics),
       ...planPermission(plan.permission, options.approval),
       ...(plan.compaction
@@ -57,4 +62,14 @@ export function localAgentConfig(
   if (options.approval) config.approval = options.approval;
   if (options.input) config.input = options.input;
   return config;
+}
+
+/** The secrets an in-process run scrubs: the environment's API keys, the model's declared keys, MCP credentials. */
+function localSecrets(definition: AgentDefinition, model: ModelProvider): SecretScrubber {
+  const servers = Object.values(definition.mcpServers ?? {});
+  return new SecretScrubber([
+    ...environmentSecrets(process.env),
+    ...declaredSecrets(model),
+    ...mcpServerSecrets(servers),
+  ]);
 }
