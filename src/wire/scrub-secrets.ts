@@ -73,8 +73,13 @@ export class SecretScrubber {
     return cut;
   }
 
-  /** A copy of a JSON-like value with every string scrubbed (objects and arrays deeply; other values as they are). */
+  /**
+   * A copy of a JSON-like value with every string scrubbed (objects and arrays deeply; other values as they are);
+   * the value itself when there is nothing to match.
+   */
   scrubValue<T>(value: T): T {
+    // Nothing to match (a byValue scrubber before any secret is known): every activity result skips the copy.
+    if (!this.shapes && this.secrets.size === 0) return value;
     return scrubDeep(value, (text) => this.scrub(text), new WeakMap()) as T;
   }
 
