@@ -82,19 +82,17 @@ interface Routing {
   percentage: number;
 }
 
-type RoutingConfig = temporalProto.temporal.api.deployment.v1.IRoutingConfig | null | undefined;
-type QueueRouting = temporalProto.temporal.api.taskqueue.v1.ITaskQueueVersioningInfo | null | undefined;
+/** The routing fields a deployment's routing config and a task queue's versioning info both carry. */
+type RoutingFields =
+  | temporalProto.temporal.api.deployment.v1.IRoutingConfig
+  | temporalProto.temporal.api.taskqueue.v1.ITaskQueueVersioningInfo
+  | null
+  | undefined;
 
-const fromConfig = (config: RoutingConfig): Routing => ({
-  current: config?.currentDeploymentVersion?.buildId ?? undefined,
-  ramping: config?.rampingDeploymentVersion?.buildId ?? undefined,
-  percentage: config?.rampingVersionPercentage ?? 0,
-});
-
-const fromQueue = (info: QueueRouting): Routing => ({
-  current: info?.currentDeploymentVersion?.buildId ?? undefined,
-  ramping: info?.rampingDeploymentVersion?.buildId ?? undefined,
-  percentage: info?.rampingVersionPercentage ?? 0,
+const routingOf = (fields: RoutingFields): Routing => ({
+  current: fields?.currentDeploymentVersion?.buildId ?? undefined,
+  ramping: fields?.rampingDeploymentVersion?.buildId ?? undefined,
+  percentage: fields?.rampingVersionPercentage ?? 0,
 });
 
 /**
@@ -121,7 +119,7 @@ async function untilPropagated(
       namespace,
       deploymentName,
     });
-    const changed = routed(fromConfig(info?.routingConfig));
+    const changed = routed(routingOf(info?.routingConfig));
     if (changed && info?.routingConfigUpdateState === PROPAGATED) return;
     const waited = Date.now() - started;
     if (changed && waited > PROPAGATION_STALL_MS && (await everyQueueRoutes(deployment, build, routed))) {
@@ -154,7 +152,7 @@ async function everyQueueRoutes(
       taskQueue: { name: queue.name },
       taskQueueType: queue.type,
     });
-    if (!routed(fromQueue(described.versioningInfo))) return false;
+    if (!routed(routingOf(described.versioningInfo))) return false;
   }
   return true;
 }
