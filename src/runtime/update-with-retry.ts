@@ -12,11 +12,15 @@ import { SESSION_BUSY, taskBoundarySignal } from "../contract/messages.js";
 const UNPROCESSED_ATTEMPTS = 5;
 /**
  * How many times an update the session refused as busy is sent again: each refusal means the session took other
- * work in the same workflow task, which a run does every few milliseconds at most, so a few tries suffice.
+ * work in the same workflow task, a run's or another client's update (it admits one per task), so up to a minute.
  */
-const BUSY_ATTEMPTS = 50;
-/** The pause before the n-th busy retry: none at first, then growing to half a second. */
-const busyPause = (attempt: number) => Math.min(500, attempt < 3 ? 0 : 10 * 2 ** (attempt - 3));
+const BUSY_ATTEMPTS = 200;
+/**
+ * The pause before the n-th busy retry: none at first, then drawn below a bound growing to half a second (full
+ * jitter: clients refused in one task come back spread out, each with a fair chance at the next).
+ */
+export const busyPause = (attempt: number, random = Math.random) =>
+  attempt < 3 ? 0 : Math.floor(random() * Math.min(500, 10 * 2 ** (attempt - 3)));
 /**
  * How many times an update the server pushed back (its in-flight update limit, an aborted update) is sent again:
  * with {@link pushbackPause} that is about a minute of trying, enough for a burst of a thousand updates to drain.

@@ -1,7 +1,12 @@
 import { ServiceError, WorkflowUpdateFailedError } from "@temporalio/client";
 import { ApplicationFailure } from "@temporalio/common";
 import { describe, expect, it } from "vitest";
-import { isServerPushback, pushbackPause, updateWithRetry } from "../../../src/runtime/update-with-retry.js";
+import {
+  busyPause,
+  isServerPushback,
+  pushbackPause,
+  updateWithRetry,
+} from "../../../src/runtime/update-with-retry.js";
 
 /** A gRPC error as @grpc/grpc-js makes it: code, details and metadata. */
 function grpcError(code: number, details: string): Error {
@@ -42,6 +47,15 @@ describe("pushbackPause", () => {
     expect([1, 2, 3, 6, 7, 20].map((n) => pushbackPause(n, top))).toEqual([49, 99, 199, 1599, 1999, 1999]);
     expect(pushbackPause(5, () => 0)).toBe(0);
     expect(pushbackPause(5, () => 0.5)).toBe(400);
+  });
+});
+
+describe("busyPause", () => {
+  it("tries again at once twice, then waits a random time below a bound growing to half a second", () => {
+    const top = () => 0.999_999;
+    expect([1, 2, 3, 4, 8, 9, 50].map((n) => busyPause(n, top))).toEqual([0, 0, 9, 19, 319, 499, 499]);
+    expect(busyPause(9, () => 0)).toBe(0);
+    expect(busyPause(9, () => 0.5)).toBe(250);
   });
 });
 
