@@ -22,6 +22,7 @@ const GROUPS: Record<string, readonly BenchmarkName[]> = { long: LONG_BENCHMARKS
 const only = process.argv[2];
 if (only === "chaos") process.exit(await (await import("./chaos.js")).runChaosBench()); // own server
 if (only === "sdk-race") process.exit(await (await import("./sdk-race.js")).runSdkRaceBench()); // own server
+if (only === "steer-burst") process.exit(await (await import("./bursts/steer-burst.js")).runBurstBench());
 const known: readonly string[] = [...BENCHMARKS, ...LONG_BENCHMARKS, ...Object.keys(GROUPS)];
 if (only !== undefined && !known.includes(only)) {
   console.error(`unknown benchmark '${only}' (one of: ${known.join(", ")})`);

@@ -90,7 +90,10 @@ export class SessionHandle {
     return runEvents(this.client, this.sessionId, runId, position);
   }
 
-  /** Queues a steering message for the next turn start. `id` makes retries idempotent. */
+  /**
+   * Queues a steering message for the next turn start. `id` makes retries idempotent. One client's steers to a session
+   * arrive in call order, even sent at once; several clients' in the order the session accepted them (ADR 0023).
+   */
   steer(content: string | Message, options: { id?: string } = {}): Promise<void> {
     return this.queueSteer("steer", content, options.id);
   }

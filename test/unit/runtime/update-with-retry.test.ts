@@ -104,7 +104,7 @@ describe("updateWithRetry", () => {
       const outcome = sent.catch((error: unknown) => error);
       await vi.runAllTimersAsync();
       expect(await outcome).toBe(busy);
-      expect(calls).toBe(50);
+      expect(calls).toBe(200);
     } finally {
       vi.useRealTimers();
     }
