@@ -14,6 +14,7 @@ import { BACKGROUND_STOP_WAIT_MS } from "../../src/workflows/children/background
 import { readStreamQuery } from "../../src/contract/stream/stream-messages.js";
 import { collect } from "../support/collect.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { taskForkId } from "../../src/kernel/builtin-tools/delegate-tool.js";
 
 // Durable background groups (a delegation with `run_in_background`) under the agent's `backgroundLimits`, and what
 // happens to them when their run is cancelled: each limit holds on Temporal as in-process, and the model is told.
@@ -116,7 +117,8 @@ const leads = {
 };
 
 /** The session of task `index` (from 1) of the delegation call `callId`. */
-const taskSession = (sessionId: string, callId: string, index = 1) => `${sessionId}/task-${callId}-${index}`;
+const taskSession = (sessionId: string, callId: string, index = 1) =>
+  `${sessionId}/${taskForkId(callId, index - 1)}`;
 
 /** The parent's own tool results (not a subagent's), by call id. */
 function toolResults(events: readonly AgentEvent[]): Map<string, { content: string; isError?: boolean }> {
@@ -153,7 +155,7 @@ async function drainActing(
  * child waits for a person's approval.
  */
 const joining = (events: readonly DurableEvent[], turn: number) =>
-  events.some((event) => event.type === "approval_request" && event.forkId === "task-j1-1") &&
+  events.some((event) => event.type === "approval_request" && event.forkId === taskForkId("j1", 0)) &&
   events.some((event) => event.type === "turn_end" && event.turn === turn && !event.forkId);
 
 /** The texts and tool results of the model's newest request that hold `fragment`: what the model was told. */

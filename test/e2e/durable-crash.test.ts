@@ -7,6 +7,7 @@ import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
 import { collect } from "../support/collect.js";
 import { testClient, uniqueTaskQueue } from "../support/temporal.js";
 import { WorkerProcesses, killHard, waitForLine } from "../support/worker-process.js";
+import { taskForkId } from "../../src/kernel/builtin-tools/delegate-tool.js";
 
 // A worker (test/support/crash-worker.ts) killed with SIGKILL in the middle of a background group's child
 // tool call or of an effect, and another worker started: what ran, what runs again, and what the model is told.
@@ -53,11 +54,11 @@ describe("a worker killed mid-call in a durable run", () => {
     // The parent's and the child's completed calls ran once; the interrupted at-most-once one was not repeated.
     expect(lines().sort()).toEqual(["record child", "record lead", "slow_once start"]);
     expect(toolResult(events, "c1")).toMatchObject([
-      { forkId: "task-g1-1", result: { content: "recorded child" } },
+      { forkId: taskForkId("g1", 0), result: { content: "recorded child" } },
     ]);
     expect(toolResult(events, "c2")).toMatchObject([
       {
-        forkId: "task-g1-1",
+        forkId: taskForkId("g1", 0),
         result: { content: "Error: interrupted before completion (slow_once)", isError: true },
       },
     ]);

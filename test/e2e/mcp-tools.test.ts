@@ -10,6 +10,7 @@ import type { AgentEvent } from "../../src/kernel/vocabulary/events.js";
 import type { ModelRequest } from "../../src/kernel/vocabulary/model.js";
 import { fakeProvider, type FakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn, type ScriptedToolCall } from "../../src/testing/builders.js";
+import { defaultPayloadConverter } from "@temporalio/common";
 import { Worker } from "@temporalio/worker";
 import { loadWorkflowBundle } from "../../src/worker/workflow-bundle.js";
 import type { SessionInput } from "../../src/contract/session-input.js";
@@ -230,8 +231,10 @@ describe("MCP servers' tools as the agent's tools", () => {
     const attempts = Object.fromEntries(
       scheduledActivities(history, "callMcpTool").map((event) => {
         const scheduled = event.activityTaskScheduledEventAttributes!;
-        const id = scheduled.activityId!.split(":").at(-1)!.replace(/-\d+$/, "");
-        return [id, scheduled.retryPolicy?.maximumAttempts];
+        const input = defaultPayloadConverter.fromPayload<{ call: { id: string } }>(
+          scheduled.input!.payloads![0]!,
+        );
+        return [input.call.id.replace(/-\d+$/, ""), scheduled.retryPolicy?.maximumAttempts];
       }),
     );
     // edit_file is neither read-only nor idempotent: one attempt. The others say they are: retried.

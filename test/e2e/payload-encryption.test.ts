@@ -36,7 +36,9 @@ const provider = fakeProvider(
       // Tool results come back as a user message of tool_result blocks.
       if (!seen.includes("tool_result")) {
         const kilobytes = Number(/(\d+) KB/.exec(seen)?.[1] ?? 0);
-        return toolCallTurn([{ id: `l-${request.messages.length}`, name: "lookup", input: { kilobytes } }]);
+        // The call id carries the marker too: ids the server keeps in plain text (activity ids) must not show it.
+        const id = `l-${request.messages.length}-${MARKER}`;
+        return toolCallTurn([{ id, name: "lookup", input: { kilobytes } }]);
       }
       return textTurn(`the record says ${/customer-secret-[0-9a-f]+/.exec(seen)?.[0] ?? "nothing"}`);
     },
@@ -91,7 +93,7 @@ describe("payload encryption end to end (AES-256-GCM codec in worker and client)
     await workerConnection?.close();
   });
 
-  it("the encrypted client reads the tool result; the raw history holds no plain text of it", async () => {
+  it("the encrypted client reads the tool result; the raw history holds no plain text of it, ids neither", async () => {
     const sessionId = unique("enc-session");
     const result = await client.send("clerk", "look up the record (0 KB)", { sessionId });
     expect(result.text).toBe(`the record says ${MARKER}`);

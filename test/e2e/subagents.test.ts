@@ -17,6 +17,10 @@ import {
   uniqueTaskQueue,
   type RunningWorker,
 } from "../support/temporal.js";
+import { taskForkId } from "../../src/kernel/builtin-tools/delegate-tool.js";
+
+/** The fork id of the first task of call `d1` (ids carry a digest of the call id). */
+const D1_FORK = taskForkId("d1", 0);
 
 const lookup = defineTool({
   name: "lookup",
@@ -100,7 +104,7 @@ const detacherScript = () =>
     { ...textTurn("The researcher says the moon does it."), usage: USAGE },
   ]);
 
-const EXPECTED_REPORT = "## tides (agentId: SESSION/task-d1-1; status: completed)\nTides follow the moon.";
+const EXPECTED_REPORT = `## tides (agentId: SESSION/${D1_FORK}; status: completed)\nTides follow the moon.`;
 
 describe("subagents as child workflows", () => {
   let worker: RunningWorker;
@@ -127,15 +131,15 @@ describe("subagents as child workflows", () => {
 
   it("delegates to a child session whose approval is answered through the parent; usage rolls up", async () => {
     const sessionId = `lead-${Date.now()}`;
-    const child = `${sessionId}/task-d1-1`;
+    const child = `${sessionId}/${D1_FORK}`;
     const events: DurableEvent[] = [];
     for await (const event of client.run("lead", "explain tides", { sessionId })) {
       events.push(event);
       if (event.type === "approval_request") {
-        expect(event.forkId).toBe("task-d1-1");
+        expect(event.forkId).toBe(D1_FORK);
         const status = await client.session(sessionId).describe();
         expect(status.status).toBe("awaiting_approval");
-        expect(status.subagents).toEqual([{ sessionId: child, agent: "researcher", forkId: "task-d1-1" }]);
+        expect(status.subagents).toEqual([{ sessionId: child, agent: "researcher", forkId: D1_FORK }]);
         expect(status.pendingApprovals).toMatchObject([{ callId: "r1", tool: "lookup", sessionId: child }]);
         await client.session(sessionId).approve(event.call.id, { actor: "alice" });
       }
@@ -179,7 +183,7 @@ describe("subagents as child workflows", () => {
 
   it("cancelling the parent's run cancels the child session", async () => {
     const sessionId = `lead-cancel-${Date.now()}`;
-    const child = `${sessionId}/task-d1-1`;
+    const child = `${sessionId}/${D1_FORK}`;
     const events: DurableEvent[] = [];
     for await (const event of client.run("lead", "explain tides", { sessionId })) {
       events.push(event);
@@ -210,9 +214,7 @@ describe("subagents as child workflows", () => {
     );
     expect(report?.result.content).toBe(EXPECTED_REPORT.replace("SESSION", sessionId));
     expect(result.usage).toEqual({ inputTokens: 40, outputTokens: 20 });
-    expect(events.filter((event) => event.forkId === "task-d1-1").map((event) => event.type)).toContain(
-      "done",
-    );
+    expect(events.filter((event) => event.forkId === D1_FORK).map((event) => event.type)).toContain("done");
   });
 
   it("a joinable background group: the tool answers at once, the run joins without using a turn, the note arrives at turn start", async () => {
@@ -250,7 +252,7 @@ describe("subagents as child workflows", () => {
       .poll(async () => (await client.session(sessionId).describe()).pendingApprovals, {
         timeout: QUERY_POLL_TIMEOUT_MS,
       })
-      .toMatchObject([{ callId: "r1", sessionId: `${sessionId}/task-b1-1` }]);
+      .toMatchObject([{ callId: "r1", sessionId: `${sessionId}/${taskForkId("b1", 0)}` }]);
     await client.session(sessionId).approve("r1", { actor: "alice" });
     await expect
       .poll(async () => (await client.session(sessionId).describe()).backgroundTasks?.[0]?.done, {

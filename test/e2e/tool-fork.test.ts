@@ -8,6 +8,10 @@ import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { fakeProvider, type FakeStaticTurn } from "../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
+import { taskForkId } from "../../src/kernel/builtin-tools/delegate-tool.js";
+
+/** The fork id of the first task of call `e1` (ids carry a digest of the call id). */
+const E1_FORK = taskForkId("e1", 0);
 
 const USAGE = { inputTokens: 10, outputTokens: 5 };
 
@@ -150,7 +154,7 @@ describe("ctx.fork from a tool in a durable run: a child session of the agent", 
 
   it("runs the fork as a child workflow seeded with the conversation; its events stream through the parent; usage rolls up", async () => {
     const sessionId = `forker-${Date.now()}`;
-    const forkSession = `${sessionId}/task-e1-1`;
+    const forkSession = `${sessionId}/${E1_FORK}`;
     const events: DurableEvent[] = [];
     for await (const event of client.run("forker", "explain tides", { sessionId })) events.push(event);
 
@@ -168,7 +172,7 @@ describe("ctx.fork from a tool in a durable run: a child session of the agent", 
     const end = types.lastIndexOf("subagent");
     expect(events[start]).toMatchObject({
       phase: "start",
-      forkId: "task-e1-1",
+      forkId: E1_FORK,
       sessionId: forkSession,
       agent: "forker",
     });
@@ -243,14 +247,14 @@ describe("ctx.fork from a tool in a durable run: a child session of the agent", 
 
   it("a fork's approval is answered through the parent; cancelling the parent cancels the fork and leaves no approval", async () => {
     const sessionId = `careful-${Date.now()}`;
-    const forkSession = `${sessionId}/task-e1-1`;
+    const forkSession = `${sessionId}/${E1_FORK}`;
     let approved = false;
     const first: DurableEvent[] = [];
     for await (const event of client.run("careful", "explain tides", { sessionId })) {
       first.push(event);
       if (event.type === "approval_request" && !approved) {
         approved = true;
-        expect(event.forkId).toBe("task-e1-1");
+        expect(event.forkId).toBe(E1_FORK);
         const status = await client.session(sessionId).describe();
         expect(status.pendingApprovals).toMatchObject([
           { callId: "f1", tool: "lookup", sessionId: forkSession },
@@ -264,7 +268,7 @@ describe("ctx.fork from a tool in a durable run: a child session of the agent", 
     for await (const event of client.run("careful", "explain tides", { sessionId: second })) {
       if (event.type === "approval_request") await client.session(second).cancel();
     }
-    const child = await client.temporal.workflow.getHandle(`${second}/task-e1-1`).describe();
+    const child = await client.temporal.workflow.getHandle(`${second}/${E1_FORK}`).describe();
     expect(child.status.name).toBe("CANCELLED");
     const status = await client.session(second).describe();
     expect(status.pendingApprovals).toEqual([]);

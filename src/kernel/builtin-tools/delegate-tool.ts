@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idDigest } from "../hash/index.js";
 import type { AgentEvent, RunResult, SubagentStatus } from "../vocabulary/events.js";
 import type { AbortSignalLike } from "../vocabulary/ports.js";
 import type { ToolContext, ToolOutput } from "../vocabulary/tools.js";
@@ -100,9 +101,9 @@ export function groupStatus(outcomes: readonly SubagentOutcome[]): BackgroundSta
   return [...statuses][0]!;
 }
 
-/** The fork id of task `index` of a call: unique in the session, stable on replay. */
+/** The fork id of task `index` of a call: unique in the session, stable on replay, no text of the call id. */
 export function taskForkId(callId: string, index: number): string {
-  return `task-${callId}-${index + 1}`;
+  return `task-${idDigest(callId)}-${index + 1}`;
 }
 
 /** Where one task reports: its events, its usage, what cancels it, and whether it may outlive the run. */

@@ -10,6 +10,7 @@ import { AbortError, errorMessage } from "../../kernel/vocabulary/errors.js";
 import type { Tool, ToolContext, ToolOutput } from "../../kernel/vocabulary/tools.js";
 import { toolActivityOptions } from "./activity-options.js";
 import { Later } from "../../kernel/coroutine/later.js";
+import { idDigest } from "../../kernel/hash/index.js";
 import { ASK_USER_TOOL, askUserTool } from "../../kernel/builtin-tools/ask-user-tool.js";
 import { applicationCause, isActivityTimeout } from "./failure-cause.js";
 import { durableDelegateTool, isDelegateTool } from "../children/durable-delegate.js";
@@ -64,8 +65,9 @@ function runToolActivity(
 ): Promise<ToolOutput> {
   const call = { id: ctx.call?.id ?? "", name: tool.name, input };
   const turn = ctx.turn ?? 0;
-  // Stable per call: the idempotency key of an idempotent tool is the workflow id plus this id.
-  const activityId = `tool:${runId}:${turn}:${call.id}`;
+  // Stable per call: the idempotency key of an idempotent tool is the workflow id plus this id. The call id comes
+  // from the model, so only its digest goes into the id the server keeps in plain text.
+  const activityId = `tool:${runId}:${turn}:${idDigest(call.id)}`;
   const activities = proxyActivities<AgentActivities>({
     ...toolActivityOptions(tool, activityId),
     summary: toolSummary(tool.name, input),
