@@ -26,8 +26,12 @@ export interface RunningCodecServer {
  * `TEMPORAL_CODEC_ENDPOINT` for a self-hosted UI) or `temporal workflow show --codec-endpoint` at its URL.
  */
 export async function startCodecServer(options: StartCodecServerOptions): Promise<RunningCodecServer> {
-  const server = createServer(codecRequestHandler(options));
   const host = options.host ?? "127.0.0.1";
+  if (options.insecureNoToken && !isLoopback(host))
+    throw new Error(
+      `a codec server without a token serves this machine only: host '${host}' is not a loopback address (use a token)`,
+    );
+  const server = createServer(codecRequestHandler(options));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -47,4 +51,9 @@ export async function startCodecServer(options: StartCodecServerOptions): Promis
         server.closeAllConnections();
       }),
   };
+}
+
+/** Whether `host` names this machine only: `localhost`, 127.0.0.0/8 or ::1. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -117,6 +117,16 @@ describe("the codec server with insecureNoToken", () => {
     await expect(start({ ...bare, token: "" })).rejects.toThrow(/needs a token/);
     await expect(start({ ...bare, token: TOKEN, insecureNoToken: true })).rejects.toThrow(/not both/);
   });
+
+  it("startCodecServer without a token binds loopback only: another interface is refused", async () => {
+    const open = { codec: workers, origins: [UI_ORIGIN], insecureNoToken: true as const };
+    for (const host of ["0.0.0.0", "::", "192.168.1.20"])
+      await expect(startCodecServer({ ...open, host })).rejects.toThrow(
+        `host '${host}' is not a loopback address (use a token)`,
+      );
+    const local = await startCodecServer({ ...open, host: "127.0.0.1" });
+    await local.close();
+  });
 });
 
 /** Waits until the served CLI prints its URL; fails with what it printed if it ends first. */
@@ -178,6 +188,17 @@ describe("lite-agent codec-server", () => {
     } finally {
       expect((await interrupt(cli)).code).toBe(0);
     }
+  });
+
+  it("refuses --insecure-no-token on an interface other than loopback", async () => {
+    const port = String(await findFreePort());
+    const run = await refused(
+      ["codec-server", "--port", port, "--host", "0.0.0.0", "--insecure-no-token"],
+      KEYS_ENV,
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).not.toContain("Codec server:");
+    expect(run.stderr).toContain("host '0.0.0.0' is not a loopback address (use a token)");
   });
 
   it("takes the token from LITE_AGENT_CODEC_TOKEN and refuses requests without it", async () => {

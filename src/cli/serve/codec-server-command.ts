@@ -70,7 +70,7 @@ async function codecServer(scope: CliScope, options: CodecServerOptions): Promis
     }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE")
         throw new CliError(`port ${options.port} is already in use: choose another with --port`);
-      throw error;
+      throw new CliError(error.message);
     });
     const keys = [...ring.keys.keys()].join(", ");
     scope.io.stdout(`Codec server: ${server.url} (keys ${keys}; encrypts with ${ring.currentKeyId})\n`);
