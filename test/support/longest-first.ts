@@ -2,27 +2,30 @@ import { relative } from "node:path";
 import type { TestSequencer, TestSpecification, Vitest } from "vitest/node";
 
 /**
- * The suite's longest files, longest first, as measured in CI (seconds on two cores under the suite's load): started
- * first, they run beside the many short ones instead of alone at the end of the parallel phase.
+ * The suite's longest files, longest first, as measured in CI (seconds on two cores under the suite's load; the
+ * workflow suites without a workflow cache, as npm test runs them): started first, they run beside the many short ones instead of alone at the end of the parallel phase.
  */
 export const LONGEST_FILES = [
-  "test/e2e/long-run.test.ts", // 175
-  "test/e2e/cli.test.ts", // 140
-  "test/e2e/durable-crash.test.ts", // 70
-  "test/package/installed-package.test.ts", // 55
-  "test/e2e/fast-recovery.test.ts", // 55
+  "test/e2e/long-run.test.ts", // 200, with a cache
+  "test/e2e/cli.test.ts", // 130
+  "test/e2e/authorised-approvers.test.ts", // 125 (20 with a cache)
+  "test/e2e/worker-versioning.test.ts", // 75
+  "test/e2e/fast-recovery.test.ts", // 65
+  "test/e2e/durable-crash.test.ts", // 60
+  "test/e2e/both-drivers.test.ts", // 60
+  "test/e2e/background-groups.test.ts", // 50
+  "test/e2e/demo.test.ts", // 50
+  "test/e2e/mcp-tools.test.ts", // 50
+  "test/e2e/streaming.test.ts", // 50
+  "test/e2e/search-attributes.test.ts", // 45
+  "test/package/installed-package.test.ts", // 45
+  "test/e2e/durable-compaction.test.ts", // 40
   "test/workflow/waiting-run-moves.test.ts", // 40
-  "test/workflow/sdk-buffered-query.test.ts", // 40
+  "test/workflow/sdk-buffered-query.test.ts", // 40, with a cache
+  "test/e2e/tool-fork.test.ts", // 40
+  "test/e2e/update-bursts.test.ts", // 70, with a cache
+  "test/e2e/followed-streaming.test.ts", // 35, with a cache
   "test/workflow/bundle.test.ts", // 35
-  "test/e2e/demo.test.ts", // 35
-  "test/e2e/followed-streaming.test.ts", // 35
-  "test/e2e/background-groups.test.ts", // 35
-  "test/e2e/mcp-server-dies.test.ts", // 35
-  // Long without a workflow cache (the no-cache pass).
-  "test/e2e/durable-compaction.test.ts", // 25, 125 without a cache
-  "test/e2e/authorised-approvers.test.ts", // 20, 100
-  "test/e2e/approvals.test.ts", // 15, 95
-  "test/e2e/every-event-once.test.ts", // 30, 70
 ];
 
 /**

@@ -24,6 +24,6 @@ export async function testClient(taskQueue: string): Promise<AgentClient> {
 /**
  * How long to poll a state read through a query (`describe`). A query that reaches a worker without a workflow cache
  * while one of the session's tasks is in flight is dropped when the run is evicted, and waits out the server's 30 s
- * query timeout before the client asks again; forced replay (no-cache) runs hit that.
+ * query timeout before the client asks again; forced replay (no-cache, as npm test runs the workflow suites) hits that.
  */
 export const QUERY_POLL_TIMEOUT_MS = 60_000;
