@@ -118,7 +118,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   if (agents.length === 0) throw new TypeError("createWorker: no agents to serve");
   if (registry.mcpServerConfigs().length > 0) assertMcpInstalled();
   // Before the connection: serving metrics installs the process's Temporal runtime.
-  const telemetry = WorkerTelemetry.fromOptions(options);
+  const telemetry = await WorkerTelemetry.fromOptions(options);
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
   reportSkippedSkills(registry);
   if (options.searchAttributes !== false) {
