@@ -11,6 +11,7 @@ import type { ApprovalHandler, InputHandler } from "./kernel/permission/types.js
 import type { Middleware } from "./kernel/middleware/middleware.js";
 import type { ModelProvider } from "./kernel/vocabulary/model.js";
 import { mcpToolSource } from "./mcp/mcp-tool-source.js";
+import { assertMcpInstalled } from "./mcp/mcp-sdk.js";
 import { SecretScrubber, declaredSecrets } from "./wire/scrub-secrets.js";
 import { environmentSecrets, mcpServerSecrets } from "./wire/known-secrets.js";
 import { scrubSecretsMiddleware } from "./wire/scrub-middleware.js";
@@ -55,8 +56,10 @@ export function localAgentConfig(
     ],
     effects,
   };
-  if (definition.mcpServers && Object.keys(definition.mcpServers).length)
+  if (definition.mcpServers && Object.keys(definition.mcpServers).length) {
+    assertMcpInstalled();
     config.toolSources = [mcpToolSource(definition.mcpServers, mcpToolDefaults(definition))];
+  }
   const budget = planBudget(plan);
   if (budget) config.budget = budget;
   if (options.approval) config.approval = options.approval;

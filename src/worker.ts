@@ -1,6 +1,7 @@
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from "@temporalio/worker";
 import { AgentRegistry, createActivities, type ProviderMap } from "./activities/index.js";
 import { McpConnectionPool } from "./mcp/mcp-connection-pool.js";
+import { assertMcpInstalled } from "./mcp/mcp-sdk.js";
 import type { AgentDefinition } from "./define-agent.js";
 import { agentTaskQueue } from "./runtime/agent-task-queue.js";
 import { AgentWorker } from "./worker/agent-worker.js";
@@ -115,8 +116,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const registry = new AgentRegistry(options.agents, options.providers, options.approverGroups);
   const agents = registry.agentNames();
   if (agents.length === 0) throw new TypeError("createWorker: no agents to serve");
+  if (registry.mcpServerConfigs().length > 0) assertMcpInstalled();
   // Before the connection: serving metrics installs the process's Temporal runtime.
-  const telemetry = WorkerTelemetry.fromOptions(options);
+  const telemetry = await WorkerTelemetry.fromOptions(options);
   const connection = options.connection ?? (await NativeConnection.connect(config.connectionOptions));
   reportSkippedSkills(registry);
   if (options.searchAttributes !== false) {

@@ -66,7 +66,7 @@ export class AgentClient {
       withPayloadEncryption(undefined, options.encryption),
       options.storage,
     );
-    const tracing = options.tracing === false ? undefined : (options.tracing ?? tracingFromEnv());
+    const tracing = options.tracing === false ? undefined : (options.tracing ?? (await tracingFromEnv()));
     const interceptors = clientTracingInterceptors(tracing);
     const client = new Client({
       connection,

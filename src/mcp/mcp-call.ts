@@ -1,10 +1,10 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../plan/mcp-servers.js";
 import { errorMessage } from "../kernel/vocabulary/errors.js";
 import type { AbortSignalLike } from "../kernel/vocabulary/ports.js";
 import type { ToolOutput } from "../kernel/vocabulary/tools.js";
 import type { McpConnectionPool } from "./mcp-connection-pool.js";
 import { mcpResultOutput } from "./mcp-result-output.js";
+import { loadMcpSdk } from "./mcp-sdk.js";
 
 /** The connection to a server broke during a call (its process exited, the HTTP stream was cut): the call's fate is unknown. */
 export class McpConnectionLostError extends Error {
@@ -55,6 +55,7 @@ export async function callMcpTool(
     return mcpResultOutput(result);
   } catch (error) {
     if (signal.aborted) throw error;
+    const { ErrorCode, McpError } = await loadMcpSdk();
     if (error instanceof McpError && error.code !== (ErrorCode.ConnectionClosed as number))
       return { content: `Error: ${error.message}`, isError: true };
     await pool.discard(config, connection);

@@ -1,8 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { McpServerConfig } from "../plan/mcp-servers.js";
 import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { stableStringify } from "../kernel/hash/stable-stringify.js";
 import { mcpTransport } from "./mcp-transport.js";
+import { loadMcpSdk } from "./mcp-sdk.js";
 
 /** The name and version this runtime gives MCP servers as their client. */
 const CLIENT_INFO = { name: "lite-agent-temporal", version: "1" };
@@ -72,8 +73,8 @@ export class McpConnectionPool {
   }
 
   private async connect(server: string, key: string, config: McpServerConfig): Promise<McpConnection> {
-    const { transport, stderrTail } = mcpTransport(config);
-    const client = new Client(CLIENT_INFO);
+    const { transport, stderrTail } = await mcpTransport(config);
+    const client = new (await loadMcpSdk()).Client(CLIENT_INFO);
     const connection: McpConnection = { client, stderrTail };
     // The server went away: the next use gets a new connection.
     client.onclose = () => void this.dropIfCurrent(key, connection);

@@ -1,7 +1,6 @@
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isHttpServer, type McpServerConfig } from "../plan/mcp-servers.js";
+import { loadMcpSdk } from "./mcp-sdk.js";
 
 /** How much of a stdio server's stderr is kept, for the error when it fails to start or dies. */
 const STDERR_TAIL_CHARS = 2_000;
@@ -16,7 +15,8 @@ export interface McpTransport {
  * The SDK's transport for a server entry: a child process over stdio (its stderr kept, not printed), or streamable
  * HTTP with the entry's headers.
  */
-export function mcpTransport(config: McpServerConfig): McpTransport {
+export async function mcpTransport(config: McpServerConfig): Promise<McpTransport> {
+  const { StdioClientTransport, StreamableHTTPClientTransport } = await loadMcpSdk();
   if (isHttpServer(config)) {
     const requestInit = config.headers ? { headers: config.headers } : undefined;
     return {

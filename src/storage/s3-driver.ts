@@ -1,11 +1,5 @@
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from "@aws-sdk/client-s3";
+import type * as S3 from "@aws-sdk/client-s3";
+import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 import {
   StorageDriverClaim,
   type Payload,
@@ -16,6 +10,11 @@ import { blobKey, checkBlobKey, sessionKeyPrefix, type BlobKey } from "./blob-ke
 import { blobToPayload, payloadToBlob } from "./payload-blob.js";
 import { PayloadBlobMissingError } from "./payload-blob-missing-error.js";
 import type { SessionBlobDriver } from "./session-blob-driver.js";
+import { assertInstalled, importOptional } from "../runtime/optional-package.js";
+
+const FEATURE = "S3 payload storage";
+/** The AWS SDK's S3 client, an optional peer dependency loaded on first use. */
+const loadS3 = () => importOptional(FEATURE, ["@aws-sdk/client-s3"], () => import("@aws-sdk/client-s3"));
 
 /** Options of {@link S3StorageDriver}. */
 export interface S3StorageDriverOptions {
@@ -43,14 +42,31 @@ export class S3StorageDriver implements SessionBlobDriver {
   readonly type = "lite-agent.s3";
   readonly bucket: string;
   readonly prefix: string;
-  readonly client: S3Client;
+  private readonly options: S3StorageDriverOptions;
+  private sdk: typeof S3 | undefined;
+  private ownClient: S3Client | undefined;
 
+  /** Fails at once, naming the package to install, when `@aws-sdk/client-s3` is not installed. */
   constructor(options: S3StorageDriverOptions) {
     if (!options.bucket) throw new Error("S3StorageDriver needs a bucket (LITE_AGENT_S3_BUCKET)");
+    assertInstalled(FEATURE, ["@aws-sdk/client-s3"]);
+    this.options = options;
     this.bucket = options.bucket;
     this.prefix = (options.prefix ?? "").replace(/^\/+|\/+$/g, "");
-    this.client = options.client ?? new S3Client(options.clientConfig ?? {});
     this.name = options.name ?? "lite-agent-s3";
+  }
+
+  /** The S3 client: yours, or the one built from `clientConfig` at the first call (undefined before it). */
+  get client(): S3Client | undefined {
+    return this.options.client ?? this.ownClient;
+  }
+
+  /** The SDK's module and the client, loading the SDK on first use. */
+  private async s3(): Promise<{ sdk: typeof S3; client: S3Client }> {
+    this.sdk ??= await loadS3();
+    const client = (this.ownClient ??=
+      this.options.client ?? new this.sdk.S3Client(this.options.clientConfig ?? {}));
+    return { sdk: this.sdk, client };
   }
 
   get location(): string {
@@ -67,8 +83,9 @@ export class S3StorageDriver implements SessionBlobDriver {
       payloads.map(async (payload) => {
         const blob = payloadToBlob(payload);
         const key = blobKey(context.target, blob.digest);
-        await this.client.send(
-          new PutObjectCommand({
+        const { sdk, client } = await this.s3();
+        await client.send(
+          new sdk.PutObjectCommand({
             Bucket: this.bucket,
             Key: this.objectKey(key),
             Body: blob.bytes,
@@ -89,8 +106,9 @@ export class S3StorageDriver implements SessionBlobDriver {
         const bucket = claim.claimData.bucket || this.bucket;
         const objectKey = this.objectKey(key!);
         const where = `s3://${bucket}/${objectKey}`;
+        const { sdk, client } = await this.s3();
         try {
-          const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey }), {
+          const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: objectKey }), {
             abortSignal: context.abortSignal,
           });
           if (!object.Body) throw new PayloadBlobMissingError(this.name, key!, where);
@@ -106,10 +124,11 @@ export class S3StorageDriver implements SessionBlobDriver {
   async listSessionBlobs(namespace: string, sessionId: string): Promise<BlobKey[]> {
     const keys: BlobKey[] = [];
     const prefix = this.objectKey(sessionKeyPrefix(namespace, sessionId));
+    const { sdk, client } = await this.s3();
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key) keys.push(this.prefix ? object.Key.slice(this.prefix.length + 1) : object.Key);
@@ -121,10 +140,11 @@ export class S3StorageDriver implements SessionBlobDriver {
 
   async deleteSessionBlobs(namespace: string, sessionId: string): Promise<number> {
     const keys = await this.listSessionBlobs(namespace, sessionId);
+    const { sdk, client } = await this.s3();
     for (let start = 0; start < keys.length; start += DELETE_BATCH) {
       const batch = keys.slice(start, start + DELETE_BATCH);
-      const result = await this.client.send(
-        new DeleteObjectsCommand({
+      const result = await client.send(
+        new sdk.DeleteObjectsCommand({
           Bucket: this.bucket,
           Delete: { Objects: batch.map((key) => ({ Key: this.objectKey(key) })), Quiet: true },
         }),

@@ -1,6 +1,6 @@
-import { Redis } from "ioredis";
 import { heartbeatDeltaSink } from "./heartbeat-delta-sink.js";
 import { redisDeltaSink } from "./redis-delta-sink.js";
+import { assertRedisInstalled, connectRedis } from "./redis-client.js";
 import type { EndMarkerPolicy } from "./delta-publisher.js";
 import type { DeltaSink } from "./stream-delta.js";
 
@@ -43,16 +43,19 @@ export function temporalDeltaTransport(): DeltaTransport {
   };
 }
 
-/** The Redis Streams transport over one shared connection. */
+/** The Redis Streams transport over one shared connection; fails at once when `ioredis` is not installed. */
 export function redisDeltaTransport(url: string): DeltaTransport {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  assertRedisInstalled();
+  const redis = connectRedis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  // A failed load is reported by the first send; this keeps it from being an unhandled rejection meanwhile.
+  redis.catch(() => undefined);
   return {
     kind: "redis",
     // A Redis write costs nothing in history: send at once (chunks of the same tick still go together).
     batchMs: 0,
     endMarker: "always",
     sink: (sessionId) => redisDeltaSink(redis, sessionId),
-    close: async () => void (await redis.quit()),
+    close: async () => void (await (await redis.catch(() => undefined))?.quit()),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { DeltaSink } from "./stream-delta.js";
 import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
@@ -16,11 +16,11 @@ const MAX_ENTRIES = 100_000;
  * The Redis Streams transport (used when `REDIS_URL` is set): deltas bypass Temporal entirely, so streaming adds
  * nothing to the workflow's history and latency is a Redis round trip.
  */
-export function redisDeltaSink(redis: Redis, sessionId: string): DeltaSink {
+export function redisDeltaSink(redis: Redis | Promise<Redis>, sessionId: string): DeltaSink {
   const key = redisDeltaKey(sessionId);
   return {
     async send(deltas: StreamDelta[]) {
-      const pipeline = redis.pipeline();
+      const pipeline = (await redis).pipeline();
       for (const delta of deltas)
         pipeline.xadd(key, "MAXLEN", "~", MAX_ENTRIES, "*", "d", JSON.stringify(delta));
       pipeline.expire(key, RETENTION_SECONDS);

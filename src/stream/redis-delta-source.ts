@@ -1,17 +1,21 @@
-import { Redis } from "ioredis";
 import type { ExternalDeltaSource } from "./external-delta-source.js";
 import { redisDeltaKey } from "./redis-delta-sink.js";
+import { assertRedisInstalled, connectRedis } from "./redis-client.js";
 import type { StreamDelta } from "../contract/stream/stream-delta.js";
 
 /** How long one blocking read waits before it checks whether the reader was stopped. */
 const BLOCK_MS = 1_000;
 
-/** Reads a session's deltas from Redis Streams, blocking for new ones, from after a given id. */
+/**
+ * Reads a session's deltas from Redis Streams, blocking for new ones, from after a given id; fails at once when
+ * `ioredis` is not installed.
+ */
 export function redisDeltaSource(url: string): ExternalDeltaSource {
+  assertRedisInstalled();
   return {
     async *read(sessionId, fromId, signal) {
       // Blocking reads need a connection of their own.
-      const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+      const redis = await connectRedis(url, { maxRetriesPerRequest: 3 });
       const stop = () => redis.disconnect();
       signal.addEventListener("abort", stop, { once: true });
       let last = fromId ?? "0-0";

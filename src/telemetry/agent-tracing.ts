@@ -7,17 +7,11 @@ import {
   type SpanOptions,
   type Tracer,
 } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { Resource, envDetectorSync } from "@opentelemetry/resources";
-import {
-  BasicTracerProvider,
-  SimpleSpanProcessor,
-  type SpanExporter,
-  type SpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
+import type { Resource } from "@opentelemetry/resources";
+import type { BasicTracerProvider, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { PresetIdGenerator } from "./preset-id-generator.js";
 import type { SpanIds } from "./run-span-ids.js";
+import { loadTracingSdk, type TracingSdk } from "./tracing-sdk.js";
 
 /** The service name when neither the option nor `OTEL_SERVICE_NAME` gives one. */
 export const DEFAULT_SERVICE_NAME = "lite-agent-worker";
@@ -43,21 +37,24 @@ export class AgentTracing {
   /** The resource spans carry (`service.name`, `OTEL_RESOURCE_ATTRIBUTES`). */
   readonly resource: Resource;
   private readonly provider: BasicTracerProvider;
-  private readonly ids = new PresetIdGenerator();
+  private readonly ids: PresetIdGenerator;
 
   constructor(
+    /** The SDK's modules (`loadTracingSdk`), Temporal's OpenTelemetry interceptors among them. */
+    readonly sdk: TracingSdk,
     /** Where spans go: also given to Temporal's workflow span exporter sink. */
     readonly spanProcessor: SpanProcessor,
     serviceName?: string,
   ) {
-    this.resource = tracingResource(serviceName);
-    this.provider = new BasicTracerProvider({
+    this.ids = new PresetIdGenerator(new sdk.traceBase.RandomIdGenerator());
+    this.resource = tracingResource(sdk, serviceName);
+    this.provider = new sdk.traceBase.BasicTracerProvider({
       resource: this.resource,
       idGenerator: this.ids,
       spanProcessors: [spanProcessor],
     });
     this.tracer = this.provider.getTracer("lite-agent-temporal");
-    ensureGlobals();
+    ensureGlobals(sdk);
   }
 
   /** Starts a span under `parent`, with the given ids (a span every worker names alike: runs, turns). */
@@ -76,15 +73,17 @@ export class AgentTracing {
   }
 }
 
-/** Tracing to the given span processor or exporter. */
-export function createAgentTracing(options: AgentTracingOptions): AgentTracing {
-  const processor =
-    options.spanProcessor ?? (options.exporter ? new SimpleSpanProcessor(options.exporter) : undefined);
-  if (!processor) throw new TypeError("createAgentTracing: give a spanProcessor or an exporter");
-  return new AgentTracing(processor, options.serviceName);
+/** Tracing to the given span processor or exporter; fails at once when the OpenTelemetry SDK is not installed. */
+export async function createAgentTracing(options: AgentTracingOptions): Promise<AgentTracing> {
+  if (!options.spanProcessor && !options.exporter)
+    throw new TypeError("createAgentTracing: give a spanProcessor or an exporter");
+  const sdk = await loadTracingSdk();
+  const processor = options.spanProcessor ?? new sdk.traceBase.SimpleSpanProcessor(options.exporter!);
+  return new AgentTracing(sdk, processor, options.serviceName);
 }
 
-function tracingResource(serviceName: string | undefined): Resource {
+function tracingResource({ resources }: TracingSdk, serviceName: string | undefined): Resource {
+  const { Resource, envDetectorSync } = resources;
   const named = new Resource({ "service.name": DEFAULT_SERVICE_NAME });
   const fromEnv = envDetectorSync.detect();
   const resource = Resource.default().merge(named).merge(fromEnv);
@@ -98,12 +97,12 @@ let globalsSet = false;
  * span follows `await`s) and the W3C trace context propagator (Temporal's interceptors carry span contexts in
  * headers with the global propagator: without one, client, workflow and activity spans would not connect).
  */
-function ensureGlobals(): void {
+function ensureGlobals({ asyncHooks, core }: TracingSdk): void {
   if (globalsSet) return;
   globalsSet = true;
-  const manager = new AsyncLocalStorageContextManager();
+  const manager = new asyncHooks.AsyncLocalStorageContextManager();
   if (context.setGlobalContextManager(manager)) manager.enable();
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
 }
 
 /** The span context of a span another process may have made, as the parent of a new span here. */

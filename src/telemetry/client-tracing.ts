@@ -1,4 +1,3 @@
-import { OpenTelemetryWorkflowClientInterceptor } from "@temporalio/interceptors-opentelemetry";
 import type { ClientInterceptors } from "@temporalio/client";
 import type { AgentTracing } from "./agent-tracing.js";
 
@@ -9,5 +8,6 @@ import type { AgentTracing } from "./agent-tracing.js";
  */
 export function clientTracingInterceptors(tracing: AgentTracing | undefined): ClientInterceptors | undefined {
   if (!tracing) return undefined;
+  const { OpenTelemetryWorkflowClientInterceptor } = tracing.sdk.temporal;
   return { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] };
 }

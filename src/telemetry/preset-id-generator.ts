@@ -1,4 +1,4 @@
-import { RandomIdGenerator, type IdGenerator } from "@opentelemetry/sdk-trace-base";
+import type { IdGenerator } from "@opentelemetry/sdk-trace-base";
 import type { SpanIds } from "./run-span-ids.js";
 
 /**
@@ -7,8 +7,10 @@ import type { SpanIds } from "./run-span-ids.js";
  * to another span.
  */
 export class PresetIdGenerator implements IdGenerator {
-  private readonly random = new RandomIdGenerator();
   private preset: Partial<SpanIds> | undefined;
+
+  /** `random`: the SDK's `RandomIdGenerator`, for every other span. */
+  constructor(private readonly random: IdGenerator) {}
 
   /** Runs `start` (which starts one span) with the given ids preset. */
   withIds<T>(ids: Partial<SpanIds>, start: () => T): T {

@@ -1,10 +1,3 @@
-import {
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-  OpenTelemetryWorkflowClientInterceptor,
-  makeWorkflowExporter,
-} from "@temporalio/interceptors-opentelemetry";
-import type { Tracer } from "@opentelemetry/api";
 import { Runtime, type InjectedSinks, type WorkerInterceptors } from "@temporalio/worker";
 import type { AgentActivities } from "../contract/activity-types.js";
 import type { TelemetrySinks } from "../wire/telemetry-event.js";
@@ -51,10 +44,10 @@ export class WorkerTelemetry {
    * The telemetry the options (or the environment) ask for. Call before connecting: serving metrics installs the
    * Temporal runtime.
    */
-  static fromOptions(options: WorkerTelemetryOptions): WorkerTelemetry {
+  static async fromOptions(options: WorkerTelemetryOptions): Promise<WorkerTelemetry> {
     const metrics = options.metrics === false ? undefined : (options.metrics ?? metricsAddressFromEnv());
     if (metrics !== undefined) installMetricsRuntime(metrics);
-    const tracing = options.tracing === false ? undefined : (options.tracing ?? tracingFromEnv());
+    const tracing = options.tracing === false ? undefined : (options.tracing ?? (await tracingFromEnv()));
     return new WorkerTelemetry(tracing);
   }
 
@@ -72,10 +65,12 @@ export class WorkerTelemetry {
   interceptors(user: WorkerInterceptors | undefined): WorkerInterceptors | undefined {
     if (!this.tracing) return user;
     const tracer = this.tracing.tracer;
+    const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } =
+      this.tracing.sdk.temporal;
     return {
       ...user,
       // The client activities use (the callModel activity's request query): its calls are traced too.
-      client: { ...user?.client, workflow: clientInterceptors(user, tracer) },
+      client: { ...user?.client, workflow: clientInterceptors(user, this.tracing) },
       activity: [
         ...(user?.activity ?? []),
         (ctx) => ({
@@ -98,6 +93,7 @@ export class WorkerTelemetry {
       },
     };
     if (!this.tracing) return { ...user, ...ours };
+    const { makeWorkflowExporter } = this.tracing.sdk.temporal;
     const exporter = makeWorkflowExporter(this.tracing.spanProcessor, this.tracing.resource);
     return { ...user, ...ours, exporter };
   }
@@ -109,8 +105,8 @@ export class WorkerTelemetry {
 }
 
 /** The user's workflow client interceptors and Temporal's OpenTelemetry one (the deprecated object form is kept). */
-function clientInterceptors(user: WorkerInterceptors | undefined, tracer: Tracer) {
+function clientInterceptors(user: WorkerInterceptors | undefined, { sdk, tracer }: AgentTracing) {
   const theirs = user?.client?.workflow;
   if (theirs && !Array.isArray(theirs)) return theirs;
-  return [...(theirs ?? []), new OpenTelemetryWorkflowClientInterceptor({ tracer })];
+  return [...(theirs ?? []), new sdk.temporal.OpenTelemetryWorkflowClientInterceptor({ tracer })];
 }

@@ -49,7 +49,7 @@ const model = () =>
   ]);
 
 const exporter = new InMemorySpanExporter();
-const tracing = createAgentTracing({ exporter, serviceName: "tracing-test" });
+const tracing = await createAgentTracing({ exporter, serviceName: "tracing-test" });
 const taskQueue = uniqueTaskQueue("tracing");
 let worker: RunningWorker;
 let client: AgentClient;

@@ -9,20 +9,34 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
 };
+/** The one module that loads an optional peer statically: bundled into the workflow code only with tracing on. */
+const TRACING_BUNDLE_MODULE = "src/workflows/admission/tracing-interceptors.ts";
 
 describe("the package's runtime dependencies", () => {
   const loaded = runtimePackages(`${root}src`, `${root}tsconfig.build.json`);
 
-  it("are exactly the packages the compiled src/ loads (tests' and tools' packages are dev dependencies)", () => {
-    const declared = Object.keys(manifest.dependencies).sort();
+  it("with the optional peers, are exactly the packages the compiled src/ loads (tests' and tools' are dev)", () => {
+    const runtime = { ...manifest.dependencies, ...manifest.peerDependencies };
+    const declared = Object.keys(runtime).sort();
     const used = [...loaded.keys()].sort();
     const unused = declared.filter((name) => !loaded.has(name));
     const undeclared = used
-      .filter((name) => !(name in manifest.dependencies))
+      .filter((name) => !(name in runtime))
       .map((name) => `${name} (loaded by ${loaded.get(name)!.slice(root.length)})`);
     expect({ unused, undeclared }).toEqual({ unused: [], undeclared: [] });
     expect(used).toEqual(declared);
+  });
+
+  it("load the optional peers only by import(), where a feature is used (and the tracing workflow bundle)", () => {
+    const statically = runtimePackages(`${root}src`, `${root}tsconfig.build.json`, true);
+    const eager = [...statically]
+      .filter(([name]) => !(name in manifest.dependencies))
+      .map(([name, file]) => `${name} (${file.slice(root.length)})`);
+    expect(eager).toEqual([`@temporalio/interceptors-opentelemetry (${TRACING_BUNDLE_MODULE})`]);
+    for (const name of Object.keys(manifest.peerDependencies))
+      expect(manifest.devDependencies, `${name} is tested`).toHaveProperty(name);
   });
 
   it("leave tsx and @temporalio/testing to development", () => {
@@ -51,6 +65,8 @@ describe("the package's runtime dependencies", () => {
       const found = [...runtimePackages(folder, `${root}tsconfig.build.json`).keys()].sort();
       // `import { type Kept }` still loads its module under verbatimModuleSyntax, so it counts.
       expect(found).toEqual(["@scope/lazy", "dequal", "inline-type-package"]);
+      const eager = [...runtimePackages(folder, `${root}tsconfig.build.json`, true).keys()].sort();
+      expect(eager).toEqual(["dequal", "inline-type-package"]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

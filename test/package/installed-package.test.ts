@@ -4,6 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { MissingPackageError, OPTIONAL_PACKAGES } from "../../src/runtime/optional-package.js";
+import { TRACING_PACKAGES } from "../../src/telemetry/tracing-sdk.js";
 import { uniqueTaskQueue } from "../support/test-worker.js";
 import { guideModules, readmeSampleModule } from "./readme-sample.js";
 import { npm, packAndInstall, type ScratchProject } from "./scratch-project.js";
@@ -17,10 +19,14 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
 
-/** The environment of the consumer processes: the suite's Temporal server, and nothing of this repository's. */
+/**
+ * The environment of the consumer processes: the suite's Temporal server, and nothing of this repository's (no
+ * `REDIS_URL` of the suite's Redis: the project has no optional peer, ioredis included).
+ */
 function consumerEnv(): NodeJS.ProcessEnv {
+  const { REDIS_URL: _redis, ...env } = process.env;
   return {
-    ...process.env,
+    ...env,
     TEMPORAL_ADDRESS: inject("temporalAddress"),
     TEMPORAL_NAMESPACE: inject("temporalNamespace"),
   };
@@ -69,6 +75,9 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
     expect(existsSync(path.join(installed, "dist", "demo", "sandbox-seed", "sales.csv"))).toBe(true);
     expect(existsSync(path.join(project.dir, "node_modules", "tsx"))).toBe(false);
     expect(existsSync(path.join(project.dir, "node_modules", "@temporalio", "testing"))).toBe(false);
+    // npm installs no optional peer: the runs below (in-process, durable, the README's) go without them.
+    const peers = Object.keys(OPTIONAL_PACKAGES);
+    expect(peers.filter((name) => existsSync(path.join(project.dir, "node_modules", name)))).toEqual([]);
   });
 
   it("`npx lite-agent --help` runs the compiled CLI and exits 0", async () => {
@@ -149,19 +158,37 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
     ]);
   }, 180_000);
 
+  it("without the optional peers, S3, Redis, MCP and tracing each fail at once, naming what to install", async () => {
+    const out = await runConsumer(project, "missing-peers.mjs");
+    const s3 = "S3 payload storage needs @aws-sdk/client-s3: npm install @aws-sdk/client-s3@3.1175.0";
+    const redis = new MissingPackageError("Redis streaming (REDIS_URL)", ["ioredis"]).message;
+    const mcp = new MissingPackageError("MCP servers (mcpServers)", ["@modelcontextprotocol/sdk"]).message;
+    const tracing = new MissingPackageError("OpenTelemetry tracing", TRACING_PACKAGES).message;
+    const otlp = new MissingPackageError("OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)", [
+      ...TRACING_PACKAGES,
+      "@opentelemetry/exporter-trace-otlp-proto",
+    ]).message;
+    expect(out).toEqual({
+      s3Driver: s3,
+      s3Storage: s3,
+      redisTransport: redis,
+      redisEnv: redis,
+      redisClient: redis,
+      mcpInProcess: mcp,
+      mcpWorker: mcp,
+      tracing,
+      tracingFromEnv: otlp,
+      workerTracingFromEnv: otlp,
+    });
+  }, 60_000);
+
   it("runs the MCP tools guide's sample: server-filesystem started by npx, in process and on the worker", async () => {
     const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as PackageManifest)
       .devDependencies["@modelcontextprotocol/server-filesystem"];
-    await npm(
-      [
-        "install",
-        "--prefer-offline",
-        "--no-audit",
-        "--no-fund",
-        `@modelcontextprotocol/server-filesystem@${version}`,
-      ],
-      project.dir,
-    );
+    // The SDK as the guide says (an optional peer), and the server the sample starts.
+    const sdk = `@modelcontextprotocol/sdk@${OPTIONAL_PACKAGES["@modelcontextprotocol/sdk"]}`;
+    const server = `@modelcontextprotocol/server-filesystem@${version}`;
+    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", sdk, server], project.dir);
     const [notes] = guideModules(path.join(root, "docs/guides/mcp-tools.md"));
     writeFileSync(path.join(project.dir, "notes.mjs"), notes!);
     const out = await runConsumer(project, "readme-mcp-harness.mjs");

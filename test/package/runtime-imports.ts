@@ -3,10 +3,11 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 
-/** One module specifier the compiled code loads, and the source file that loads it. */
+/** One module specifier the compiled code loads, the source file that loads it, and whether by `import()`. */
 export interface RuntimeImport {
   specifier: string;
   file: string;
+  dynamic: boolean;
 }
 
 const builtins = new Set(builtinModules);
@@ -42,8 +43,31 @@ export function runtimeImports(folder: string, tsconfigPath: string): RuntimeImp
       fileName: file,
     });
     const { importedFiles } = ts.preProcessFile(outputText, true, true);
-    return importedFiles.map(({ fileName }) => ({ specifier: fileName, file }));
+    const dynamic = dynamicImports(outputText);
+    return importedFiles.map(({ fileName }) => ({
+      specifier: fileName,
+      file,
+      dynamic: dynamic.has(fileName),
+    }));
   });
+}
+
+/** The specifiers JavaScript `code` loads only by `import("…")`, never by an import or export statement. */
+function dynamicImports(code: string): Set<string> {
+  const source = ts.createSourceFile("out.js", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const dynamic = new Set<string>();
+  const statically = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      statically.add((node.moduleSpecifier as ts.StringLiteral).text);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      if (argument && ts.isStringLiteral(argument)) dynamic.add(argument.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return new Set([...dynamic].filter((specifier) => !statically.has(specifier)));
 }
 
 /**
@@ -58,12 +82,19 @@ export function packageOf(specifier: string): string | undefined {
   return builtins.has(name) ? undefined : name;
 }
 
-/** The packages the compiled code under `folder` loads, each with the first file that loads it. */
-export function runtimePackages(folder: string, tsconfigPath: string): Map<string, string> {
+/**
+ * The packages the compiled code under `folder` loads, each with the first file that loads it; with `statically`,
+ * only those some file loads by an import or export statement (not only by `import()`).
+ */
+export function runtimePackages(
+  folder: string,
+  tsconfigPath: string,
+  statically = false,
+): Map<string, string> {
   const packages = new Map<string, string>();
-  for (const { specifier, file } of runtimeImports(folder, tsconfigPath)) {
+  for (const { specifier, file, dynamic } of runtimeImports(folder, tsconfigPath)) {
     const name = packageOf(specifier);
-    if (name && !packages.has(name)) packages.set(name, file);
+    if (name && !packages.has(name) && !(statically && dynamic)) packages.set(name, file);
   }
   return packages;
 }

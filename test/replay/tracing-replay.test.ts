@@ -11,7 +11,7 @@ Runtime.install({ logger: new DefaultLogger("ERROR") });
 
 const historyFiles = listHistoryFolder().filter((file) => file.endsWith(".json"));
 const exporter = new InMemorySpanExporter();
-const telemetry = new WorkerTelemetry(createAgentTracing({ exporter }));
+const telemetry = new WorkerTelemetry(await createAgentTracing({ exporter }));
 
 /**
  * Tracing adds Temporal's OpenTelemetry workflow interceptors to the bundle and a sink call to the session: neither

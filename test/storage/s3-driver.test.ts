@@ -23,7 +23,7 @@ describe("S3 storage driver (against moto's S3-compatible server)", () => {
     driver = new S3StorageDriver({ bucket: "payloads", prefix: "lite-agent/test", client });
   }, 360_000);
   afterAll(async () => {
-    driver?.client.destroy();
+    driver?.client?.destroy();
     await moto?.stop();
   });
 
@@ -40,7 +40,7 @@ describe("S3 storage driver (against moto's S3-compatible server)", () => {
 
   it("a missing bucket is reported as such, not as a missing payload", async () => {
     const [claim] = await driver.store({ target: session("bucket") }, [jsonPayload("x")]);
-    const elsewhere = new S3StorageDriver({ bucket: "no-such-bucket", client: driver.client });
+    const elsewhere = new S3StorageDriver({ bucket: "no-such-bucket", client: driver.client! });
     await expect(elsewhere.retrieve({}, [{ claimData: { key: claim!.claimData.key! } }])).rejects.toThrow(
       /bucket/i,
     );

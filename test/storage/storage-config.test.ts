@@ -41,7 +41,7 @@ describe("storage settings from the environment", () => {
     const driver = createExternalStorage(s3)!.drivers[0] as S3StorageDriver;
     expect(driver).toBeInstanceOf(S3StorageDriver);
     expect(driver.location).toBe("s3://payloads/agents");
-    driver.client.destroy();
+    driver.client?.destroy();
     const aws = storageConfigFromEnv({
       LITE_AGENT_STORAGE: "s3",
       LITE_AGENT_S3_BUCKET: "b",

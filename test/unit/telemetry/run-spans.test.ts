@@ -10,7 +10,7 @@ const session = { workflowId: "session-1" };
 const usage = { inputTokens: 10, outputTokens: 4 };
 
 /** A RunSpans on an in-memory exporter, with a clock the test moves and the metrics it records. */
-function setup() {
+async function setup() {
   const exporter = new InMemorySpanExporter();
   let now = 1_000;
   const recorded: string[] = [];
@@ -20,7 +20,7 @@ function setup() {
     approvalResolved: (agent: string, decision: string, waited?: number) =>
       recorded.push(`resolved ${agent} ${decision} ${waited}`),
   } as unknown as AgentMetrics;
-  const spans = new RunSpans(createAgentTracing({ exporter }), metrics, () => now);
+  const spans = new RunSpans(await createAgentTracing({ exporter }), metrics, () => now);
   const send = (runId: string, ...events: TelemetryEvent[]) =>
     events.forEach((event) => spans.event(session, "agent", runId, event));
   const finished = () => exporter.getFinishedSpans();
@@ -29,8 +29,8 @@ function setup() {
 }
 
 describe("RunSpans", () => {
-  it("changes and counts nothing for events told again (a workflow task that ran live twice)", () => {
-    const { spans, send, finished, recorded } = setup();
+  it("changes and counts nothing for events told again (a workflow task that ran live twice)", async () => {
+    const { spans, send, finished, recorded } = await setup();
     const turn1 = [
       { type: "turn_start", turn: 1 },
       { type: "approval_request", id: "c1", tool: "refund" },
@@ -56,8 +56,8 @@ describe("RunSpans", () => {
     expect(spans.openRuns).toBe(0);
   });
 
-  it("makes a run span, its turns and approval waits under the ids every worker derives", () => {
-    const { spans, send, byName, recorded, advance } = setup();
+  it("makes a run span, its turns and approval waits under the ids every worker derives", async () => {
+    const { spans, send, byName, recorded, advance } = await setup();
     send("run-a", { type: "turn_start", turn: 1 }, { type: "approval_request", id: "c1", tool: "refund" });
     advance(2_500);
     send(
@@ -85,8 +85,8 @@ describe("RunSpans", () => {
     expect(spans.openRuns).toBe(0);
   });
 
-  it("carries on a run another worker began (a crash): same ids, marked resumed, no wait time it did not see", () => {
-    const { send, byName, recorded } = setup();
+  it("carries on a run another worker began (a crash): same ids, marked resumed, no wait time it did not see", async () => {
+    const { send, byName, recorded } = await setup();
     send(
       "run-b",
       { type: "approval_resolved", id: "c9", decision: "deny" },
@@ -102,8 +102,8 @@ describe("RunSpans", () => {
     expect(recorded).toEqual(["resolved agent deny undefined", "turn agent"]);
   });
 
-  it("ends what a run left open when it ends (an aborted run mid-approval)", () => {
-    const { send, finished, byName } = setup();
+  it("ends what a run left open when it ends (an aborted run mid-approval)", async () => {
+    const { send, finished, byName } = await setup();
     send(
       "run-c",
       { type: "turn_start", turn: 1 },

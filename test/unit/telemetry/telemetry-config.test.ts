@@ -4,17 +4,16 @@ import { tracingFromEnv } from "../../../src/telemetry/tracing-from-env.js";
 import { telemetryEvent } from "../../../src/workflows/stream/telemetry-report.js";
 
 describe("telemetry from the environment", () => {
-  it("traces only when an OTLP endpoint is set, and not when the SDK or the trace exporter is turned off", () => {
-    expect(tracingFromEnv({})).toBeUndefined();
+  it("traces only when an OTLP endpoint is set, and not when the SDK or the trace exporter is turned off", async () => {
+    expect(await tracingFromEnv({})).toBeUndefined();
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" };
-    expect(tracingFromEnv({ ...endpoint, OTEL_SDK_DISABLED: "true" })).toBeUndefined();
-    expect(tracingFromEnv({ ...endpoint, OTEL_TRACES_EXPORTER: "none" })).toBeUndefined();
-    const tracing = tracingFromEnv(endpoint);
+    expect(await tracingFromEnv({ ...endpoint, OTEL_SDK_DISABLED: "true" })).toBeUndefined();
+    expect(await tracingFromEnv({ ...endpoint, OTEL_TRACES_EXPORTER: "none" })).toBeUndefined();
+    const tracing = await tracingFromEnv(endpoint);
     expect(tracing).toBeDefined();
     // One per process, whoever asks (a worker and a client share it).
-    expect(tracingFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces" })).toBe(
-      tracing,
-    );
+    const traces = { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces" };
+    expect(await tracingFromEnv(traces)).toBe(tracing);
   });
 
   it("serves metrics on LITE_AGENT_METRICS_PORT: a port listens on every interface, host:port as given", () => {
