@@ -1,4 +1,4 @@
-import { temporal } from "@temporalio/proto";
+import proto from "@temporalio/proto";
 import type { History } from "./history-files.js";
 
 /** One event of a history. */
@@ -38,7 +38,7 @@ export function activityTimeouts(history: History): ActivityTimeout[] {
     const kind = failure?.timeoutFailureInfo?.timeoutType ?? failure?.cause?.timeoutFailureInfo?.timeoutType;
     if (!kind) return [];
     const scheduledEventId = retried?.scheduledEventId ?? timedOut?.scheduledEventId;
-    return [{ type: typeOf(scheduledEventId), timeout: temporal.api.enums.v1.TimeoutType[kind] }];
+    return [{ type: typeOf(scheduledEventId), timeout: proto.temporal.api.enums.v1.TimeoutType[kind] }];
   });
 }
 
