@@ -3,6 +3,8 @@ import { CircuitBreaker } from "../../../src/mcp/mcp-breaker.js";
 import { McpBreakers, McpServerUnavailableError } from "../../../src/mcp/mcp-breakers.js";
 import { NEVER_ABORTED } from "../../../src/kernel/vocabulary/ports.js";
 import type { McpServerConfig } from "../../../src/plan/mcp-servers.js";
+import { McpConnectionPool } from "../../../src/mcp/mcp-connection-pool.js";
+import { callMcpTool } from "../../../src/mcp/mcp-call.js";
 
 /** A clock the test moves by hand. */
 function clock(start = 1_000_000) {
@@ -124,5 +126,26 @@ describe("McpBreakers", () => {
     await expect(leaving).rejects.toThrow("cancelled");
     answer(["t"]);
     await expect(staying).resolves.toEqual(["t"]);
+  });
+
+  it("a tool call to a server whose breaker is open is a tool error at once, with no connection", async () => {
+    const pool = new McpConnectionPool({ now: clock().now });
+    const missing: McpServerConfig = { command: "/no/such/mcp-server" };
+    pool.breakers.failed("gone", missing, new Error("timeout after 15 s: no answer to initialize"));
+    const output = await callMcpTool(
+      pool,
+      "gone",
+      missing,
+      "echo",
+      {},
+      { signal: NEVER_ABORTED, timeoutMs: 60_000 },
+    );
+    expect(output).toEqual({
+      content: expect.stringMatching(
+        /^Error: MCP server 'gone' is unavailable \(breaker open until \S+Z, last error: timeout after 15 s/,
+      ),
+      isError: true,
+    });
+    await pool.close();
   });
 });
