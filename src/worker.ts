@@ -1,5 +1,5 @@
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from "@temporalio/worker";
-import { AgentRegistry, createActivities, type ProviderMap } from "./activities/index.js";
+import { AgentRegistry, createActivities, workerScrubber, type ProviderMap } from "./activities/index.js";
 import { McpConnectionPool } from "./mcp/mcp-connection-pool.js";
 import type { McpBreakerLog } from "./mcp/mcp-breakers.js";
 import type { AgentDefinition } from "./define-agent.js";
@@ -139,11 +139,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     options.storage,
   );
   // The connections to the agents' MCP servers: opened on first use, closed (stdio servers stopped) with the worker.
-  const mcpPool = new McpConnectionPool({ ...options.mcp, log: breakerLog });
+  // Its breakers log the servers' last errors: scrubbed like the activities' failures, by the same scrubber.
+  const scrubber = workerScrubber(registry, providerSecrets(options));
+  const mcpPool = new McpConnectionPool({ ...options.mcp, log: breakerLog((text) => scrubber.scrub(text)) });
   const activities = telemetry.activities(
     createActivities(registry, transport, {
       mcpPool,
-      secrets: providerSecrets(options),
+      scrubber,
       ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
       ...(dataConverter?.payloadCodecs ? { payloadCodecs: dataConverter.payloadCodecs } : {}),
     }),
@@ -210,8 +212,10 @@ function reportSkippedSkills(registry: AgentRegistry): void {
     });
 }
 
-/** Breaker changes in the Temporal runtime's log: a warning when one opens, info when it lets a probe through or closes. */
-const breakerLog: McpBreakerLog = (level, message, meta) => Runtime.instance().logger[level](message, meta);
+/** Breaker changes in the Temporal runtime's log, scrubbed: a warning when one opens, info when it half-opens or closes. */
+function breakerLog(scrub: (text: string) => string): McpBreakerLog {
+  return (level, message, meta) => Runtime.instance().logger[level](scrub(message), meta);
+}
 
 /** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */
 function providerSecrets(options: CreateWorkerOptions): string[] {
