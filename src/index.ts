@@ -21,6 +21,7 @@ export type * from "./contract/agent-plan.js";
 export type { TranscriptSegmentRef } from "./contract/transcript-state.js";
 export type { McpHttpServer, McpServerConfig, McpServerOptions, McpStdioServer } from "./plan/mcp-servers.js";
 export type { McpToolInfo } from "./contract/mcp-tool-info.js";
+export type { McpServerUnavailable } from "./contract/mcp-server-unavailable.js";
 export type { ToolSource, ToolSourceContext } from "./kernel/vocabulary/tool-source.js";
 
 // Messages, models, events, tools, errors: the kernel's contracts.

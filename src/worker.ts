@@ -1,7 +1,8 @@
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from "@temporalio/worker";
-import { AgentRegistry, createActivities, type ProviderMap } from "./activities/index.js";
+import { AgentRegistry, createActivities, workerScrubber, type ProviderMap } from "./activities/index.js";
 import { McpConnectionPool } from "./mcp/mcp-connection-pool.js";
 import { assertMcpInstalled } from "./mcp/mcp-sdk.js";
+import type { McpBreakerLog } from "./mcp/mcp-breakers.js";
 import type { AgentDefinition } from "./define-agent.js";
 import { agentTaskQueue } from "./runtime/agent-task-queue.js";
 import { AgentWorker } from "./worker/agent-worker.js";
@@ -69,6 +70,12 @@ export interface CreateWorkerOptions extends WorkerTelemetryOptions {
    */
   secrets?: string[];
   /**
+   * MCP servers' listing deadline and circuit breakers (docs/operations.md, "MCP servers"): `listTimeoutMs` to start
+   * or reach a server and list its tools (default 15 s; a server's own overrides it), and the window a server that
+   * missed it or failed is not tried again on this worker: `backoffMs` (default 30 s), doubling to `maxBackoffMs` (5 min).
+   */
+  mcp?: { listTimeoutMs?: number; backoffMs?: number; maxBackoffMs?: number };
+  /**
    * Where payloads of 128 KiB and more go instead of the history (the SDK's external storage, claim check): an
    * `ExternalStorage` of your own, `false` for none, or by default the environment's (`LITE_AGENT_STORAGE`, default
    * the filesystem driver under `.cache/temporal/payloads`; see docs/operations.md). Clients need the same setting.
@@ -134,11 +141,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     options.storage,
   );
   // The connections to the agents' MCP servers: opened on first use, closed (stdio servers stopped) with the worker.
-  const mcpPool = new McpConnectionPool();
+  // Its breakers log the servers' last errors: scrubbed like the activities' failures, by the same scrubber.
+  const scrubber = workerScrubber(registry, providerSecrets(options));
+  const mcpPool = new McpConnectionPool({ ...options.mcp, log: breakerLog((text) => scrubber.scrub(text)) });
   const activities = telemetry.activities(
     createActivities(registry, transport, {
       mcpPool,
-      secrets: providerSecrets(options),
+      scrubber,
       ...(dataConverter?.externalStorage ? { storage: dataConverter.externalStorage } : {}),
       ...(dataConverter?.payloadCodecs ? { payloadCodecs: dataConverter.payloadCodecs } : {}),
     }),
@@ -203,6 +212,11 @@ function reportSkippedSkills(registry: AgentRegistry): void {
       agent,
       file,
     });
+}
+
+/** Breaker changes in the Temporal runtime's log, scrubbed: a warning when one opens, info when it half-opens or closes. */
+function breakerLog(scrub: (text: string) => string): McpBreakerLog {
+  return (level, message, meta) => Runtime.instance().logger[level](scrub(message), meta);
 }
 
 /** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */

@@ -29,6 +29,17 @@ export interface ActivityOptions {
   payloadCodecs?: readonly PayloadCodec[];
   /** The worker's connections to MCP servers (closed with the worker); a pool of their own when omitted. */
   mcpPool?: McpConnectionPool;
+  /** The scrubber to use (the worker shares it with its MCP breakers' log); else {@link workerScrubber}'s. */
+  scrubber?: SecretScrubber;
+}
+
+/** A scrubber over the environment's keys, the given secrets and the agents' MCP headers and environments. */
+export function workerScrubber(registry: AgentRegistry, secrets: Iterable<string> = []): SecretScrubber {
+  return new SecretScrubber([
+    ...environmentSecrets(process.env),
+    ...secrets,
+    ...mcpServerSecrets(registry.mcpServerConfigs()),
+  ]);
 }
 
 /** The activities of the session workflow, bound to what this worker can run. */
@@ -37,11 +48,7 @@ export function createActivities(
   transport?: DeltaTransport,
   options: ActivityOptions = {},
 ): AgentActivities {
-  const scrubber = new SecretScrubber([
-    ...environmentSecrets(process.env),
-    ...(options.secrets ?? []),
-    ...mcpServerSecrets(registry.mcpServerConfigs()),
-  ]);
+  const scrubber = options.scrubber ?? workerScrubber(registry, options.secrets);
   const mcpPool = options.mcpPool ?? new McpConnectionPool();
   return scrubbedActivities(createUnscrubbed(registry, transport, options, scrubber, mcpPool), scrubber);
 }

@@ -5,34 +5,40 @@ import {
   type CallMcpToolInput,
   type ExecuteToolOutput,
   type ListMcpToolsInput,
+  type ListMcpToolsOutput,
 } from "../contract/activity-types.js";
-import type { DurableToolPlan } from "../contract/agent-plan.js";
 import { isAllowed, mcpToolPlans } from "../plan/mcp-tool-plans.js";
 import type { SecretScrubber } from "../wire/scrub-secrets.js";
 import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { callMcpTool, McpConnectionLostError } from "../mcp/mcp-call.js";
 import type { McpConnectionPool } from "../mcp/mcp-connection-pool.js";
 import { listMcpServerTools } from "../mcp/mcp-list.js";
+import { McpServerUnavailableError } from "../mcp/mcp-breakers.js";
 import { RegistryLookupError, type AgentRegistry } from "./agent-registry.js";
 import { startHeartbeatPulse } from "./heartbeat-pulse.js";
 
 /**
  * The `listMcpTools` activity: lists one MCP server's tools over the worker's pooled connection and returns the agent
- * tools they become (allowed ones, named `<server>__<tool>`, with their retry class), which the workflow records. An
- * unreachable server fails the attempt (retried by the workflow's policy).
+ * tools they become (allowed ones, named `<server>__<tool>`, with their retry class), which the workflow records. A
+ * server that fails or misses its deadline, or whose breaker is open, is returned as unavailable: no retry.
  */
 export function createListMcpTools(
   registry: AgentRegistry,
   pool: McpConnectionPool,
   scrubber: SecretScrubber,
 ) {
-  return async function listMcpTools(input: ListMcpToolsInput): Promise<DurableToolPlan[]> {
+  return async function listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutput> {
     const { config, defaults } = lookupServer(registry, input.agent, input.server);
+    const signal = Context.current().cancellationSignal;
     try {
-      const signal = Context.current().cancellationSignal;
       const listed = await listMcpServerTools(pool, input.server, config, signal);
-      return mcpToolPlans(input.server, config, listed, defaults);
+      return { tools: mcpToolPlans(input.server, config, listed, defaults) };
     } catch (error) {
+      if (error instanceof McpServerUnavailableError) {
+        const unavailable = error.unavailable();
+        return { unavailable: { ...unavailable, lastError: scrubber.scrub(unavailable.lastError) } };
+      }
+      if (signal.aborted) throw error;
       throw ApplicationFailure.retryable(scrubber.scrub(errorMessage(error)), FAILURE_TYPES.mcpUnavailable);
     }
   };

@@ -4,6 +4,7 @@ import type { AssistantMessage, Message } from "../kernel/vocabulary/messages.js
 import type { ModelRequest, ModelStopReason, Usage } from "../kernel/vocabulary/model.js";
 import type { ToolCall } from "../kernel/vocabulary/tools.js";
 import type { TranscriptSegmentRef } from "./transcript-state.js";
+import type { McpServerUnavailable } from "./mcp-server-unavailable.js";
 
 /** Input of the `callModel` activity. */
 export interface CallModelInput {
@@ -91,6 +92,12 @@ export interface ListMcpToolsInput {
   server: string;
 }
 
+/**
+ * Result of the `listMcpTools` activity: the server's allowed tools as tool plans, or why the run goes without them
+ * (the server did not answer, or its breaker on that worker is open). Never retried by Temporal for that.
+ */
+export type ListMcpToolsOutput = { tools: DurableToolPlan[] } | { unavailable: McpServerUnavailable };
+
 /** Input of the `callMcpTool` activity: one call of an MCP tool (`tool` is its name on the server). */
 export interface CallMcpToolInput extends ExecuteToolInput {
   server: string;
@@ -107,7 +114,7 @@ export interface AgentActivities {
   /** Runs an effect a middleware asked for; its result is recorded in the history. */
   runEffect(input: RunEffectInput): Promise<unknown>;
   /** Lists an MCP server's allowed tools as tool plans; the result is the run's recorded tool list. */
-  listMcpTools(input: ListMcpToolsInput): Promise<DurableToolPlan[]>;
+  listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutput>;
   /** Calls one tool of an MCP server over the worker's pooled connection. */
   callMcpTool(input: CallMcpToolInput): Promise<ExecuteToolOutput>;
 }

@@ -2,6 +2,7 @@ import type { RunSnapshot } from "../kernel/vocabulary/run-snapshot.js";
 import type { ImageBlock, Message } from "../kernel/vocabulary/messages.js";
 import type { Usage } from "../kernel/vocabulary/model.js";
 import type { DurableToolPlan, SkillDiagnostic } from "./agent-plan.js";
+import type { McpServerUnavailable } from "./mcp-server-unavailable.js";
 import type { EventLogState } from "./stream/stream-entry.js";
 import type {
   DecisionRecord,
@@ -65,6 +66,8 @@ export interface CarriedState {
   decisions?: CarriedDecisions;
   /** The skill files the last run's plan left out, so the status keeps naming them (absent when none were). */
   skillDiagnostics?: SkillDiagnostic[];
+  /** The MCP servers the last run went without, so the status keeps naming them (absent when none). */
+  mcpUnavailable?: McpServerUnavailable[];
 }
 
 /** What the approval board carries into the next execution. */

@@ -1,6 +1,7 @@
 import type { Usage } from "../kernel/vocabulary/model.js";
 import type { BudgetOverrun } from "../kernel/vocabulary/budget.js";
 import type { SkillDiagnostic } from "./agent-plan.js";
+import type { McpServerUnavailable } from "./mcp-server-unavailable.js";
 import type { ApproverSet } from "./approvers.js";
 
 // The answer of the `sessionStatus` query and its parts (pending calls, decisions, failures). Clients of any build
@@ -129,4 +130,9 @@ export interface SessionStatus {
   rejectedDecisions?: RejectedDecision[];
   /** The skill files the last run's plan left out, each with the error; absent when none were. */
   skillDiagnostics?: SkillDiagnostic[];
+  /**
+   * The MCP servers the last run went without, each with its breaker on the worker that listed it (open until when,
+   * the last error); absent when the run had every server's tools.
+   */
+  mcpUnavailable?: McpServerUnavailable[];
 }

@@ -5,6 +5,7 @@ import type { ToolOutput } from "../kernel/vocabulary/tools.js";
 import type { McpConnectionPool } from "./mcp-connection-pool.js";
 import { mcpResultOutput } from "./mcp-result-output.js";
 import { loadMcpSdk } from "./mcp-sdk.js";
+import { McpServerUnavailableError } from "./mcp-breakers.js";
 
 /** The connection to a server broke during a call (its process exited, the HTTP stream was cut): the call's fate is unknown. */
 export class McpConnectionLostError extends Error {
@@ -27,8 +28,8 @@ export interface McpCallOptions {
 
 /**
  * Calls one tool of a server over the pool's connection. The server's answers, errors included, are results for
- * the model; a broken connection drops it from the pool (the next call reconnects) and throws
- * `McpConnectionLostError`, for the caller to report or retry by the tool's class.
+ * the model, and so is a refusal of its open breaker (at once, no timeout); a broken connection drops it from the
+ * pool and throws `McpConnectionLostError`, for the caller to report or retry by the tool's class.
  */
 export async function callMcpTool(
   pool: McpConnectionPool,
@@ -40,7 +41,9 @@ export async function callMcpTool(
 ): Promise<ToolOutput> {
   if (typeof args !== "object" || args === null || Array.isArray(args))
     return { content: `Error: the arguments of '${tool}' must be a JSON object`, isError: true };
-  const connection = await pool.connection(server, config);
+  const connection = await connectThroughBreaker(pool, server, config);
+  if (connection instanceof McpServerUnavailableError)
+    return { content: `Error: ${connection.message}`, isError: true };
   const signal = abortSignalOf(options.signal);
   try {
     const result = await connection.client.callTool(
@@ -60,6 +63,24 @@ export async function callMcpTool(
       return { content: `Error: ${error.message}`, isError: true };
     await pool.discard(config, connection);
     throw new McpConnectionLostError(server, tool, error, connection.stderrTail());
+  }
+}
+
+/** The pooled connection, or the breaker's refusal; a failure to connect opens the breaker and is thrown. */
+async function connectThroughBreaker(pool: McpConnectionPool, server: string, config: McpServerConfig) {
+  try {
+    pool.breakers.admit(server, config);
+  } catch (error) {
+    if (error instanceof McpServerUnavailableError) return error;
+    throw error;
+  }
+  try {
+    const connection = await pool.connection(server, config);
+    pool.breakers.succeeded(server, config);
+    return connection;
+  } catch (error) {
+    pool.breakers.failed(server, config, error);
+    throw error;
   }
 }
 

@@ -1,9 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { McpServerConfig } from "../plan/mcp-servers.js";
+import { isListDeadline, MAX_MCP_LIST_TIMEOUT_MS, type McpServerConfig } from "../plan/mcp-servers.js";
 import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { stableStringify } from "../kernel/hash/stable-stringify.js";
 import { mcpTransport } from "./mcp-transport.js";
 import { loadMcpSdk } from "./mcp-sdk.js";
+import { McpBreakers, type McpBreakerOptions } from "./mcp-breakers.js";
 
 /** The name and version this runtime gives MCP servers as their client. */
 const CLIENT_INFO = { name: "lite-agent-temporal", version: "1" };
@@ -16,6 +17,15 @@ export interface McpConnection {
   readonly client: Client;
   /** The end of the server's stderr (stdio servers), for error messages. */
   stderrTail(): string;
+}
+
+/** Default deadline to start or reach a server and have its tool list (`listTimeoutMs`). */
+export const DEFAULT_MCP_LIST_TIMEOUT_MS = 15_000;
+
+/** Options of a pool (`createWorker({ mcp })`): the listing deadline and the breakers' windows. */
+export interface McpPoolOptions extends McpBreakerOptions {
+  /** Deadline to connect (start the server, `initialize`) and list its tools, in ms; a server's own overrides it. */
+  listTimeoutMs?: number;
 }
 
 /** A server could not be started or reached. */
@@ -37,6 +47,21 @@ export class McpConnectError extends Error {
 export class McpConnectionPool {
   private readonly connections = new Map<string, Promise<McpConnection>>();
   private closed = false;
+  /** The circuit breakers of this pool's servers. */
+  readonly breakers: McpBreakers;
+  private readonly listTimeoutMs: number;
+
+  constructor(options: McpPoolOptions = {}) {
+    this.breakers = new McpBreakers(options);
+    this.listTimeoutMs = options.listTimeoutMs ?? DEFAULT_MCP_LIST_TIMEOUT_MS;
+    if (!isListDeadline(this.listTimeoutMs))
+      throw new TypeError(`mcp.listTimeoutMs must be a number of ms from 1 to ${MAX_MCP_LIST_TIMEOUT_MS}`);
+  }
+
+  /** The deadline to connect to a server and list its tools: its own `listTimeoutMs`, else the pool's. */
+  deadlineMs(config: McpServerConfig): number {
+    return config.listTimeoutMs ?? this.listTimeoutMs;
+  }
 
   /** The connection to a server, connecting first when there is none. */
   connection(server: string, config: McpServerConfig): Promise<McpConnection> {
@@ -84,10 +109,14 @@ export class McpConnectionPool {
       if (GAVE_UP_RECONNECTING.test(error.message)) void client.close().catch(() => undefined);
     };
     try {
-      await client.connect(transport);
+      // The connect deadline bounds `initialize`: a server that never answers costs this, not the SDK's 60 s.
+      await client.connect(transport, { timeout: this.deadlineMs(config) });
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new McpConnectError(server, error, stderrTail());
+      const cause = (await isTimeout(error))
+        ? `${timeoutText(this.deadlineMs(config))}: no answer to initialize`
+        : error;
+      throw new McpConnectError(server, cause, stderrTail());
     }
     return connection;
   }
@@ -106,4 +135,15 @@ export class McpConnectionPool {
   private forget(key: string, connection: Promise<McpConnection>): void {
     if (this.connections.get(key) === connection) this.connections.delete(key);
   }
+}
+
+/** True for the SDK's request timeout. */
+export async function isTimeout(error: unknown): Promise<boolean> {
+  const { ErrorCode, McpError } = await loadMcpSdk();
+  return error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
+}
+
+/** `timeout after 15 s`. */
+export function timeoutText(ms: number): string {
+  return `timeout after ${Math.round(ms / 100) / 10} s`;
 }

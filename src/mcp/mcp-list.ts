@@ -1,18 +1,15 @@
 import type { McpServerConfig } from "../plan/mcp-servers.js";
 import type { McpToolInfo } from "../contract/mcp-tool-info.js";
 import type { AbortSignalLike } from "../kernel/vocabulary/ports.js";
-import { abortSignalOf } from "./mcp-call.js";
-import type { McpConnectionPool } from "./mcp-connection-pool.js";
+import { isTimeout, timeoutText, type McpConnectionPool } from "./mcp-connection-pool.js";
 
 /** The most pages of a tool listing read (a server that never stops paging is cut off here). */
 const MAX_PAGES = 100;
 
-/** Timeout of one `tools/list` request. */
-const LIST_TIMEOUT_MS = 30_000;
-
 /**
  * Every tool a server lists (all pages), reduced to what the runtime records: name, title, description, input
- * schema and annotations. A connection that fails while listing is dropped from the pool.
+ * schema and annotations. Connecting and listing share one deadline (`listTimeoutMs`) and go through the server's
+ * breaker: refused at once while it is open (`McpServerUnavailableError`), one attempt shared by concurrent callers.
  */
 export async function listMcpServerTools(
   pool: McpConnectionPool,
@@ -20,14 +17,24 @@ export async function listMcpServerTools(
   config: McpServerConfig,
   signal: AbortSignalLike,
 ): Promise<McpToolInfo[]> {
+  return pool.breakers.listing(server, config, signal, () => listWithin(pool, server, config));
+}
+
+/** One attempt, within the deadline; a connection that fails while listing is dropped from the pool. */
+async function listWithin(
+  pool: McpConnectionPool,
+  server: string,
+  config: McpServerConfig,
+): Promise<McpToolInfo[]> {
+  const deadlineMs = pool.deadlineMs(config);
+  const deadline = Date.now() + deadlineMs;
   const connection = await pool.connection(server, config);
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
   try {
     for (let page = 0; page < MAX_PAGES; page++) {
       const listed = await connection.client.listTools(cursor === undefined ? {} : { cursor }, {
-        signal: abortSignalOf(signal),
-        timeout: LIST_TIMEOUT_MS,
+        timeout: Math.max(1, deadline - Date.now()),
       });
       tools.push(...listed.tools.map(toolInfo));
       cursor = listed.nextCursor;
@@ -35,6 +42,7 @@ export async function listMcpServerTools(
     }
   } catch (error) {
     await pool.discard(config, connection);
+    if (await isTimeout(error)) throw new Error(`${timeoutText(deadlineMs)}: no answer to tools/list`);
     throw error;
   }
   return tools;

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../kernel/vocabulary/events.js";
+import type { McpServerUnavailable } from "../contract/mcp-server-unavailable.js";
 
 /** The `diagnostic` code of a server whose tools could not be listed for a run. */
 export const MCP_UNAVAILABLE_CODE = "mcp_server_unavailable";
@@ -22,4 +23,16 @@ export function mcpUnavailableDiagnostic(server: string, reason: string): AgentE
     code: MCP_UNAVAILABLE_CODE,
     message: `the tools of MCP server '${server}' are not available to this run: ${reason}`,
   };
+}
+
+/** `unavailable (breaker open until <ISO time>, last error: …)`: how diagnostics, errors and the status say it. */
+export function describeMcpUnavailable(
+  unavailable: Pick<McpServerUnavailable, "breaker" | "retryAt" | "lastError">,
+): string {
+  const when =
+    unavailable.breaker === "open"
+      ? // eslint-disable-next-line no-restricted-syntax -- formats a recorded timestamp
+        `open until ${new Date(unavailable.retryAt).toISOString()}`
+      : "half-open, its probe under way";
+  return `unavailable (breaker ${when}, last error: ${unavailable.lastError})`;
 }

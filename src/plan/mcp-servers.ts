@@ -15,6 +15,11 @@ export interface McpServerOptions {
   trustAnnotations?: boolean;
   /** Timeout of one tool call, in ms; default the agent's `durable.toolTimeoutMs` (5 minutes). */
   timeoutMs?: number;
+  /**
+   * Deadline to start or reach the server and list its tools, in ms; default the worker's `mcp.listTimeoutMs`
+   * (15 s). A server that misses it opens its circuit breaker (docs/operations.md, "MCP servers").
+   */
+  listTimeoutMs?: number;
 }
 
 /** An MCP server the worker (or the in-process agent) starts as a child process and talks to over stdio. */
@@ -35,6 +40,14 @@ export interface McpHttpServer extends McpServerOptions {
 
 /** How to reach one MCP server: plain data, so it can be checked, compared and keyed (the worker's pool). */
 export type McpServerConfig = McpStdioServer | McpHttpServer;
+
+/** The longest listing deadline (`listTimeoutMs`): within the listing activity's 120 s start-to-close timeout. */
+export const MAX_MCP_LIST_TIMEOUT_MS = 100_000;
+
+/** True for a usable `listTimeoutMs`. */
+export function isListDeadline(ms: unknown): boolean {
+  return typeof ms === "number" && Number.isFinite(ms) && ms > 0 && ms <= MAX_MCP_LIST_TIMEOUT_MS;
+}
 
 /** Server names: letters, digits and `-` (no `_`, so the `__` after the prefix in a tool name is unambiguous). */
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,31}$/;
@@ -70,6 +83,8 @@ function checkServer(name: string, config: McpServerConfig): string | undefined 
     return "has an 'allow' that is not a list of names";
   if (config.timeoutMs !== undefined && !(Number.isFinite(config.timeoutMs) && config.timeoutMs > 0))
     return "has a 'timeoutMs' that is not a positive number";
+  if (config.listTimeoutMs !== undefined && !isListDeadline(config.listTimeoutMs))
+    return `has a 'listTimeoutMs' that is not a number of ms from 1 to ${MAX_MCP_LIST_TIMEOUT_MS}`;
   return undefined;
 }
 

@@ -44,6 +44,8 @@ export async function startTestWorker(options: {
   workerOptions?: CreateWorkerOptions["workerOptions"];
   /** The worker deployment version the worker is (omitted: from the environment, as a user's worker). */
   deployment?: CreateWorkerOptions["deployment"];
+  /** MCP listing deadline and breaker windows (omitted: the product's defaults). */
+  mcp?: CreateWorkerOptions["mcp"];
 }): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: temporalAddress() });
   const worker = await createWorker({ ...options, connection, namespace: inject("temporalNamespace") });

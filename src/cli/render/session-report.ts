@@ -4,6 +4,7 @@ import { terminalStyle, type TerminalStyle } from "../../terminal/terminal-style
 import type { DurableEvent } from "../../client/events/run-event-stream.js";
 import { describeApprovers } from "../../plan/approver-rules.js";
 import type { PendingApproval, PendingQuestion, SessionStatus } from "../../contract/session-status.js";
+import type { McpServerUnavailable } from "../../contract/mcp-server-unavailable.js";
 import { eventSummary } from "./event-summary.js";
 import { formatDuration } from "./format-duration.js";
 import { shellQuote } from "../../terminal/shell-quote.js";
@@ -68,6 +69,14 @@ function questionLines(
   ];
 }
 
+/** `MCP      github unavailable (breaker open, retry in 4m, last error: timeout after 15 s: …)`. */
+function mcpLine(entry: McpServerUnavailable, now: number): string {
+  const left = entry.retryAt - now;
+  const retry =
+    entry.breaker === "open" && left > 0 ? `retry in ${formatDuration(left)}` : "retry at the next run";
+  return `MCP      ${entry.server} unavailable (breaker ${entry.breaker.replace("_", "-")}, ${retry}, last error: ${entry.lastError})`;
+}
+
 function eventLines(events: SessionReportOptions["events"], style: TerminalStyle): string[] {
   if (events === undefined) return [];
   if (!Array.isArray(events)) return [`Recent events: unavailable (${events.unavailable})`];
@@ -108,6 +117,7 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
       `Skipped skill files (${status.skillDiagnostics.length}):`,
       ...status.skillDiagnostics.map((entry) => `  ${entry.file}: ${entry.error}`),
     );
+  for (const entry of status.mcpUnavailable ?? []) lines.push(mcpLine(entry, options.now));
   if (status.pendingApprovals.length > 0) {
     lines.push(
       `Pending approvals (${status.pendingApprovals.length}):`,

@@ -58,9 +58,9 @@ export function effectActivityOptions(ref: EffectRef): ActivityOptions {
 }
 
 /**
- * Options of one `listMcpTools` activity: listing is read-only, so a failed attempt is retried, three attempts in
- * all (about 3 s of backoff: a run does not wait long for a server that is down), each with time to start a stdio
- * server (`npx` may install it first).
+ * Options of one `listMcpTools` activity. A server that fails or misses its listing deadline is a result (its
+ * worker's breaker opens), not a failure, so it is never retried; the retries are for a worker lost mid-listing, and
+ * the start-to-close timeout only bounds that (the worker's deadline, `listTimeoutMs`, ends an attempt first).
  */
 export function mcpListActivityOptions(server: string): ActivityOptions {
   return {

@@ -1,25 +1,34 @@
 import { isCancellation, proxyActivities } from "@temporalio/workflow";
-import type { AgentActivities } from "../../contract/activity-types.js";
+import type { AgentActivities, ListMcpToolsOutput } from "../../contract/activity-types.js";
 import type { AgentPlan, DurableToolPlan } from "../../contract/agent-plan.js";
-import { mcpUnavailableDiagnostic } from "../../plan/mcp-messages.js";
+import type { McpServerUnavailable } from "../../contract/mcp-server-unavailable.js";
+import { describeMcpUnavailable, mcpUnavailableDiagnostic } from "../../plan/mcp-messages.js";
 import type { AgentEvent } from "../../kernel/vocabulary/events.js";
 import { errorMessage } from "../../kernel/vocabulary/errors.js";
 import { mcpListActivityOptions } from "./activity-options.js";
 import { applicationCause } from "./failure-cause.js";
 
+/** The plan with its MCP servers' tools, and the servers it goes without (as their breakers stood). */
+export interface McpListing {
+  plan: AgentPlan;
+  unavailable: McpServerUnavailable[];
+}
+
 /**
- * The plan with its MCP servers' tools added, each server listed by one `listMcpTools` activity (retried while it
- * starts) whose recorded listing is the run's tool list from then on. An unreachable server, or a tool whose name the
- * agent already uses, is left out with a `diagnostic`; the run goes on.
+ * The plan with its MCP servers' tools added, each server listed by one `listMcpTools` activity whose recorded
+ * listing is the run's tool list from then on. A server the worker reports unavailable (its breaker open, or it
+ * missed its deadline), or a tool whose name the agent already uses, is left out with a `diagnostic`; the run goes on.
  */
 export async function withMcpTools(
   plan: AgentPlan,
   publish: (event: AgentEvent) => void,
-): Promise<AgentPlan> {
+): Promise<McpListing> {
   const servers = plan.mcpServers ?? [];
-  if (servers.length === 0) return plan;
+  if (servers.length === 0) return { plan, unavailable: [] };
   const listed = await Promise.all(servers.map((server) => listServer(plan.name, server, publish)));
-  return { ...plan, tools: mergeTools(plan.tools, listed.flat(), publish) };
+  const unavailable = listed.flatMap((result) => ("unavailable" in result ? [result.unavailable] : []));
+  const tools = listed.flatMap((result) => ("tools" in result ? result.tools : []));
+  return { plan: { ...plan, tools: mergeTools(plan.tools, tools, publish) }, unavailable };
 }
 
 /** The plan with tools listed earlier in the run (carried across continue-as-new) in place of a new listing. */
@@ -36,14 +45,17 @@ async function listServer(
   agent: string,
   server: string,
   publish: (event: AgentEvent) => void,
-): Promise<DurableToolPlan[]> {
+): Promise<ListMcpToolsOutput> {
   const { listMcpTools } = proxyActivities<AgentActivities>(mcpListActivityOptions(server));
   try {
-    return await listMcpTools({ agent, server });
+    const result = await listMcpTools({ agent, server });
+    if ("unavailable" in result)
+      publish(mcpUnavailableDiagnostic(server, describeMcpUnavailable(result.unavailable)));
+    return result;
   } catch (error) {
     if (isCancellation(error)) throw error;
     publish(mcpUnavailableDiagnostic(server, applicationCause(error)?.message ?? errorMessage(error)));
-    return [];
+    return { tools: [] };
   }
 }
 

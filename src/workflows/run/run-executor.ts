@@ -101,7 +101,11 @@ async function runTools(
 ): Promise<AgentPlan> {
   if (!session.usesMcpTools(plan)) return plan;
   if (resumed?.mcpTools) return withListedTools(plan, resumed.mcpTools);
-  return withMcpTools(plan, (event) => session.publish(runId, event));
+  const listed = await withMcpTools(plan, (event) => session.publish(runId, event));
+  // As recorded by the listing activities; the status names them until a later run lists every server.
+  session.mcpUnavailable = listed.unavailable.length > 0 ? listed.unavailable : undefined;
+  session.refreshVisibility();
+  return listed.plan;
 }
 
 type Driven = { result: RunResult } | { suspended: SuspendedRun };

@@ -1,5 +1,6 @@
 import { describeOverrun } from "../../kernel/vocabulary/budget.js";
 import { describeApprovers } from "../../plan/approver-rules.js";
+import { describeMcpUnavailable } from "../../plan/mcp-messages.js";
 import type {
   DecisionRecord,
   PendingApproval,
@@ -80,6 +81,11 @@ export function currentDetails(status: SessionStatus): string {
   if (skipped.length > 0) {
     lines.push("", `### Skipped skill files (${skipped.length})`);
     for (const entry of skipped) lines.push(`- \`${entry.file}\`: ${entry.error}`);
+  }
+  const mcp = status.mcpUnavailable ?? [];
+  if (mcp.length > 0) {
+    lines.push("", `### MCP servers unavailable to the last run (${mcp.length})`);
+    for (const entry of mcp) lines.push(`- **${entry.server}** ${describeMcpUnavailable(entry)}`);
   }
   if (status.pendingApprovals.length > 0) {
     lines.push("", `### Pending approvals (${status.pendingApprovals.length})`);

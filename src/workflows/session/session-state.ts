@@ -4,6 +4,7 @@ import type { ModelPrice } from "../../kernel/vocabulary/budget.js";
 import { createBackgroundTasks } from "../../kernel/background/background-tasks.js";
 import { NEVER_ABORTED } from "../../kernel/vocabulary/ports.js";
 import type { AgentPlan, SkillDiagnostic } from "../../contract/agent-plan.js";
+import type { McpServerUnavailable } from "../../contract/mcp-server-unavailable.js";
 import { workflowPorts } from "../run/workflow-ports.js";
 import type { ActiveRun } from "../run/active-run.js";
 import type { AgentEvent, RunResult } from "../../kernel/vocabulary/events.js";
@@ -60,6 +61,8 @@ export class SessionState {
   readonly subagents = new Map<string, ActiveSubagent>();
   /** The skill files the last resolved plan left out (from the resolveAgent activity's result); none: undefined. */
   skillDiagnostics: SkillDiagnostic[] | undefined;
+  /** The MCP servers the last run went without (from its listMcpTools results); none: undefined. */
+  mcpUnavailable: McpServerUnavailable[] | undefined;
   /** Set by the `wake` signal: the idle session looks then whether another build became its target. */
   woken = false;
 
@@ -82,6 +85,7 @@ export class SessionState {
     this.stream = new SessionStream(carried, () => this.lifecycle.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.skillDiagnostics = carried?.skillDiagnostics;
+    this.mcpUnavailable = carried?.mcpUnavailable;
     this.rejections = new SignalRejections((event) => this.stream.publish(this.current?.runId ?? "", event));
     if (input.task && !carried)
       this.queue.push({ runId: SUBAGENT_RUN_ID, input: input.task.input, offset: 0 });
@@ -140,6 +144,7 @@ export class SessionState {
       ...(this.transcript.compactions > 0 ? { transcript: this.transcript.state() } : {}),
       ...optionalDecisions(this.board.carry()),
       ...(this.skillDiagnostics ? { skillDiagnostics: this.skillDiagnostics } : {}),
+      ...(this.mcpUnavailable ? { mcpUnavailable: this.mcpUnavailable } : {}),
     };
   }
 

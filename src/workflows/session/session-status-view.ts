@@ -3,6 +3,7 @@ import { usageCost, type ModelPrice } from "../../kernel/vocabulary/budget.js";
 import type { Message } from "../../kernel/vocabulary/messages.js";
 import { addUsage } from "../../kernel/vocabulary/model.js";
 import type { SkillDiagnostic } from "../../contract/agent-plan.js";
+import type { McpServerUnavailable } from "../../contract/mcp-server-unavailable.js";
 import type { ActiveSubagent, SessionStatus } from "../../contract/session-status.js";
 import type { SessionInput } from "../../contract/session-input.js";
 import type { ActiveRun } from "../run/active-run.js";
@@ -33,6 +34,7 @@ export interface StatusSources {
   readonly price: ModelPrice | undefined;
   readonly detachedTasks: Pick<BackgroundTasks, "listDetached"> | undefined;
   readonly skillDiagnostics?: readonly SkillDiagnostic[] | undefined;
+  readonly mcpUnavailable?: readonly McpServerUnavailable[] | undefined;
 }
 
 /** The session's status as the `sessionStatus` query, the search attributes and the UI's details show it. */
@@ -67,6 +69,7 @@ export function sessionStatus(session: StatusSources): SessionStatus {
   if (failure) status.failure = { runId: failure.runId, message: failure.message };
   if (budgetStop) status.budgetStop = { ...budgetStop };
   if (session.skillDiagnostics?.length) status.skillDiagnostics = [...session.skillDiagnostics];
+  if (session.mcpUnavailable?.length) status.mcpUnavailable = [...session.mcpUnavailable];
   return status;
 }
 

@@ -196,4 +196,27 @@ describe("sessionReport", () => {
       sessionReport(waiting, { now: NOW, commandPrefix: "lite-agent", events: undefined }),
     ).not.toContain("Skipped skill files");
   });
+
+  it("names the MCP servers the last run went without, with their breaker, when it retries and the last error", () => {
+    const unavailable = {
+      server: "github",
+      retryAt: NOW + 250_000,
+      lastError: "timeout after 15 s",
+      failures: 2,
+    };
+    const text = sessionReport(
+      {
+        ...waiting,
+        mcpUnavailable: [
+          { ...unavailable, breaker: "open" },
+          { ...unavailable, server: "fs", breaker: "half_open", retryAt: NOW - 1 },
+        ],
+      },
+      { now: NOW, commandPrefix: "lite-agent", events: undefined },
+    );
+    expect(text).toContain(
+      "\nMCP      github unavailable (breaker open, retry in 4m 10s, last error: timeout after 15 s)\n" +
+        "MCP      fs unavailable (breaker half-open, retry at the next run, last error: timeout after 15 s)\n",
+    );
+  });
 });

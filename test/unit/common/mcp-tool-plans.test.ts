@@ -107,6 +107,11 @@ describe("checkMcpServers", () => {
     [{ s: { command: "" } }, "has an empty 'command'"],
     [{ s: { command: "node", allow: "echo" } }, "has an 'allow' that is not a list of names"],
     [{ s: { command: "node", timeoutMs: 0 } }, "has a 'timeoutMs' that is not a positive number"],
+    [
+      { s: { command: "node", listTimeoutMs: 0 } },
+      "has a 'listTimeoutMs' that is not a number of ms from 1 to 100000",
+    ],
+    [{ s: { command: "node", listTimeoutMs: 120_000 } }, "has a 'listTimeoutMs' that is not a number of ms"],
     [{ s: { command: "node", env: { KEY: () => "secret" } } }, "is not plain data at config.env.KEY"],
   ])("refuses %j: %s", (servers, message) => {
     expect(checkMcpServers(servers as unknown as Record<string, McpServerConfig>)).toContain(message);

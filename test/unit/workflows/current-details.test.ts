@@ -123,4 +123,19 @@ describe("current details", () => {
     expect(text).toContain("### Skipped skill files (1)\n- `/skills/bad/SKILL.md`: 'name' must be a string");
     expect(currentDetails(base)).not.toContain("Skipped skill files");
   });
+
+  it("names each MCP server the last run went without, with its breaker", () => {
+    const retryAt = Date.UTC(2026, 11, 7, 12, 5);
+    const text = currentDetails({
+      ...base,
+      mcpUnavailable: [
+        { server: "github", breaker: "open", retryAt, lastError: "timeout after 15 s", failures: 1 },
+      ],
+    });
+    expect(text).toContain(
+      "### MCP servers unavailable to the last run (1)\n" +
+        "- **github** unavailable (breaker open until 2026-12-07T12:05:00.000Z, last error: timeout after 15 s)",
+    );
+    expect(currentDetails(base)).not.toContain("MCP servers");
+  });
 });
