@@ -18,6 +18,7 @@ import { registerSteerCommand } from "./commands/steer-command.js";
 import { registerWatchCommand } from "./commands/watch-command.js";
 import { registerWorkerCommand } from "./serve/worker-command.js";
 import { addGlobalOptions } from "./options/global-options.js";
+import { packageVersion } from "./package-version.js";
 
 type Register = (program: Command, runtime: CliRuntime) => void;
 
@@ -70,7 +71,11 @@ export function buildProgram(runtime: CliRuntime): Command {
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for usage)")
-    .addHelpText("afterAll", EPILOG);
+    // `-v` is `dev --verbose`: commander reads the program's flags after the command name too.
+    .version(packageVersion(), "-V, --version", "print the version of lite-agent")
+    // Before the commands are added: each copies it, so its help lists the global options too.
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText("after", EPILOG);
   addGlobalOptions(program);
   for (const [heading, registers] of GROUPS) {
     program.commandsGroup(heading);
