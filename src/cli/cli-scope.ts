@@ -34,8 +34,8 @@ async function connect(globals: GlobalOptions): Promise<AgentClient> {
       taskQueue: globals.taskQueue,
     });
   } catch (error) {
-    const where =
-      globals.address ?? "the address of Temporal's environment configuration (default 127.0.0.1:7233)";
+    const { connectionTarget } = await import("./connection-target.js");
+    const where = connectionTarget(globals);
     throw new CliError(
       `cannot reach the Temporal server at ${where}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`,
     );
