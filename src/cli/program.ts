@@ -53,9 +53,10 @@ const EPILOG = `
 Exit codes: 0 success (a run that stopped normally), 1 failure (failed run, rejected request, unreachable
 server), 2 misuse of the command line, 130 interrupted or aborted.
 
-Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (and Temporal's TLS / API key settings), LITE_AGENT_TASK_QUEUE,
-LITE_AGENT_ACTOR (who decides), LITE_AGENT_ENCRYPTION_KEYS (payload encryption; also read by codec-server),
-LITE_AGENT_CODEC_TOKEN (codec-server's bearer token), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
+Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_CONFIG_FILE / TEMPORAL_PROFILE (a profile of Temporal's
+config file; its TLS / API key settings too), LITE_AGENT_TASK_QUEUE, LITE_AGENT_ACTOR (who decides),
+LITE_AGENT_ENCRYPTION_KEYS (payload encryption; also read by codec-server), LITE_AGENT_CODEC_TOKEN (codec-server's
+bearer token), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
 `;
 
 /**
