@@ -26,16 +26,22 @@ export interface OpenScope {
 /** Connects a client, turning connection failures into one clear line. */
 async function connect(globals: GlobalOptions): Promise<AgentClient> {
   // Loaded on first use, like every heavy module of the CLI: `--help` and misuse answer at once.
-  const { AgentClient } = await import("../client.js");
+  const [{ AgentClient }, { resolveEncryptionCodec, KeylessPayloadCodec }] = await Promise.all([
+    import("../client.js"),
+    import("../encryption/index.js"),
+  ]);
+  // Without keys, an encrypted payload fails naming its key and how to supply keys (not `Unknown encoding`).
+  const encryption = resolveEncryptionCodec(undefined) ?? new KeylessPayloadCodec();
   try {
     return await AgentClient.connect({
       address: globals.address,
       namespace: globals.namespace,
       taskQueue: globals.taskQueue,
+      encryption,
     });
   } catch (error) {
-    const where =
-      globals.address ?? "the address of Temporal's environment configuration (default 127.0.0.1:7233)";
+    const { connectionTarget } = await import("./connection-target.js");
+    const where = connectionTarget(globals);
     throw new CliError(
       `cannot reach the Temporal server at ${where}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`,
     );

@@ -7,6 +7,7 @@ import { EventRenderer } from "./render/event-renderer.js";
 import { EXIT, exitCodeForStop } from "./exit-codes.js";
 import { HumanResponder } from "../terminal/human-responder.js";
 import { InlinePrompter } from "../terminal/inline-prompter.js";
+import type { OutputFormat } from "./options/output-format.js";
 import type { ResponderFlags } from "./options/responder-options.js";
 import { jsonEventLine } from "./render/json-event-line.js";
 import { runCommands } from "./run-commands.js";
@@ -16,7 +17,8 @@ export interface FollowRunOptions extends ResponderFlags {
   sessionId: string;
   runId: string;
   fromOffset?: number;
-  json?: boolean;
+  /** `json` and `jsonl` alike print one JSON event per line, as they come. */
+  output: OutputFormat;
   /** Recorded with every decision and answer given from here (see `resolveActor`). */
   actor: string;
 }
@@ -82,7 +84,9 @@ export async function followRun(
   const interrupted = interrupts.interrupted.then((): typeof INTERRUPTED => INTERRUPTED);
   const events = session.events(options.runId, { fromOffset: options.fromOffset ?? 0 });
   const show = (event: DurableEvent) =>
-    options.json ? scope.io.stdout(jsonEventLine(event, options.sessionId)) : renderer.render(event);
+    options.output !== "table"
+      ? scope.io.stdout(jsonEventLine(event, options.sessionId))
+      : renderer.render(event);
   try {
     let result: RunResult;
     for (;;) {

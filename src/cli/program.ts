@@ -18,6 +18,7 @@ import { registerSteerCommand } from "./commands/steer-command.js";
 import { registerWatchCommand } from "./commands/watch-command.js";
 import { registerWorkerCommand } from "./serve/worker-command.js";
 import { addGlobalOptions } from "./options/global-options.js";
+import { packageVersion } from "./package-version.js";
 
 type Register = (program: Command, runtime: CliRuntime) => void;
 
@@ -52,9 +53,10 @@ const EPILOG = `
 Exit codes: 0 success (a run that stopped normally), 1 failure (failed run, rejected request, unreachable
 server), 2 misuse of the command line, 130 interrupted or aborted.
 
-Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (and Temporal's TLS / API key settings), LITE_AGENT_TASK_QUEUE,
-LITE_AGENT_ACTOR (who decides), LITE_AGENT_ENCRYPTION_KEYS (payload encryption; also read by codec-server),
-LITE_AGENT_CODEC_TOKEN (codec-server's bearer token), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
+Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_CONFIG_FILE / TEMPORAL_PROFILE (a profile of Temporal's
+config file; its TLS / API key settings too), LITE_AGENT_TASK_QUEUE, LITE_AGENT_ACTOR (who decides),
+LITE_AGENT_ENCRYPTION_KEYS (payload encryption; also read by codec-server), LITE_AGENT_CODEC_TOKEN (codec-server's
+bearer token), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
 `;
 
 /**
@@ -70,7 +72,11 @@ export function buildProgram(runtime: CliRuntime): Command {
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for usage)")
-    .addHelpText("afterAll", EPILOG);
+    // `-v` is `dev --verbose`: commander reads the program's flags after the command name too.
+    .version(packageVersion(), "-V, --version", "print the version of lite-agent")
+    // Before the commands are added: each copies it, so its help lists the global options too.
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText("after", EPILOG);
   addGlobalOptions(program);
   for (const [heading, registers] of GROUPS) {
     program.commandsGroup(heading);

@@ -26,3 +26,14 @@ export class PayloadDecryptionError extends Error {
     );
   }
 }
+
+/** A payload is encrypted and this process has no encryption keys at all (a client started without them). */
+export class EncryptionKeysMissingError extends Error {
+  override readonly name = "EncryptionKeysMissingError";
+  constructor(readonly keyId: string) {
+    super(
+      `the session's payloads are encrypted with key '${keyId}' and no encryption keys are configured: ` +
+        `set LITE_AGENT_ENCRYPTION_KEYS ('${keyId}=<base64 key>', the workers' keys) or LITE_AGENT_ENCRYPTION_KEY_FILE`,
+    );
+  }
+}

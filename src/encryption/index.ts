@@ -6,7 +6,12 @@ export {
   isEncrypted,
 } from "./aes-gcm-codec.js";
 export { encryptionKeyRingFromEnv, parseKeyList, readKeyFile } from "./encryption-config.js";
-export { PayloadDecryptionError, UnknownEncryptionKeyError } from "./encryption-errors.js";
+export {
+  EncryptionKeysMissingError,
+  PayloadDecryptionError,
+  UnknownEncryptionKeyError,
+} from "./encryption-errors.js";
+export { KeylessPayloadCodec } from "./keyless-codec.js";
 export { KEY_BYTES, createKeyRing, decodeBase64Key, type EncryptionKeyRing } from "./key-ring.js";
 export {
   resolveEncryptionCodec,

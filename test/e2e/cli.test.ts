@@ -163,7 +163,7 @@ describe("the lite-agent CLI", () => {
     expect(result.stderr).toContain("answered q1: blue");
   });
 
-  it("list finds the session (flags given on the command line); show reports status, usage and events", async () => {
+  it("list finds the session (flags given on the command line, -o jsonl); show reports status, usage and events", async () => {
     const listed = await eventually(
       [
         "--address",
@@ -173,7 +173,8 @@ describe("the lite-agent CLI", () => {
         "cli-tester",
         "--task-queue",
         taskQueue,
-        "--json",
+        "-o",
+        "jsonl",
       ],
       (out) => out.includes(done),
     );
@@ -185,7 +186,17 @@ describe("the lite-agent CLI", () => {
       turns: 2,
       tokens: 30,
     });
-    const [table, shown] = await Promise.all([cli("list", "--status", "idle"), cli("show", done)]);
+    const [table, shown, array, line] = await Promise.all([
+      cli("list", "--status", "idle"),
+      cli("show", done),
+      cli("list", "--agent", "cli-tester", "--json"),
+      cli("show", done, "-o", "jsonl", "--events", "0"),
+    ]);
+    // --json is -o json: one array; -o jsonl of a single object: one line.
+    const sessions = JSON.parse(array.stdout) as { sessionId: string }[];
+    expect(sessions.map((session) => session.sessionId)).toContain(done);
+    expect(line.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse(line.stdout)).toMatchObject({ status: "idle", recentEvents: [] });
     expect(table.stdout).toMatch(/^SESSION\s+AGENT\s+STATUS\s+TURNS\s+TOKENS\s+COST\s+STARTED/);
     expect(table.stdout).toMatch(new RegExp(`${done}\\s+cli-tester\\s+idle\\s+2\\s+30\\s+-\\s`));
     expect(shown.code).toBe(0);
@@ -267,17 +278,25 @@ describe("the lite-agent CLI", () => {
 
   it("history exports JSON that replay accepts; a tampered history fails replay with exit 1", async () => {
     const file = path.join(tmp, "history.json");
-    const exported = await cli("history", done, "-o", file);
+    const [exported, lines, table] = await Promise.all([
+      cli("history", done, "--file", file),
+      cli("history", done, "-o", "jsonl"),
+      cli("history", done, "-o", "table"),
+    ]);
     expect(exported.code).toBe(0);
+    expect(exported.stderr).toMatch(/wrote the history of session .* \(\d+ events\) to /);
+    const first = JSON.parse(lines.stdout.split("\n")[0]!) as { eventId: string; eventType: string };
+    expect(first).toMatchObject({ eventId: "1", eventType: "EVENT_TYPE_WORKFLOW_EXECUTION_STARTED" });
+    expect(table.stdout).toMatch(/^ID\s+TIME\s+TYPE\n1\s+\S+\s+WorkflowExecutionStarted\n2\s/);
     const history = JSON.parse(readFileSync(file, "utf8")) as {
       events: { activityTaskScheduledEventAttributes?: { activityType: { name: string } } }[];
     };
     expect(history.events.length).toBeGreaterThan(5);
     // A breaking change as history shows it: the first model call recorded as a tool call.
-    const first = history.events.find(
+    const model = history.events.find(
       (event) => event.activityTaskScheduledEventAttributes?.activityType.name === "callModel",
     );
-    first!.activityTaskScheduledEventAttributes!.activityType.name = "executeTool";
+    model!.activityTaskScheduledEventAttributes!.activityType.name = "executeTool";
     const tampered = path.join(tmp, "tampered.json");
     writeFileSync(tampered, JSON.stringify(history));
     const [replayed, failed] = await Promise.all([cli("replay", file), cli("replay", tampered)]);
@@ -344,6 +363,8 @@ describe("the lite-agent CLI", () => {
       ],
       [["watch", done], 1, /has no run in progress or queued/],
       [["history", sessionId("missing")], 1, /history: session 'cli-missing-\w+' not found/],
+      // `-o` is the output format everywhere; the old `history -o <file>` says what to write instead.
+      [["history", done, "-o", "h.json"], 2, /Allowed choices are table, json, jsonl\. .*--file h\.json/],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(...args)));
     results.forEach((result, i) => {

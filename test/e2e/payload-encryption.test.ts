@@ -10,6 +10,7 @@ import { z } from "zod";
 import { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { createKeyRing, type EncryptionKeyRing } from "../../src/encryption/index.js";
+import { runCliInProcess } from "../support/cli-in-process.js";
 import { defineTool } from "../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { createExternalStorage } from "../../src/storage/payload-storage.js";
@@ -141,6 +142,38 @@ describe("payload encryption end to end (AES-256-GCM codec in worker and client)
       await expect(sdkListing).rejects.toThrow(/binary\/encrypted/);
     } finally {
       await plain.close();
+    }
+  }, 60_000);
+
+  it("the CLI without keys names the session's key id and the variable that supplies keys", async () => {
+    const sessionId = unique("enc-cli");
+    await client.send("clerk", "look up the record (0 KB)", { sessionId });
+    const global = [
+      "--address",
+      inject("temporalAddress"),
+      "--namespace",
+      namespace(),
+      "--task-queue",
+      taskQueue,
+    ];
+    // In-process: this process has no LITE_AGENT_ENCRYPTION_KEYS, so the CLI has no keys.
+    const shown = await runCliInProcess(["show", sessionId, ...global]);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toMatch(/encrypted with key 'k1' and no encryption keys are configured/);
+    expect(shown.stderr).toContain("set LITE_AGENT_ENCRYPTION_KEYS ('k1=<base64 key>'");
+    expect(shown.stderr).not.toContain("Unknown encoding");
+    // With keys, but not that one: the codec's own error, which names both.
+    const saved = process.env.LITE_AGENT_ENCRYPTION_KEYS;
+    process.env.LITE_AGENT_ENCRYPTION_KEYS = `k9=${Buffer.from(key()).toString("base64")}`;
+    try {
+      const other = await runCliInProcess(["show", sessionId, ...global]);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toMatch(
+        /encrypted with key 'k1', which this process does not have \(it has: k9\)/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.LITE_AGENT_ENCRYPTION_KEYS;
+      else process.env.LITE_AGENT_ENCRYPTION_KEYS = saved;
     }
   }, 60_000);
 

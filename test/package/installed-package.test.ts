@@ -80,7 +80,7 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
     expect(peers.filter((name) => existsSync(path.join(project.dir, "node_modules", name)))).toEqual([]);
   });
 
-  it("`npx lite-agent --help` runs the compiled CLI and exits 0", async () => {
+  it("`npx lite-agent --help` and `--version` run the compiled CLI and exit 0", async () => {
     const { stdout } = await run("npx", ["--no-install", "lite-agent", "--help"], {
       cwd: project.dir,
       env: consumerEnv(),
@@ -88,6 +88,13 @@ describe("the package as npm installs it (npm pack, then npm install of the tarb
     });
     expect(stdout).toContain("Usage: lite-agent");
     expect(stdout).toContain("worker");
+    const version = await run("npx", ["--no-install", "lite-agent", "--version"], {
+      cwd: project.dir,
+      env: consumerEnv(),
+      timeout: 60_000,
+    });
+    const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    expect(version.stdout).toBe(`${manifest.version}\n`);
   }, 60_000);
 
   // A Node that strips types itself (22.18+, 23.6+) loads the module and starts the worker instead.

@@ -1,16 +1,17 @@
 import type { Command } from "commander";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
+import { addOutputOption, type OutputFlags } from "../options/output-format.js";
 import { parsePositiveNumber } from "../options/parse-options.js";
+import { jsonOutput } from "../render/json-output.js";
 import { shellQuote } from "../../terminal/shell-quote.js";
 
-interface ForkFlags {
+interface ForkFlags extends OutputFlags {
   turn: number;
   id?: string;
   agent?: string;
   model?: string;
   agents?: string;
-  json?: boolean;
 }
 
 /** The `defineMiddleware` modules of the agents module `--agents` names: the fork's replay runs them. */
@@ -40,8 +41,8 @@ async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags):
     ...(options.agent ? { agent: options.agent } : {}),
     ...(options.model ? { model: options.model } : {}),
   });
-  if (options.json) {
-    scope.io.stdout(`${JSON.stringify(forked)}\n`);
+  if (options.output !== "table") {
+    scope.io.stdout(jsonOutput(forked, options.output));
     return 0;
   }
   const prefix = scope.globals.commandPrefix;
@@ -58,7 +59,7 @@ async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags):
 
 /** `lite-agent fork <session> --turn N`: a new session with the conversation of another at the end of turn N. */
 export function registerForkCommand(program: Command, runtime: CliRuntime): void {
-  program
+  const command = program
     .command("fork")
     .description(
       "start a new session whose conversation is another's at the end of turn N (read from its history; nothing reruns)",
@@ -71,7 +72,8 @@ export function registerForkCommand(program: Command, runtime: CliRuntime): void
     .option(
       "--agents <module>",
       "the agents module the session's workers serve: reading the history replays its defineMiddleware modules",
-    )
-    .option("--json", "print the new session as one JSON object")
-    .action(commandAction<[string], ForkFlags>(runtime, fork));
+    );
+  addOutputOption(command, "the new session as one JSON object").action(
+    commandAction<[string], ForkFlags>(runtime, fork),
+  );
 }

@@ -4,12 +4,13 @@ import { CliError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { listQuery, SESSION_STATUSES, type ListFilters } from "../options/list-query.js";
+import { addOutputOption, type OutputFlags } from "../options/output-format.js";
 import { parsePositiveNumber } from "../options/parse-options.js";
+import { jsonListOutput } from "../render/json-output.js";
 import { SESSION_TABLE_HEADER, sessionCells, sessionRow, type SessionRow } from "../render/session-rows.js";
 import { textTable } from "../render/text-table.js";
 
-interface ListOptions extends ListFilters {
-  json?: boolean;
+interface ListOptions extends ListFilters, OutputFlags {
   limit: number;
 }
 
@@ -36,8 +37,8 @@ async function listRows(
 async function list(scope: CliScope, _args: [], options: ListOptions): Promise<number> {
   const query = listQuery(options);
   const { rows, more } = await listRows(scope, query, options.limit);
-  if (options.json) {
-    for (const row of rows) scope.io.stdout(`${JSON.stringify(row)}\n`);
+  if (options.output !== "table") {
+    scope.io.stdout(jsonListOutput(rows, options.output));
   } else if (rows.length === 0) {
     scope.note(`no sessions on task queue '${scope.globals.taskQueue}'${query ? ` matching ${query}` : ""}`);
   } else {
@@ -49,14 +50,15 @@ async function list(scope: CliScope, _args: [], options: ListOptions): Promise<n
 
 /** `lite-agent list`: sessions by a visibility query on the AgentName / AgentStatus search attributes. */
 export function registerListCommand(program: Command, runtime: CliRuntime): void {
-  program
+  const command = program
     .command("list")
     .description("list sessions (newest first), e.g. every session awaiting approval")
     .option("--status <status>", `only sessions with this AgentStatus: ${SESSION_STATUSES.join(", ")}`)
     .option("--agent <name>", "only sessions of this agent")
     .option("--query <filter>", `a raw visibility filter, ANDed with the rest (e.g. 'AgentTokens > 1000')`)
     .option("--all", "also list the executions sessions left behind when they continued as new")
-    .option("--limit <n>", "show at most this many", parsePositiveNumber, 50)
-    .option("--json", "print one JSON object per session and line")
-    .action(commandAction<[], ListOptions>(runtime, list));
+    .option("--limit <n>", "show at most this many", parsePositiveNumber, 50);
+  addOutputOption(command, "the sessions as one JSON array, or one JSON object per line").action(
+    commandAction<[], ListOptions>(runtime, list),
+  );
 }

@@ -5,12 +5,13 @@ import { usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { followRun } from "../follow-run.js";
+import { addOutputOption, type OutputFlags, type OutputFormat } from "../options/output-format.js";
 import { addResponderOptions, type ResponderFlags } from "../options/responder-options.js";
+import { jsonOutput } from "../render/json-output.js";
 import { runCommands } from "../run-commands.js";
 
-interface RunOptions extends ResponderFlags {
+interface RunOptions extends ResponderFlags, OutputFlags {
   session?: string;
-  json?: boolean;
   detach?: boolean;
 }
 
@@ -40,10 +41,10 @@ async function startRun(
   }
 }
 
-/** `--detach`: the run's ids and the commands that follow and cancel it, on stdout (one JSON object with --json). */
-function printDetached(scope: CliScope, { sessionId, runId }: StartedRun, json: boolean | undefined): number {
-  if (json) {
-    scope.io.stdout(`${JSON.stringify({ sessionId, runId })}\n`);
+/** `--detach`: the run's ids and the commands that follow and cancel it, on stdout (one JSON object with -o json). */
+function printDetached(scope: CliScope, { sessionId, runId }: StartedRun, output: OutputFormat): number {
+  if (output !== "table") {
+    scope.io.stdout(jsonOutput({ sessionId, runId }, "jsonl"));
     return 0;
   }
   const { watch, cancel } = runCommands(scope, sessionId, runId);
@@ -61,7 +62,7 @@ async function run(
   // Before the start: a run that needs a decision must not begin when nobody can be named as deciding.
   const actor = options.detach ? "" : resolveActor(options.actor, scope.io.env);
   const started = await startRun(scope, agent, prompt, options);
-  if (options.detach) return printDetached(scope, started, options.json);
+  if (options.detach) return printDetached(scope, started, options.output);
   const { sessionId, runId } = started;
   scope.note(
     scope.style.dim(`session ${sessionId} · run ${runId}  (Ctrl-C stops following; the run goes on)`),
@@ -85,12 +86,15 @@ export function registerRunCommand(program: Command, runtime: CliRuntime): void 
     .argument("<agent>", "the agent's name")
     .argument("<prompt...>", "what to ask (the words are joined with spaces)")
     .option("--session <id>", "run in this session (created on first use; default: a new session)")
-    .option("--json", "print one JSON event per line")
     .addOption(
       new Option(
         "-d, --detach",
         "start the run, print its ids and how to follow or cancel it, and exit",
       ).conflicts(["yes", "no", "answer"]),
     );
+  addOutputOption(
+    command,
+    "one JSON event per line either way (with --detach, the run's ids as one JSON object)",
+  );
   addResponderOptions(command).action(commandAction<[string, string[]], RunOptions>(runtime, run));
 }

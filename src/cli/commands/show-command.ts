@@ -5,12 +5,13 @@ import type { DurableEvent } from "../../client/events/run-event-stream.js";
 import { eventSummary } from "../render/event-summary.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
+import { addOutputOption, type OutputFlags } from "../options/output-format.js";
 import { parseWholeNumber } from "../options/parse-options.js";
+import { jsonOutput } from "../render/json-output.js";
 import { sessionReport } from "../render/session-report.js";
 
-interface ShowOptions {
+interface ShowOptions extends OutputFlags {
   events: number;
-  json?: boolean;
 }
 
 /** How long `show` waits for the recent events before it reports without them. */
@@ -25,7 +26,8 @@ async function lastEvents(
   const client = await scope.client();
   const { recentEvents } = await import("../render/recent-events.js");
   // The report shows only events worth a line; JSON shows every durable event.
-  const wanted = options.json ? undefined : (event: DurableEvent) => eventSummary(event) !== undefined;
+  const wanted =
+    options.output !== "table" ? undefined : (event: DurableEvent) => eventSummary(event) !== undefined;
   const reading = recentEvents(client.temporal, sessionId, end, options.events, wanted);
   // A read that loses the race is ended by closing the connection; its rejection is expected then.
   reading.catch(() => undefined);
@@ -54,12 +56,12 @@ async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions
     sessionBuild(client.session(sessionId).workflow),
   ]);
   const events = options.events > 0 ? await lastEvents(scope, sessionId, status.offset, options) : undefined;
-  if (options.json) {
+  if (options.output !== "table") {
     const wire = Array.isArray(events)
       ? events.map(({ offset, runId, ...event }) => ({ ...toWireEvent(event), offset, runId }))
       : (events ?? []);
     scope.io.stdout(
-      `${JSON.stringify({ ...status, ...(build ? { build } : {}), recentEvents: wire }, null, 2)}\n`,
+      jsonOutput({ ...status, ...(build ? { build } : {}), recentEvents: wire }, options.output),
     );
     return 0;
   }
@@ -77,13 +79,14 @@ async function show(scope: CliScope, [sessionId]: [string], options: ShowOptions
 
 /** `lite-agent show <session>`: status, pending approvals with the commands that answer them, usage, events. */
 export function registerShowCommand(program: Command, runtime: CliRuntime): void {
-  program
+  const command = program
     .command("show")
     .description(
       "show a session: status, current run, pending approvals and questions (with the commands that answer them), usage, last events",
     )
     .argument("<session>", "the session id")
-    .option("--events <n>", "how many recent events to show (0: none)", parseWholeNumber, 10)
-    .option("--json", "print the status and the events as JSON")
-    .action(commandAction<[string], ShowOptions>(runtime, show));
+    .option("--events <n>", "how many recent events to show (0: none)", parseWholeNumber, 10);
+  addOutputOption(command, "the status and the events as one JSON object").action(
+    commandAction<[string], ShowOptions>(runtime, show),
+  );
 }

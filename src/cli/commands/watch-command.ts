@@ -5,12 +5,12 @@ import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { followRun } from "../follow-run.js";
 import { parseWholeNumber } from "../options/parse-options.js";
+import { addOutputOption, type OutputFlags } from "../options/output-format.js";
 import { addResponderOptions, type ResponderFlags } from "../options/responder-options.js";
 
-interface WatchOptions extends ResponderFlags {
+interface WatchOptions extends ResponderFlags, OutputFlags {
   run?: string;
   from?: number;
-  json?: boolean;
 }
 
 /**
@@ -62,7 +62,7 @@ export function registerWatchCommand(program: Command, runtime: CliRuntime): voi
       "--from <offset>",
       "start at this stream offset (default 0: the run's first event)",
       parseWholeNumber,
-    )
-    .option("--json", "print one JSON event per line");
+    );
+  addOutputOption(command, "one JSON event per line either way");
   addResponderOptions(command).action(commandAction<[string], WatchOptions>(runtime, watch));
 }

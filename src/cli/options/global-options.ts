@@ -6,6 +6,8 @@ import { shellQuote } from "../../terminal/shell-quote.js";
 export interface GlobalOptions {
   /** `host:port`; undefined: Temporal's environment configuration (default 127.0.0.1:7233). */
   address?: string;
+  /** Where `address` came from: the command line or `TEMPORAL_ADDRESS`. */
+  addressSource?: "cli" | "env";
   /** Undefined: Temporal's environment configuration (default `default`). */
   namespace?: string;
   taskQueue: string;
@@ -45,8 +47,11 @@ export function readGlobalOptions(command: Command): GlobalOptions {
     if (value !== undefined && command.getOptionValueSourceWithGlobals(name) === "cli")
       prefix += ` ${flag} ${shellQuote(value)}`;
   }
+  const source = command.getOptionValueSourceWithGlobals("address");
+  const addressSource = source === "cli" ? "cli" : source === "env" ? "env" : undefined;
   return {
     address,
+    ...(address !== undefined && addressSource ? { addressSource } : {}),
     namespace,
     taskQueue: nonEmpty(values.taskQueue) ?? DEFAULT_TASK_QUEUE,
     commandPrefix: prefix,
