@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope } from "@temporalio/workflow";
+import { ApplicationFailure, CancellationScope, workflowInfo } from "@temporalio/workflow";
 import type { BackgroundTasks } from "../../kernel/background/types.js";
 import type { ModelPrice } from "../../kernel/vocabulary/budget.js";
 import { createBackgroundTasks } from "../../kernel/background/background-tasks.js";
@@ -78,7 +78,8 @@ export class SessionState {
     this.record = new RunRecord(carried);
     this.lifecycle = new SessionLifecycle(this.agent, carried?.failure);
     this.transcript = new TranscriptLedger(carried?.transcript);
-    this.board = new ApprovalBoard(carried?.decisions);
+    // Signed decisions name the workflow id: the session's own, whatever its input says.
+    this.board = new ApprovalBoard(carried?.decisions, workflowInfo().workflowId);
     this.stream = new SessionStream(carried, () => this.lifecycle.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.skillDiagnostics = carried?.skillDiagnostics;
