@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { KEY_FILE_DEFAULT } from "./approver-key.js";
 
 /** The options of the commands that follow a run: how its approvals and questions are answered. */
 export interface ResponderFlags {
@@ -20,9 +21,16 @@ export function addResponderOptions(command: Command): Command {
     .option("--actor <name>", `who decides, recorded with each decision (${ACTOR_DEFAULT})`);
 }
 
-/** Adds `--actor` and `--reason` to a decision command. */
+/** Adds `--actor` and `--reason` to a decision command, and `--key-file` (also `answer`'s). */
 export function addDecisionOptions(command: Command): Command {
-  return command
-    .option("--reason <text>", "why (shown to the model on a denial, and kept in the history)")
-    .option("--actor <name>", `who decides (${ACTOR_DEFAULT})`);
+  return addKeyFileOption(
+    command
+      .option("--reason <text>", "why (shown to the model on a denial, and kept in the history)")
+      .option("--actor <name>", `who decides (${ACTOR_DEFAULT}; with a key, the key's actor)`),
+  );
+}
+
+/** Adds `--key-file`: the approver key (from `lite-agent keygen`) that signs the decision or answer. */
+export function addKeyFileOption(command: Command): Command {
+  return command.option("--key-file <path>", `sign with this approver key (${KEY_FILE_DEFAULT})`);
 }
