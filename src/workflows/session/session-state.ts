@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, workflowInfo } from "@temporalio/workflow";
+import { ApplicationFailure, CancellationScope } from "@temporalio/workflow";
 import type { BackgroundTasks } from "../../kernel/background/types.js";
 import type { ModelPrice } from "../../kernel/vocabulary/budget.js";
 import { createBackgroundTasks } from "../../kernel/background/background-tasks.js";
@@ -78,8 +78,9 @@ export class SessionState {
     this.record = new RunRecord(carried);
     this.lifecycle = new SessionLifecycle(this.agent, carried?.failure);
     this.transcript = new TranscriptLedger(carried?.transcript);
-    // Signed decisions name the workflow id: the session's own, whatever its input says.
-    this.board = new ApprovalBoard(carried?.decisions, workflowInfo().workflowId);
+    // Signed decisions name the session id, the workflow id, as the input (in the history) says: a replay under
+    // another workflow id (`lite-agent replay`) checks them alike.
+    this.board = new ApprovalBoard(carried?.decisions, input.sessionId);
     this.stream = new SessionStream(carried, () => this.lifecycle.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.skillDiagnostics = carried?.skillDiagnostics;
