@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { bytesToHex } from "@noble/hashes/utils";
 import { answerDecision, decisionMessage } from "../../../src/plan/decision-message.js";
 import { checkSignature, checkApproverKeys } from "../../../src/plan/signature-check.js";
 import { checkApproverSettings, signingFor } from "../../../src/plan/approver-rules.js";
 import { generateApproverKey, signDecision, signerFromKeyText } from "../../../src/client/decision-signer.js";
+import { ApprovalBoard } from "../../../src/workflows/approvals/approval-board.js";
 
 const alice = generateApproverKey("alice-1", "alice");
 const mallory = generateApproverKey("mallory-1", "mallory");
@@ -95,5 +97,85 @@ describe("approver keys in the settings", () => {
     );
     expect(checkApproverKeys([{ id: "k", actor: "a", publicKey: "abc" }])).toMatch(/64 hex characters/);
     expect(checkApproverKeys([keys[0], keys[0]])).toMatch(/declared twice/);
+  });
+});
+
+describe("the approval board's signature check", () => {
+  const signer = signerFromKeyText(JSON.stringify(alice));
+  const wait = (callId: string) => ({
+    callId,
+    runId: "r",
+    tool: "refund_order",
+    input: {},
+    requestedAt: 0,
+    expiresAt: 1,
+    signing: { keys, required: true },
+  });
+
+  it("refuses a nonce it took before, also after continue-as-new; answers are checked alike", async () => {
+    const board = new ApprovalBoard(undefined, "s1");
+    board.addApproval(wait("c1"));
+    board.addApproval(wait("c2"));
+    const first = await signDecision(signer, {
+      sessionId: "s1",
+      callId: "c1",
+      decision: "allow",
+      actor: "alice",
+    });
+    const request = { callId: "c1", decision: "allow" as const, actor: "alice", signature: first };
+    expect(board.checkDecision(request)).toBeUndefined();
+    expect(board.checkDecision({ ...request, actor: undefined })).toMatch(
+      /must name its actor|not the decision/,
+    );
+    board.decide(request, 5, "update");
+    expect(board.recentDecisions().at(-1)).toMatchObject({ signed: true, keyId: "alice-1" });
+    // A valid signature for c2 that reuses c1's nonce.
+    const reused = await signDecision(signer, {
+      sessionId: "s1",
+      callId: "c2",
+      decision: "allow",
+      actor: "alice",
+    });
+    const again = { ...reused, nonce: first.nonce };
+    const message = decisionMessage({
+      sessionId: "s1",
+      callId: "c2",
+      decision: "allow",
+      actor: "alice",
+      keyId: "alice-1",
+      nonce: first.nonce,
+    });
+    again.signature = bytesToHex((await signer.sign(message)) as Uint8Array);
+    const c2 = { callId: "c2", decision: "allow" as const, actor: "alice", signature: again };
+    expect(board.checkDecision(c2)).toBe(`nonce '${first.nonce}' was already used`);
+    const next = new ApprovalBoard(board.carry(), "s1");
+    expect(next.checkDecision(c2)).toBe(`nonce '${first.nonce}' was already used`);
+    expect(new ApprovalBoard(board.carry(), "s2").checkDecision({ ...c2, signature: reused })).toMatch(
+      /does not verify/,
+    );
+
+    board.addQuestion({
+      callId: "q1",
+      runId: "r",
+      question: "?",
+      requestedAt: 0,
+      expiresAt: 1,
+      signing: { keys, required: true },
+    });
+    expect(board.checkAnswer({ callId: "q1", text: "yes", actor: "alice" })).toMatch(
+      /unsigned decision is refused/,
+    );
+    const answer = await signDecision(signer, {
+      sessionId: "s1",
+      callId: "q1",
+      decision: 'answer:["yes",null]',
+      actor: "alice",
+    });
+    expect(
+      board.checkAnswer({ callId: "q1", text: "yes", actor: "alice", signature: answer }),
+    ).toBeUndefined();
+    expect(board.checkAnswer({ callId: "q1", text: "no", actor: "alice", signature: answer })).toMatch(
+      /does not verify/,
+    );
   });
 });
