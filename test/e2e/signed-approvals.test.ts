@@ -203,7 +203,7 @@ describe("signed approvals (permission.approverKeys, requireSignature)", () => {
     });
   });
 
-  it("the CLI signs with --key-file (and refuses without it); show lists the key", async () => {
+  it("the CLI signs with --key-file (approve, and run --yes) and refuses without it; show lists the key", async () => {
     const client = clientWith({ signer: aliceSigner });
     const { started, events, callId } = await pendingRefund(client, "signed");
     const dir = mkdtempSync(join(tmpdir(), "signed-approvals-"));
@@ -232,5 +232,12 @@ describe("signed approvals (permission.approverKeys, requireSignature)", () => {
     expect((await events).find(isType("approval_resolved"))).toMatchObject({ keyId: "alice-1" });
     const after = await runCliInProcess(["show", started.sessionId], env);
     expect(after.stdout).toContain("(update, signed with key alice-1)");
+    // `run --yes` decides as it follows, signed with the same key.
+    const run = await runCliInProcess(
+      ["--task-queue", taskQueue, "run", "signed", "refund", "it", "--yes", "--key-file", keyFile],
+      env,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).toContain("allowed by alice (signed, key alice-1)");
   });
 });

@@ -7,14 +7,15 @@ export interface ResponderFlags {
   no?: boolean;
   answer?: string;
   actor?: string;
+  keyFile?: string;
 }
 
 /** Where `--actor` defaults from, in every command's help. */
 export const ACTOR_DEFAULT = "default $LITE_AGENT_ACTOR, else the OS user name";
 
-/** Adds `--yes`, `--no`, `--answer` and `--actor`. */
+/** Adds `--yes`, `--no`, `--answer`, `--actor` and `--key-file`. */
 export function addResponderOptions(command: Command): Command {
-  return command
+  return addKeyFileOption(command)
     .addOption(new Option("-y, --yes", "allow every tool call that asks for approval").conflicts("no"))
     .addOption(new Option("--no", "deny every tool call that asks for approval"))
     .option("--answer <text>", "answer every question (ask_user) with this text")
