@@ -16,6 +16,7 @@ const workflowSafePackages = [
   "picomatch/lib/constants.js",
   "@noble/hashes/sha2",
   "@noble/hashes/utils",
+  "@noble/curves/ed25519",
   "dequal",
   // Temporal's OpenTelemetry workflow interceptors, made for the sandbox (only the tracing bundle loads them).
   "@temporalio/interceptors-opentelemetry/lib/workflow/index.js",

@@ -6,6 +6,16 @@ export { AgentClient } from "./client/agent-client.js";
 export type { AgentClientOptions } from "./client/client-options.js";
 export type { DurableRunOptions, SessionRunOptions, StartedRun } from "./client/run-options.js";
 export { SessionHandle, type DecisionOptions } from "./client/session-handle.js";
+export {
+  ed25519Signer,
+  generateApproverKey,
+  signDecision,
+  signerFromKeyFile,
+  signerFromKeyText,
+  type ApproverKeyFile,
+  type DecisionSigner,
+} from "./client/decision-signer.js";
+export { decisionMessage, answerDecision, type DecisionFields } from "./plan/decision-message.js";
 export type { ForkedSession, SessionForkOptions } from "./client/fork-session.js";
 export type { SessionListing } from "./client/list-sessions.js";
 export { SessionError } from "./client/client-errors.js";

@@ -1,3 +1,4 @@
+import type { DecisionSigner } from "../client/decision-signer.js";
 import type { AgentClient, SessionHandle } from "../client.js";
 import { handleInterrupts } from "../terminal/interrupts.js";
 import type { RunResult } from "../kernel/vocabulary/events.js";
@@ -21,6 +22,8 @@ export interface FollowRunOptions extends ResponderFlags {
   output: OutputFormat;
   /** Recorded with every decision and answer given from here (see `resolveActor`). */
   actor: string;
+  /** Signs them (`--key-file`). */
+  signer?: DecisionSigner;
 }
 
 const INTERRUPTED: unique symbol = Symbol("interrupted");
@@ -57,6 +60,7 @@ function responderFor(
     ...(options.yes ? { approvals: "allow" as const } : options.no ? { approvals: "deny" as const } : {}),
     ...(options.answer === undefined ? {} : { answer: options.answer }),
     actor: options.actor,
+    ...(options.signer ? { signer: options.signer } : {}),
     ...(prompter ? { prompter } : {}),
     commandPrefix: scope.globals.commandPrefix,
     say: (line) => {

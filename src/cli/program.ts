@@ -9,6 +9,7 @@ import { registerDevCommand } from "./serve/dev-command.js";
 import { registerForkCommand } from "./commands/fork-command.js";
 import { registerHistoryCommand } from "./commands/history-command.js";
 import { registerInterruptCommand } from "./commands/interrupt-command.js";
+import { registerKeygenCommand } from "./commands/keygen-command.js";
 import { registerListCommand } from "./commands/list-command.js";
 import { registerReplayCommand } from "./commands/replay-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
@@ -34,6 +35,7 @@ const GROUPS: [string, Register[]][] = [
       registerSteerCommand,
       registerInterruptCommand,
       registerCancelCommand,
+      registerKeygenCommand,
     ],
   ],
   [
@@ -55,8 +57,9 @@ server), 2 misuse of the command line, 130 interrupted or aborted.
 
 Environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_CONFIG_FILE / TEMPORAL_PROFILE (a profile of Temporal's
 config file; its TLS / API key settings too), LITE_AGENT_TASK_QUEUE, LITE_AGENT_ACTOR (who decides),
-LITE_AGENT_ENCRYPTION_KEYS (payload encryption; also read by codec-server), LITE_AGENT_CODEC_TOKEN (codec-server's
-bearer token), OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
+LITE_AGENT_APPROVER_KEY_FILE / LITE_AGENT_APPROVER_KEY (the key that signs decisions), LITE_AGENT_ENCRYPTION_KEYS
+(payload encryption; also read by codec-server), LITE_AGENT_CODEC_TOKEN (codec-server's bearer token),
+OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL (the demo agent's model).
 `;
 
 /**

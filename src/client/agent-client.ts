@@ -37,7 +37,7 @@ export class AgentClient {
     // Every event stream being read listens on it (and stops listening when it ends): one client may follow any
     // number of sessions at once, which is no leak, so Node's warning past ten listeners does not apply.
     setMaxListeners(0, this.closing.signal);
-    this.actor = options.actor?.trim() || undefined;
+    this.actor = options.actor?.trim() || options.signer?.actor || undefined;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     const externalStorage = temporal.options.loadedDataConverter.externalStorage !== undefined;
     const launcher = new SessionLauncher(temporal, {
@@ -50,6 +50,7 @@ export class AgentClient {
       temporal,
       launcher,
       actor: this.actor,
+      signer: options.signer,
       workflowModules: options.workflowModules,
       deltas: deltaSource(options.deltas),
       closing: this.closing.signal,

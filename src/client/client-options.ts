@@ -3,6 +3,7 @@ import type { ExternalDeltaSource } from "./events/run-event-stream.js";
 import type { PayloadStorageOption } from "../storage/payload-storage.js";
 import { redisDeltaSource } from "../stream/redis-delta-source.js";
 import type { AgentTracing } from "../telemetry/agent-tracing.js";
+import type { DecisionSigner } from "./decision-signer.js";
 
 /** Options of an AgentClient. */
 export interface AgentClientOptions {
@@ -48,6 +49,11 @@ export interface AgentClientOptions {
    */
   actor?: string;
   /**
+   * Signs this client's decisions and answers with an approver's Ed25519 key (`ed25519Signer`, `signerFromKeyFile`);
+   * its actor is the default `actor`. Agents whose approver rules set `requireSignature` refuse unsigned ones.
+   */
+  signer?: DecisionSigner;
+  /**
    * The workflow-safe modules of the agents' own middleware, as the workers bundle them (`workflowModulesOf(agents)`):
    * a reader that fell behind replays the session's history to read missed events, which runs them. Not needed when
    * all middleware are built-ins (a read that needs them fails saying so).
@@ -70,6 +76,7 @@ export type AgentClientSettings = Pick<
   | "searchAttributes"
   | "maxRunInputBytes"
   | "actor"
+  | "signer"
   | "workflowModules"
 >;
 

@@ -17,7 +17,7 @@ import {
   interruptUpdate,
   queueSteerUpdate,
 } from "../contract/messages.js";
-import type { DecideToolCallRequest } from "../contract/requests.js";
+import type { DecideToolCallRequest, DecisionSignature } from "../contract/requests.js";
 import type { SessionStatus } from "../contract/session-status.js";
 import type { ClientContext } from "./client-context.js";
 import { forkSession, type ForkedSession, type SessionForkOptions } from "./fork-session.js";
@@ -26,12 +26,16 @@ import type { SessionRunOptions, StartedRun } from "./run-options.js";
 import { sessionCall } from "./session-call.js";
 import { decisionTarget, ownStatus, sessionStatus } from "./session-status.js";
 import { updateSession } from "./session-update.js";
+import { signDecision, type DecisionSigner } from "./decision-signer.js";
+import { answerDecision } from "../plan/decision-message.js";
 
-/** Who decides or answers, and why (`approve`, `deny`; `answer` takes the actor only). */
+/** Who decides or answers, and why (`approve`, `deny`; `answer` takes no reason). */
 export interface DecisionOptions {
   /** Default: the client's `actor`. */
   actor?: string;
   reason?: string;
+  /** Signs the decision with this approver's key; default the client's `signer`, `false` for none. */
+  signer?: DecisionSigner | false;
 }
 
 /**
@@ -105,21 +109,28 @@ export class SessionHandle {
 
   /** Allows a pending tool call (in the session or a running subagent); rejected when unknown or decided. */
   approve(callId: string, options: DecisionOptions = {}): Promise<void> {
-    return this.decide({ callId, decision: "allow", ...this.withActor(options) });
+    return this.decide({ callId, decision: "allow", ...this.withActor(options) }, options.signer);
   }
 
   /** Denies a pending tool call; the model gets `Error: denied by user[: reason]`. */
   deny(callId: string, options: DecisionOptions = {}): Promise<void> {
-    return this.decide({ callId, decision: "deny", ...this.withActor(options) });
+    return this.decide({ callId, decision: "deny", ...this.withActor(options) }, options.signer);
   }
 
   /** Answers a pending question (`ask_user`): free text, or the selected options. */
-  answer(callId: string, answer: string | UserAnswer, options: { actor?: string } = {}): Promise<void> {
+  answer(
+    callId: string,
+    answer: string | UserAnswer,
+    options: Omit<DecisionOptions, "reason"> = {},
+  ): Promise<void> {
     const body = typeof answer === "string" ? { text: answer } : answer;
     return this.call("answer", async () => {
       const target = await decisionTarget(this.client.temporal, this.sessionId, callId, "pendingQuestions");
-      const request = { callId, ...body, ...this.withActor(options) };
-      await updateSession(this.client.temporal, target, answerQuestionUpdate, [request]);
+      const { actor } = this.withActor({ actor: options.actor });
+      const request = { callId, ...body, ...(actor !== undefined ? { actor } : {}) };
+      const decision = answerDecision(body);
+      const signature = await this.signature(options.signer, { ...request, sessionId: target, decision });
+      await updateSession(this.client.temporal, target, answerQuestionUpdate, [{ ...request, ...signature }]);
     });
   }
 
@@ -174,7 +185,10 @@ export class SessionHandle {
     return (await this.call("start run", () => ownStatus(this.client.temporal, this.sessionId))).agent;
   }
 
-  private decide(request: DecideToolCallRequest): Promise<void> {
+  private decide(
+    { signer: _signer, ...request }: DecideToolCallRequest & { signer?: unknown },
+    signer: DecisionSigner | false | undefined,
+  ): Promise<void> {
     return this.call(request.decision === "allow" ? "approve" : "deny", async () => {
       const target = await decisionTarget(
         this.client.temporal,
@@ -182,8 +196,28 @@ export class SessionHandle {
         request.callId,
         "pendingApprovals",
       );
-      await updateSession(this.client.temporal, target, decideToolCallUpdate, [request]);
+      // Signed for the session the call waits in (a subagent's own), which is the one that checks it.
+      const signature = await this.signature(signer, { ...request, sessionId: target });
+      await updateSession(this.client.temporal, target, decideToolCallUpdate, [{ ...request, ...signature }]);
     });
+  }
+
+  /** `{ signature }` made by the call's signer or else the client's; empty when there is none. */
+  private async signature(
+    signer: DecisionSigner | false | undefined,
+    fields: { sessionId: string; callId: string; decision: string; actor?: string; reason?: string },
+  ): Promise<{ signature?: DecisionSignature }> {
+    const chosen = signer === false ? undefined : (signer ?? this.client.signer);
+    if (!chosen) return {};
+    const { sessionId, callId, decision, actor, reason } = fields;
+    const signed = {
+      sessionId,
+      callId,
+      decision,
+      ...(actor !== undefined ? { actor } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    };
+    return { signature: await signDecision(chosen, signed) };
   }
 
   private queueSteer(
@@ -196,9 +230,9 @@ export class SessionHandle {
     return this.call(kind, () => this.update(queueSteerUpdate, [{ id, kind, content }]));
   }
 
-  /** The call's options with the client's actor when the call names none. */
-  private withActor<T extends { actor?: string }>(options: T): T {
-    const { actor } = this.client;
+  /** The call's options with an actor: the call's, else its signer's, else the client's. */
+  private withActor<T extends { actor?: string; signer?: DecisionSigner | false }>(options: T): T {
+    const actor = options.signer ? options.signer.actor : this.client.actor;
     return options.actor === undefined && actor !== undefined ? { ...options, actor } : options;
   }
 

@@ -5,7 +5,7 @@ import type { SamplingSettings } from "../kernel/vocabulary/model.js";
 import type { BackgroundLimits } from "../kernel/background/types.js";
 import type { PermissionRule } from "../kernel/permission/policy.js";
 import type { JsonSchema, ToolRetryClass } from "../kernel/vocabulary/tools.js";
-import type { ApproverRule } from "./approvers.js";
+import type { ApproverKey, ApproverRule } from "./approvers.js";
 import type { McpToolInfo } from "./mcp-tool-info.js";
 
 export type { CodecName } from "../kernel/codecs/codec-for.js";
@@ -63,6 +63,8 @@ export interface PermissionPlan {
   approvers?: ApproverRule[];
   /** Groups of actors that `approvers` names; the worker's `approverGroups` add the ones not defined here. */
   groups?: Record<string, string[]>;
+  /** The approvers' Ed25519 public keys: signed decisions are checked against them (docs/operations.md). */
+  approverKeys?: ApproverKey[];
 }
 
 /** How the model activity is retried (Temporal retry policy), following the seed's `retry()` semantics. */

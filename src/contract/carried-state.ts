@@ -78,4 +78,6 @@ export interface CarriedDecisions {
   pendingApprovals?: PendingApproval[];
   /** The questions it waits for. */
   pendingQuestions?: PendingQuestion[];
+  /** The nonces of the signed decisions taken, so a signature brought again is still refused. */
+  nonces?: string[];
 }

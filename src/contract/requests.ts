@@ -37,6 +37,14 @@ export interface CancelRunRequest {
   reason?: string;
 }
 
+/** An Ed25519 signature over a decision's canonical message (src/plan/decision-message.ts), hex encoded. */
+export interface DecisionSignature {
+  keyId: string;
+  /** Unique per decision: a nonce the session saw before is refused. */
+  nonce: string;
+  signature: string;
+}
+
 /** A decision on a pending approval. */
 export interface DecideToolCallRequest {
   callId: string;
@@ -44,6 +52,7 @@ export interface DecideToolCallRequest {
   /** Who decided (shown in events and the audit trail). */
   actor?: string;
   reason?: string;
+  signature?: DecisionSignature;
 }
 
 /** The payload of the `approve` / `deny` signals (the Temporal UI's signal form). */
@@ -51,6 +60,7 @@ export interface ApprovalSignal {
   callId: string;
   actor?: string;
   reason?: string;
+  signature?: DecisionSignature;
 }
 
 /** An answer to a pending question. */
@@ -59,6 +69,7 @@ export interface AnswerQuestionRequest {
   text?: string;
   selected?: string[];
   actor?: string;
+  signature?: DecisionSignature;
 }
 
 /** A tool's fork (`ctx.fork` in an activity): the call that asks, the fork's input and id, and its tools' names. */

@@ -2,7 +2,7 @@ import type { Usage } from "../kernel/vocabulary/model.js";
 import type { BudgetOverrun } from "../kernel/vocabulary/budget.js";
 import type { SkillDiagnostic } from "./agent-plan.js";
 import type { McpServerUnavailable } from "./mcp-server-unavailable.js";
-import type { ApproverSet } from "./approvers.js";
+import type { ApproverSet, SigningSettings } from "./approvers.js";
 
 // The answer of the `sessionStatus` query and its parts (pending calls, decisions, failures). Clients of any build
 // read it: fields are only added, optional (docs/decisions/0012).
@@ -23,6 +23,8 @@ export interface PendingApproval {
   sessionId?: string;
   /** Who may decide it, when the plan's `approvers` name the tool; anyone may otherwise. */
   approvers?: ApproverSet;
+  /** The keys a signed decision is checked against, and whether one must be signed (absent: no keys declared). */
+  signing?: SigningSettings;
 }
 
 /** A decision the session took: who, why, when, and how it came (update or signal). */
@@ -35,6 +37,9 @@ export interface DecisionRecord {
   /** Workflow time of the decision, ms since the epoch. */
   at: number;
   via: "update" | "signal";
+  /** Whether the decision was signed (absent from records kept before signatures); `keyId` names the key. */
+  signed?: boolean;
+  keyId?: string;
 }
 
 /** A decision signal the session ignored, with why (an actor who may not decide, an unknown call, …). */
@@ -46,6 +51,8 @@ export interface RejectedDecision {
   reason?: string;
   /** Workflow time of the signal, ms since the epoch. */
   at: number;
+  /** The key the signal said it was signed with, if any. */
+  keyId?: string;
   /** Why it was ignored (at most 300 characters). */
   why: string;
 }
@@ -61,6 +68,8 @@ export interface PendingQuestion {
   expiresAt: number;
   /** Set by the client for a subagent's question: the subagent session it waits in. */
   sessionId?: string;
+  /** The keys a signed answer is checked against, and whether one must be signed, as for approvals. */
+  signing?: SigningSettings;
 }
 
 /** Why the session's last run failed. */

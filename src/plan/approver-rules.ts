@@ -1,5 +1,6 @@
 import { compileGlob } from "../kernel/permission/glob.js";
-import type { ApproverRule, ApproverSet, ApproverSettings } from "../contract/approvers.js";
+import type { ApproverRule, ApproverSet, ApproverSettings, SigningSettings } from "../contract/approvers.js";
+import { checkApproverKeys } from "./signature-check.js";
 
 function patterns(rule: ApproverRule): string[] {
   return typeof rule.tools === "string" ? [rule.tools] : rule.tools;
@@ -21,6 +22,25 @@ export function approversFor(settings: ApproverSettings | undefined, tool: strin
     for (const group of rule.groups ?? []) groups[group] = [...(settings?.groups?.[group] ?? [])];
   }
   return { actors: [...actors], groups };
+}
+
+/**
+ * The keys a decision on `tool` is checked against, and whether the rules naming it require a signature.
+ * Undefined when the plan declares no keys and requires none.
+ */
+export function signingFor(
+  settings: ApproverSettings | undefined,
+  tool: string,
+): SigningSettings | undefined {
+  const required = (settings?.approvers ?? []).some(
+    (rule) => rule.requireSignature === true && patterns(rule).some((pattern) => compileGlob(pattern)(tool)),
+  );
+  const keys = settings?.approverKeys ?? [];
+  if (keys.length === 0 && !required) return undefined;
+  return {
+    keys: keys.map(({ id, actor, publicKey }) => ({ id, actor, publicKey })),
+    ...(required ? { required } : {}),
+  };
 }
 
 /** Whether `actor` may decide under `set` (named, or a member of one of its groups). */
@@ -49,7 +69,8 @@ export function checkApproverSettings(
   workerGroups: Record<string, string[]> = {},
 ): string | undefined {
   const { approvers, groups } = settings;
-  if (approvers === undefined) return undefined;
+  const keys = checkApproverKeys(settings.approverKeys);
+  if (keys !== undefined || approvers === undefined) return keys;
   if (!Array.isArray(approvers))
     return "permission.approvers must be an array of { tools, actors?, groups? }";
   const defined = { ...workerGroups, ...groups };
@@ -87,6 +108,8 @@ export function checkApproverSettings(
     const unknown = rule.groups?.find((group) => !(group in defined));
     if (unknown !== undefined)
       return `${where} names group '${unknown}', which neither the agent's permission.groups nor the worker's approverGroups defines`;
+    const signed = checkSignedRule(rule, where, settings, defined);
+    if (signed !== undefined) return signed;
   }
   return undefined;
 }
@@ -98,4 +121,22 @@ export function withWorkerGroups<T extends ApproverSettings>(
 ): T {
   if (!workerGroups || settings.approvers === undefined) return settings;
   return { ...settings, groups: { ...workerGroups, ...settings.groups } };
+}
+
+/** A rule that requires signatures needs a declared key of one of its approvers, or nobody could decide. */
+function checkSignedRule(
+  rule: ApproverRule,
+  where: string,
+  settings: ApproverSettings,
+  groups: Record<string, string[]>,
+): string | undefined {
+  if (rule.requireSignature === undefined) return undefined;
+  if (typeof rule.requireSignature !== "boolean") return `${where}.requireSignature must be true or false`;
+  if (!rule.requireSignature) return undefined;
+  const set = {
+    actors: rule.actors ?? [],
+    groups: Object.fromEntries((rule.groups ?? []).map((g) => [g, groups[g] ?? []])),
+  };
+  if ((settings.approverKeys ?? []).some((key) => mayDecide(set, key.actor))) return undefined;
+  return `${where} requires signatures, but permission.approverKeys has no key of its approvers: nobody could decide`;
 }

@@ -109,7 +109,8 @@ export class EventPrinter {
   private approval(event: AgentEventOf<"approval_resolved">): void {
     const who = event.actor ? ` by ${event.actor}` : event.by === "auto" ? " automatically" : "";
     const why = event.reason ? `: ${event.reason}` : "";
-    const text = `  ${event.decision === "allow" ? "✓ approved" : "✗ denied"}${who}${why}`;
+    const key = event.keyId ? ` (signed, key ${event.keyId})` : "";
+    const text = `  ${event.decision === "allow" ? "✓ approved" : "✗ denied"}${who}${key}${why}`;
     this.line(event.decision === "allow" ? this.style.green(text) : this.style.red(text));
   }
 

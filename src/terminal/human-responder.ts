@@ -1,4 +1,4 @@
-import type { SessionHandle } from "../client.js";
+import type { DecisionSigner, SessionHandle } from "../client.js";
 import { excerpt } from "./event-printer.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/vocabulary/events.js";
 import { errorMessage } from "../kernel/vocabulary/errors.js";
@@ -16,6 +16,8 @@ export interface HumanResponderOptions {
   answer?: string;
   /** Recorded as who decided. */
   actor: string;
+  /** Signs every decision and answer given from here (`--key-file`). */
+  signer?: DecisionSigner;
   /** Present when a person at a terminal can be asked. */
   prompter?: InlinePrompter;
   /** `lite-agent [--address …]`, for the commands printed while waiting. */
@@ -107,7 +109,7 @@ export class HumanResponder {
   }
 
   private async approval(event: AgentEventOf<"approval_request">, signal: AbortSignal): Promise<void> {
-    const { session, approvals, actor, prompter } = this.options;
+    const { session, approvals, actor, signer, prompter } = this.options;
     const callId = event.call.id;
     if (!(await this.stillPending("pendingApprovals", callId)) || signal.aborted) return;
     let reply: { decision: "allow" | "deny"; reason?: string } | undefined;
@@ -130,11 +132,15 @@ export class HumanResponder {
     }
     if (!reply || signal.aborted) return;
     const decide = reply.decision === "allow" ? session.approve.bind(session) : session.deny.bind(session);
-    await decide(callId, { actor, ...(reply.reason ? { reason: reply.reason } : {}) });
+    await decide(callId, {
+      actor,
+      ...(reply.reason ? { reason: reply.reason } : {}),
+      ...(signer ? { signer } : {}),
+    });
   }
 
   private async question(event: AgentEventOf<"input_request">, signal: AbortSignal): Promise<void> {
-    const { session, answer, actor, prompter } = this.options;
+    const { session, answer, actor, signer, prompter } = this.options;
     const callId = event.call.id;
     if (!(await this.stillPending("pendingQuestions", callId)) || signal.aborted) return;
     const parse = (reply: string) => parseQuestionReply(reply, event.question);
@@ -157,7 +163,7 @@ export class HumanResponder {
       return;
     }
     if (!reply || signal.aborted) return;
-    await session.answer(callId, reply, { actor });
+    await session.answer(callId, reply, { actor, ...(signer ? { signer } : {}) });
     if (answer !== undefined) this.options.say(`answered ${callId}: ${formatAnswer(reply)}`);
   }
 }

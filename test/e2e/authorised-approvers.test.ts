@@ -135,11 +135,12 @@ describe("authorised approvers (permission.approvers, enforced by the session)",
         reason: "customer verified",
         at: resolved?.at,
         via: "update",
+        signed: false,
       },
     ]);
     const details = await currentDetails(alice, started.sessionId);
     expect(details).toContain(
-      `allowed **refund_order** call \`${callId}\` by alice at ${new Date(resolved!.at!).toISOString()} (update) — customer verified`,
+      `allowed **refund_order** call \`${callId}\` by alice at ${new Date(resolved!.at!).toISOString()} (update, unsigned) — customer verified`,
     );
   });
 

@@ -5,12 +5,13 @@ import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
 import { formatAnswer } from "../../terminal/human-replies.js";
 import { parseCommaList } from "../options/parse-options.js";
-import { resolveActor } from "../options/actor.js";
-import { ACTOR_DEFAULT } from "../options/responder-options.js";
+import { resolveDecider, resolveSigner } from "../options/approver-key.js";
+import { ACTOR_DEFAULT, addKeyFileOption } from "../options/responder-options.js";
 
 interface AnswerOptions {
   select?: string[];
   actor?: string;
+  keyFile?: string;
 }
 
 async function answer(
@@ -25,21 +26,26 @@ async function answer(
     ...(text === "" ? {} : { text }),
     ...(options.select ? { selected: options.select } : {}),
   };
-  const actor = resolveActor(options.actor, scope.io.env);
-  await (await scope.client()).session(sessionId).answer(callId, reply, { actor });
+  const signer = await resolveSigner(options.keyFile, scope.io);
+  const actor = resolveDecider(options.actor, signer, scope.io);
+  await (
+    await scope.client()
+  )
+    .session(sessionId)
+    .answer(callId, reply, { actor, ...(signer ? { signer } : {}) });
   scope.io.stdout(`answered ${callId} in session ${sessionId}: ${formatAnswer(reply)}\n`);
   return 0;
 }
 
 /** `lite-agent answer <session> <callId> <text...>`: answers a question the agent asked (`ask_user`). */
 export function registerAnswerCommand(program: Command, runtime: CliRuntime): void {
-  program
+  const command = program
     .command("answer")
     .description("answer a question the agent asked (ask_user)")
     .argument("<session>", "the session id")
     .argument("<callId>", "the question's call id (see lite-agent show)")
     .argument("[text...]", "the answer")
     .option("--select <options>", "the chosen options, comma-separated", parseCommaList)
-    .option("--actor <name>", `who answers (${ACTOR_DEFAULT})`)
-    .action(commandAction<[string, string, string[]], AnswerOptions>(runtime, answer));
+    .option("--actor <name>", `who answers (${ACTOR_DEFAULT}; with a key, the key's actor)`);
+  addKeyFileOption(command).action(commandAction<[string, string, string[]], AnswerOptions>(runtime, answer));
 }

@@ -1,12 +1,13 @@
 import type { Command } from "commander";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
-import { resolveActor } from "../options/actor.js";
+import { resolveDecider, resolveSigner } from "../options/approver-key.js";
 import { addDecisionOptions } from "../options/responder-options.js";
 
 interface DecisionOptions {
   reason?: string;
   actor?: string;
+  keyFile?: string;
 }
 
 function decide(decision: "allow" | "deny") {
@@ -15,15 +16,17 @@ function decide(decision: "allow" | "deny") {
     [sessionId, callId]: [string, string],
     options: DecisionOptions,
   ): Promise<number> => {
+    const signer = await resolveSigner(options.keyFile, scope.io);
     const request = {
-      actor: resolveActor(options.actor, scope.io.env),
+      actor: resolveDecider(options.actor, signer, scope.io),
       ...(options.reason ? { reason: options.reason } : {}),
+      ...(signer ? { signer } : {}),
     };
     const client = await scope.client();
     if (decision === "allow") await client.session(sessionId).approve(callId, request);
     else await client.session(sessionId).deny(callId, request);
     scope.io.stdout(
-      `${decision === "allow" ? "allowed" : "denied"} ${callId} in session ${sessionId} (by ${request.actor})\n`,
+      `${decision === "allow" ? "allowed" : "denied"} ${callId} in session ${sessionId} (by ${request.actor}${signer ? `, signed with key ${signer.keyId}` : ""})\n`,
     );
     return 0;
   };

@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import type { StartedRun } from "../../client.js";
-import { resolveActor } from "../options/actor.js";
+import { resolveDecider, resolveSigner } from "../options/approver-key.js";
 import { usageError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
@@ -60,7 +60,8 @@ async function run(
   const prompt = words.join(" ").trim();
   if (prompt === "") throw usageError("the prompt is empty");
   // Before the start: a run that needs a decision must not begin when nobody can be named as deciding.
-  const actor = options.detach ? "" : resolveActor(options.actor, scope.io.env);
+  const signer = options.detach ? undefined : await resolveSigner(options.keyFile, scope.io);
+  const actor = options.detach ? "" : resolveDecider(options.actor, signer, scope.io);
   const started = await startRun(scope, agent, prompt, options);
   if (options.detach) return printDetached(scope, started, options.output);
   const { sessionId, runId } = started;
@@ -73,6 +74,7 @@ async function run(
     runId,
     fromOffset: started.offset,
     actor,
+    ...(signer ? { signer } : {}),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { resolveActor } from "../options/actor.js";
+import { resolveDecider, resolveSigner } from "../options/approver-key.js";
 import { CliError } from "../cli-error.js";
 import { commandAction, type CliRuntime } from "../command-action.js";
 import type { CliScope } from "../cli-scope.js";
@@ -37,7 +37,8 @@ async function runToWatch(
 }
 
 async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptions): Promise<number> {
-  const actor = resolveActor(options.actor, scope.io.env);
+  const signer = await resolveSigner(options.keyFile, scope.io);
+  const actor = resolveDecider(options.actor, signer, scope.io);
   const { runId, from } = await runToWatch(scope, sessionId, options.run);
   scope.note(
     scope.style.dim(`watching run ${runId} of session ${sessionId} (Ctrl-C stops watching; the run goes on)`),
@@ -48,6 +49,7 @@ async function watch(scope: CliScope, [sessionId]: [string], options: WatchOptio
     runId,
     fromOffset: options.from ?? from ?? 0,
     actor,
+    ...(signer ? { signer } : {}),
   });
 }
 

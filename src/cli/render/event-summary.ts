@@ -18,7 +18,7 @@ function json(value: unknown, max: number): string {
 }
 
 function decisionLine(event: AgentEventOf<"approval_resolved">, style: TerminalStyle): string {
-  const who = event.actor ? `${event.actor}` : event.by;
+  const who = `${event.actor ?? event.by}${event.keyId ? ` (signed, key ${event.keyId})` : ""}`;
   const why = event.reason ? ` (${event.reason})` : "";
   const verdict =
     event.decision === "allow" ? style.green(`✓ ${event.id} allowed`) : style.red(`✗ ${event.id} denied`);

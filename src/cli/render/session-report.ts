@@ -43,6 +43,7 @@ function approvalLines(
     `  ${style.bold(approval.callId)}  ${approval.tool} ${style.dim(excerpt(JSON.stringify(approval.input) ?? "", 100))}${why}`,
     `      ${timing(approval.requestedAt, approval.expiresAt, options.now)} · run ${approval.runId}`,
     ...(approval.approvers ? [`      may be decided by: ${describeApprovers(approval.approvers)}`] : []),
+    ...(approval.signing?.required ? ["      signed decisions only (lite-agent approve --key-file)"] : []),
     `      allow: ${command("approve", approval.callId)}`,
     `      deny:  ${command("deny", approval.callId)} --reason '…'`,
   ];
@@ -153,7 +154,7 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
       `Recent decisions (${decisions.length}):`,
       ...decisions.map(
         (d) =>
-          `  ${d.decision === "allow" ? "allowed" : "denied"} ${d.tool} ${d.callId} by ${d.actor ?? "(no actor)"} at ${new Date(d.at).toISOString()} (${d.via})${d.reason ? ` — ${d.reason}` : ""}`,
+          `  ${d.decision === "allow" ? "allowed" : "denied"} ${d.tool} ${d.callId} by ${d.actor ?? "(no actor)"} at ${new Date(d.at).toISOString()} (${d.via}${d.signed === undefined ? "" : d.signed ? `, signed with key ${d.keyId}` : ", unsigned"})${d.reason ? ` — ${d.reason}` : ""}`,
       ),
     );
   const ignored = status.rejectedDecisions ?? [];
@@ -162,7 +163,7 @@ export function sessionReport(status: SessionStatus, options: SessionReportOptio
       `Ignored decision signals (${ignored.length}):`,
       ...ignored.map(
         (r) =>
-          `  ${r.decision === "allow" ? "approve" : "deny"} ${r.tool ?? ""} ${r.callId} from ${r.actor ?? "(no actor)"} at ${new Date(r.at).toISOString()}: ${r.why}`,
+          `  ${r.decision === "allow" ? "approve" : "deny"} ${r.tool ?? ""} ${r.callId} from ${r.actor ?? "(no actor)"}${r.keyId ? ` (key ${r.keyId})` : ""} at ${new Date(r.at).toISOString()}: ${r.why}`,
       ),
     );
   lines.push(...eventLines(options.events, style));

@@ -37,6 +37,7 @@ interface Resolution {
   actor?: string;
   reason?: string;
   at?: number;
+  keyId?: string;
 }
 
 type DecisionFields = Omit<AgentEventOf<"permission_decision">, "type" | "call">;
@@ -100,6 +101,7 @@ async function gate(settings: GateSettings, ctx: ToolCallContext, next: ToolExec
     ...optional("actor", resolution.actor),
     ...optional("reason", resolution.reason),
     ...optional("at", at),
+    ...optional("keyId", resolution.keyId),
   };
   ctx.emit({
     type: "approval_resolved",
@@ -191,6 +193,7 @@ function fromAnswer(answer: ApprovalAnswer): Resolution {
     ...optional("actor", answer.actor),
     ...optional("reason", answer.reason),
     ...optional("at", typeof answer.at === "number" ? answer.at : undefined),
+    ...optional("keyId", typeof answer.keyId === "string" ? answer.keyId : undefined),
   };
 }
 

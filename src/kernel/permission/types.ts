@@ -31,6 +31,8 @@ export type ApprovalAnswer =
       by?: "user" | "auto";
       /** When the decision was taken, ms since the epoch (durable approvals: workflow time). */
       at?: number;
+      /** The approver key that signed the decision (durable approvals with `approverKeys`). */
+      keyId?: string;
     };
 
 /** Asks someone whether a tool call may run. */

@@ -65,6 +65,8 @@ export type AgentEventBody =
       actor?: string;
       /** When a person decided, ms since the epoch (in-process: the clock; durable: workflow time). */
       at?: number;
+      /** The approver key that signed the decision, when it was signed (durable approvals). */
+      keyId?: string;
     }
   | { type: "approval_request"; call: ToolCall; reason?: string }
   | {
@@ -76,6 +78,8 @@ export type AgentEventBody =
       reason?: string;
       /** When a person decided, ms since the epoch (in-process: the clock; durable: workflow time). */
       at?: number;
+      /** The approver key that signed the decision, when it was signed (durable approvals). */
+      keyId?: string;
     }
   | { type: "input_request"; call: ToolCall; question: UserQuestion }
   | { type: "input_resolved"; id: string; answer: UserAnswer }

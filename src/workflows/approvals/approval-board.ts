@@ -11,6 +11,8 @@ import type {
 import type { CarriedDecisions } from "../../contract/carried-state.js";
 import { DecisionLog } from "./decision-log.js";
 import { optional } from "../admission/optional-field.js";
+import { answerDecision } from "../../plan/decision-message.js";
+import { DecisionSignatures } from "./decision-signatures.js";
 
 /** A decision as the session records it. */
 export interface RecordedDecision {
@@ -19,12 +21,15 @@ export interface RecordedDecision {
   reason?: string;
   /** Workflow time of the decision (absent in sessions whose execution began before decisions were timed). */
   at?: number;
+  /** The key that signed it, when it was signed. */
+  keyId?: string;
 }
 
 /** An answer as the session records it. */
 export interface RecordedAnswer {
   answer: UserAnswer;
   actor?: string;
+  keyId?: string;
 }
 
 /** How many settled decisions the board remembers, to explain a late or repeated one. */
@@ -43,11 +48,16 @@ export class ApprovalBoard {
   /** Calls whose wait the previous execution carried in, until the resumed run waits on them again. */
   private readonly carriedWaits = new Set<string>();
   private readonly log: DecisionLog;
+  private readonly signatures: DecisionSignatures;
 
-  /** @param carried the decisions the previous execution listed (its input: checked, never trusted). */
-  constructor(carried?: CarriedDecisions) {
+  /**
+   * @param carried the decisions the previous execution listed (its input: checked, never trusted).
+   * @param sessionId the workflow id, which signed decisions name.
+   */
+  constructor(carried?: CarriedDecisions, sessionId = "") {
     // From the previous execution's input, which is never trusted: only well-formed entries are kept.
     this.log = new DecisionLog(carried);
+    this.signatures = new DecisionSignatures(sessionId, carried?.nonces);
     for (const pending of wellFormedWaits<PendingApproval>(carried?.pendingApprovals)) {
       this.approvals.set(pending.callId, pending);
       this.carriedWaits.add(pending.callId);
@@ -62,9 +72,11 @@ export class ApprovalBoard {
   carry(): CarriedDecisions | undefined {
     const approvals = this.pendingApprovals();
     const questions = this.pendingQuestions();
-    if (this.log.size + approvals.length + questions.length === 0) return undefined;
+    const nonces = this.signatures.carry();
+    if (this.log.size + approvals.length + questions.length + nonces.length === 0) return undefined;
     return {
       ...this.log.carry(),
+      ...(nonces.length > 0 ? { nonces } : {}),
       ...(approvals.length > 0 ? { pendingApprovals: approvals } : {}),
       ...(questions.length > 0 ? { pendingQuestions: questions } : {}),
     };
@@ -130,7 +142,7 @@ export class ApprovalBoard {
         ? `actor '${request.actor}' may not decide tool '${pending.tool}' (call '${request.callId}'); its approvers are: ${who}`
         : `a decision on tool '${pending.tool}' (call '${request.callId}') must name its actor; its approvers are: ${who}`;
     }
-    return undefined;
+    return this.signatures.problem(pending.signing, request, request.decision);
   }
 
   /** Why an answer cannot be taken, or undefined when it can. */
@@ -150,17 +162,24 @@ export class ApprovalBoard {
     if (!pending.multiSelect && (request.selected?.length ?? 0) > 1)
       return "this question takes a single option";
     const unknown = request.selected?.find((choice) => pending.options && !pending.options.includes(choice));
-    return unknown === undefined
-      ? undefined
-      : `'${unknown}' is not one of the options: ${pending.options!.join(", ")}`;
+    if (unknown !== undefined)
+      return `'${unknown}' is not one of the options: ${pending.options!.join(", ")}`;
+    return this.signatures.problem(pending.signing, request, answerDecision(request));
   }
 
   /** Records a decision that passed {@link checkDecision}, taken at workflow time `at`. */
   decide(request: DecideToolCallRequest, at: number, via: DecisionRecord["via"]): void {
+    const keyId = this.signatures.take(request);
     const who = { ...optional("actor", request.actor), ...optional("reason", request.reason) };
-    this.decisions.set(request.callId, { decision: request.decision, ...who, at });
+    this.decisions.set(request.callId, {
+      decision: request.decision,
+      ...who,
+      at,
+      ...optional("keyId", keyId),
+    });
     const tool = this.approvals.get(request.callId)?.tool ?? "";
-    this.log.record({ callId: request.callId, tool, decision: request.decision, ...who, at, via });
+    const signed = { signed: keyId !== undefined, ...optional("keyId", keyId) };
+    this.log.record({ callId: request.callId, tool, decision: request.decision, ...who, at, via, ...signed });
   }
 
   /** Lists a decision signal that was ignored, and why. */
@@ -173,7 +192,12 @@ export class ApprovalBoard {
       ...optional("text", request.text),
       ...optional("selected", request.selected),
     };
-    this.answers.set(request.callId, { answer, ...optional("actor", request.actor) });
+    const keyId = this.signatures.take(request);
+    this.answers.set(request.callId, {
+      answer,
+      ...optional("actor", request.actor),
+      ...optional("keyId", keyId),
+    });
   }
 
   decisionFor(callId: string): RecordedDecision | undefined {

@@ -39,6 +39,7 @@ export class DecisionLog {
       ...optional("actor", clipped(request.actor)),
       ...optional("reason", clipped(request.reason)),
       at,
+      ...optional("keyId", clipped(signatureKey(request.signature))),
       why: clip(why, MAX_REJECTION_CHARS),
     });
   }
@@ -76,6 +77,13 @@ function wellFormed<T extends { callId: string; decision: string; at: number }>(
         Number.isFinite(entry.at),
     )
     .slice(-LISTED_DECISIONS);
+}
+
+/** The key id an unchecked signature names, if any. */
+function signatureKey(signature: unknown): unknown {
+  return typeof signature === "object" && signature !== null
+    ? (signature as { keyId?: unknown }).keyId
+    : undefined;
 }
 
 /** A string field of an unchecked request, clipped; undefined when it is not a string. */

@@ -1,6 +1,7 @@
 import { condition } from "@temporalio/workflow";
 import type { PermissionPlan } from "../../contract/agent-plan.js";
-import { approversFor } from "../../plan/approver-rules.js";
+import { approversFor, signingFor } from "../../plan/approver-rules.js";
+import { ASK_USER_TOOL } from "../../kernel/builtin-tools/ask-user-tool.js";
 import { AgentError } from "../../kernel/vocabulary/errors.js";
 import type {
   ApprovalAnswer,
@@ -61,7 +62,7 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
         if (decided) {
           host.board.settleApproval(
             call.id,
-            `${decided.decision === "allow" ? "allowed" : "denied"}${decided.actor ? ` by ${decided.actor}` : ""}`,
+            `${decided.decision === "allow" ? "allowed" : "denied"}${decided.actor ? ` by ${decided.actor}` : ""}${signedWith(decided.keyId)}`,
           );
           return decided;
         }
@@ -83,6 +84,7 @@ function askApproval(
 ): PendingApproval {
   const requestedAt = host.now();
   const approvers = approversFor(plan, call.name);
+  const signing = signingFor(plan, call.name);
   const pending: PendingApproval = {
     callId: call.id,
     runId: host.runId,
@@ -92,6 +94,7 @@ function askApproval(
     requestedAt,
     expiresAt: requestedAt + timeoutOf(plan),
     ...(approvers ? { approvers } : {}),
+    ...(signing ? { signing } : {}),
   };
   host.board.addApproval(pending);
   return pending;
@@ -105,12 +108,14 @@ function askQuestion(
   question: UserQuestion,
 ): PendingQuestion {
   const requestedAt = host.now();
+  const signing = signingFor(plan, ASK_USER_TOOL);
   const pending: PendingQuestion = {
     callId,
     runId: host.runId,
     ...question,
     requestedAt,
     expiresAt: requestedAt + timeoutOf(plan),
+    ...(signing ? { signing } : {}),
   };
   host.board.addQuestion(pending);
   return pending;
@@ -138,6 +143,11 @@ async function waitUnlessCancelled(wait: () => Promise<boolean>, settle: () => v
   }
 }
 
+/** ` (signed, key k)` for a signed decision's settle note; empty for an unsigned one. */
+function signedWith(keyId: string | undefined): string {
+  return keyId === undefined ? "" : ` (signed, key ${keyId})`;
+}
+
 function onTimeout(host: ApprovalHost, plan: PermissionPlan | undefined, reason: string): ApprovalAnswer {
   const policy = plan?.onTimeout ?? "deny";
   if (policy === "allow") return { decision: "allow", by: "auto", actor: "timeout", reason };
@@ -161,7 +171,8 @@ export function durableInput(host: ApprovalHost, plan: PermissionPlan | undefine
         );
         const answered = host.board.answerFor(callId);
         if (answered) {
-          host.board.settleQuestion(callId, `answered${answered.actor ? ` by ${answered.actor}` : ""}`);
+          const by = answered.actor ? ` by ${answered.actor}` : "";
+          host.board.settleQuestion(callId, `answered${by}${signedWith(answered.keyId)}`);
           return answered.answer;
         }
         host.board.settleQuestion(callId, "timed out");

@@ -34,9 +34,12 @@ function approvalLines(sessionId: string, approval: PendingApproval): string[] {
     approval.approvers ? { callId: approval.callId, actor: "<your name>" } : { callId: approval.callId },
   );
   const who = approval.approvers ? ` · may be decided by ${describeApprovers(approval.approvers)}` : "";
+  const signed = approval.signing?.required
+    ? " · **signed decisions only** (an unsigned signal is ignored: `lite-agent approve --key-file`)"
+    : "";
   // One top-level line per action: the UI's markdown styling flattens nested lists.
   return [
-    `- **${approval.tool}** \`${short(approval.input)}\`${approval.reason ? ` — ${approval.reason}` : ""} · call \`${approval.callId}\`, waiting since ${iso(approval.requestedAt)}, times out ${iso(approval.expiresAt)}${who}`,
+    `- **${approval.tool}** \`${short(approval.input)}\`${approval.reason ? ` — ${approval.reason}` : ""} · call \`${approval.callId}\`, waiting since ${iso(approval.requestedAt)}, times out ${iso(approval.expiresAt)}${who}${signed}`,
     `- approve \`${approval.callId}\`: signal \`approve\` with \`${input}\` · \`temporal workflow signal --workflow-id ${sessionId} --name approve --input '${input}'\` · \`lite-agent approve ${sessionId} ${approval.callId}\``,
     `- deny \`${approval.callId}\`: signal \`deny\` with \`${input}\` · \`temporal workflow signal --workflow-id ${sessionId} --name deny --input '${input}'\` · \`lite-agent deny ${sessionId} ${approval.callId}\``,
   ];
@@ -52,12 +55,18 @@ function questionLines(sessionId: string, question: PendingQuestion): string[] {
 
 function decisionLine(record: DecisionRecord): string {
   const verb = record.decision === "allow" ? "allowed" : "denied";
-  return `- ${verb} **${record.tool}** call \`${record.callId}\` by ${record.actor ?? "(no actor)"} at ${iso(record.at)} (${record.via})${record.reason ? ` — ${record.reason}` : ""}`;
+  return `- ${verb} **${record.tool}** call \`${record.callId}\` by ${record.actor ?? "(no actor)"} at ${iso(record.at)} (${record.via}${signature(record)})${record.reason ? ` — ${record.reason}` : ""}`;
+}
+
+/** `, signed with key k` or `, unsigned`; nothing for a record kept before signatures. */
+function signature(record: DecisionRecord): string {
+  if (record.signed === undefined) return "";
+  return record.signed ? `, signed with key ${record.keyId}` : ", unsigned";
 }
 
 function rejectedLine(rejected: RejectedDecision): string {
   const what = rejected.decision === "allow" ? "approve" : "deny";
-  return `- ignored ${what} of ${rejected.tool ? `**${rejected.tool}** ` : ""}call \`${rejected.callId}\` from ${rejected.actor ?? "(no actor)"} at ${iso(rejected.at)}: ${rejected.why}`;
+  return `- ignored ${what} of ${rejected.tool ? `**${rejected.tool}** ` : ""}call \`${rejected.callId}\` from ${rejected.actor ?? "(no actor)"}${rejected.keyId ? ` (key ${rejected.keyId})` : ""} at ${iso(rejected.at)}: ${rejected.why}`;
 }
 
 /** The session's current details, in markdown, as the Temporal UI shows them. */

@@ -146,7 +146,7 @@ function registerHumanHandlers(session: HandledSession): void {
   };
   setHandler(approveSignal, decideBySignal("allow", "approve"), { description: about.approve });
   setHandler(denySignal, decideBySignal("deny", "deny"), { description: about.deny });
-  setHandler(answerQuestionUpdate, (request) => answer(session, request), {
+  setHandler(answerQuestionUpdate, (request) => answer(session, request, true), {
     validator: (request) => rejectWith("answerQuestion", session.board.checkAnswer(request)),
     description: about.answerQuestion,
   });
@@ -186,17 +186,23 @@ function rejectWith(operation: string, problem: string | undefined): void {
   if (problem) throw new TypeError(`${operation}: ${problem}`);
 }
 
-/** Takes a decision that passed its check, at workflow time. */
+/**
+ * Takes a decision that passed its check, at workflow time. An update's is checked again here: its validator does
+ * not run on replay, and the handler's refusal (a bad signature, a used nonce) is then recorded in the history.
+ */
 function decide(
   session: HandledSession,
   request: DecideToolCallRequest,
   via: "update" | "signal",
 ): { callId: string; decision: "allow" | "deny" } {
+  if (via === "update") rejectWith("decideToolCall", session.board.checkDecision(request));
   session.board.decide(request, workflowPorts.now(), via);
   return { callId: request.callId, decision: request.decision };
 }
 
-function answer(session: HandledSession, request: AnswerQuestionRequest): { callId: string } {
+/** Takes an answer that passed its check; an update's is checked again, as {@link decide} says. */
+function answer(session: HandledSession, request: AnswerQuestionRequest, update = false): { callId: string } {
+  if (update) rejectWith("answerQuestion", session.board.checkAnswer(request));
   session.board.answer(request);
   return { callId: request.callId };
 }

@@ -81,7 +81,9 @@ export class SessionState {
     this.record = new RunRecord(carried);
     this.lifecycle = new SessionLifecycle(this.agent, carried?.failure);
     this.transcript = new TranscriptLedger(carried?.transcript);
-    this.board = new ApprovalBoard(carried?.decisions);
+    // Signed decisions name the session id, the workflow id, as the input (in the history) says: a replay under
+    // another workflow id (`lite-agent replay`) checks them alike.
+    this.board = new ApprovalBoard(carried?.decisions, input.sessionId);
     this.stream = new SessionStream(carried, () => this.lifecycle.closed);
     this.visibility = new SessionVisibility(input.searchAttributes !== false);
     this.skillDiagnostics = carried?.skillDiagnostics;

@@ -130,6 +130,7 @@ describe("the approval board's approver check", () => {
         reason: "ok",
         at: 1_000,
         via: "signal",
+        signed: false,
       },
     ]);
     for (let index = 0; index < 12; index++)
