@@ -16,6 +16,8 @@ export const METRIC_NAMES = {
   inputTokens: "lite_agent_input_tokens_total",
   outputTokens: "lite_agent_output_tokens_total",
   toolCalls: "lite_agent_tool_calls_total",
+  runs: "lite_agent_runs_total",
+  modelErrors: "lite_agent_model_errors_total",
   approvalsWaiting: "lite_agent_approvals_waiting",
   approvalWait: "lite_agent_approval_wait_seconds",
 } as const;
@@ -33,6 +35,8 @@ export class AgentMetrics {
   private readonly inputTokens: MetricCounter;
   private readonly outputTokens: MetricCounter;
   private readonly toolCalls: MetricCounter;
+  private readonly runs: MetricCounter;
+  private readonly modelErrors: MetricCounter;
   private readonly approvalsWaiting: MetricGauge;
   private readonly approvalWait: MetricHistogram;
   /** Approvals waiting, by agent, as this worker saw them asked and answered. */
@@ -47,6 +51,12 @@ export class AgentMetrics {
     this.inputTokens = meter.createCounter(METRIC_NAMES.inputTokens, "1", "Model input (prompt) tokens");
     this.outputTokens = meter.createCounter(METRIC_NAMES.outputTokens, "1", "Model output tokens");
     this.toolCalls = meter.createCounter(METRIC_NAMES.toolCalls, "1", "Tool calls, by tool and outcome");
+    this.runs = meter.createCounter(METRIC_NAMES.runs, "1", "Runs ended, by why (stop, error, cancelled, …)");
+    this.modelErrors = meter.createCounter(
+      METRIC_NAMES.modelErrors,
+      "1",
+      "Model call attempts that failed, by error (each retry counts)",
+    );
     this.approvalsWaiting = meter.createGauge(
       METRIC_NAMES.approvalsWaiting,
       "int",
@@ -76,6 +86,16 @@ export class AgentMetrics {
   /** A tool call ended so. */
   toolCall(agent: string, tool: string, outcome: ToolOutcome): void {
     this.toolCalls.add(1, { agent, tool, outcome });
+  }
+
+  /** A run ended so (its `done` event's reason). */
+  runEnded(agent: string, reason: string): void {
+    this.runs.add(1, { agent, reason });
+  }
+
+  /** A model call attempt failed with an error of this kind (its failure type or class name). */
+  modelError(agent: string, model: string, error: string): void {
+    this.modelErrors.add(1, { agent, model, error });
   }
 
   /** An approval was asked for. */

@@ -167,6 +167,7 @@ export class RunSpans {
   private endRun(run: OpenRun, event: Extract<TelemetryEvent, { type: "done" }>): void {
     if (run.turn) this.endTurn(run, run.turn.number, undefined);
     for (const [id] of run.approvals) this.endApproval(run, id, "cancelled");
+    this.metrics?.runEnded(run.agent, event.reason);
     const key = runKey(run.sessionId, run.runId);
     this.runs.delete(key);
     this.endedRuns.add(key);

@@ -45,6 +45,7 @@ export function tracedActivities(
         });
         return output;
       } catch (error) {
+        metrics?.modelError(input.agent, input.model, errorKind(error));
         if (span) failed(span, error);
         throw error;
       } finally {
@@ -110,6 +111,14 @@ function toolSpan(input: ExecuteToolInput): CallSpan {
       [GEN_AI.agentName]: input.agent,
     },
   };
+}
+
+/** What failed, for a metric label: an `ApplicationFailure`'s type, else the error's class name. */
+function errorKind(error: unknown): string {
+  const type = (error as { type?: unknown } | null)?.type;
+  // Our failures are typed `LiteAgent.<ErrorClass>`: the class is the label.
+  if (typeof type === "string" && type !== "") return type.replace(/^LiteAgent\./, "");
+  return error instanceof Error ? error.name : "unknown";
 }
 
 /** The session of the running activity: its workflow's id. */

@@ -9,6 +9,9 @@ import { conversationScript } from "../../src/testing/conversation-script.js";
 import { textTurn, toolCallTurn } from "../../src/testing/builders.js";
 import { installMetricsRuntime } from "../../src/telemetry/metrics-runtime.js";
 import { createWorker, type AgentWorker } from "../../src/worker.js";
+import { ProviderError } from "../../src/kernel/vocabulary/errors.js";
+import { fakeProvider } from "../../src/providers/fake-provider.js";
+import { collect } from "../support/collect.js";
 import { connectTestClient, uniqueTaskQueue } from "../support/test-worker.js";
 
 // One Temporal runtime per process, made before any connection: this file's is the metrics one (installed here with
@@ -55,6 +58,14 @@ const model = () =>
     textTurn("refunded", { inputTokens: 200, outputTokens: 30 }),
   ]);
 
+/** A model whose key is refused: a 401 fails the call at once (not retried) and the run ends with an error. */
+const unauthorised = defineAgent({ name: "unauthorised", model: "refusing-model" });
+const refusingModel = fakeProvider([
+  () => {
+    throw new ProviderError("401 Incorrect API key provided", 401);
+  },
+]);
+
 const taskQueue = uniqueTaskQueue("metrics");
 let port: number;
 let worker: AgentWorker;
@@ -65,8 +76,8 @@ beforeAll(async () => {
   port = await findFreePort();
   installMetricsRuntime(`127.0.0.1:${port}`, { logger: new DefaultLogger("WARN") });
   worker = await createWorker({
-    agents: [agent],
-    providers: { "metered-model": model() },
+    agents: [agent, unauthorised],
+    providers: { "metered-model": model(), "refusing-model": refusingModel },
     taskQueue,
     namespace: inject("temporalNamespace"),
     metrics: `127.0.0.1:${port}`,
@@ -138,6 +149,27 @@ describe("worker metrics on a Prometheus endpoint", () => {
     // Temporal's own worker metrics, from the same runtime.
     expect(text).toMatch(/^temporal_activity_execution_latency\w*\{/m);
     expect(text).toMatch(/^temporal_workflow_task_execution_latency\w*\{/m);
+  });
+
+  it("counts runs by how they ended, and model calls that failed by error", async () => {
+    const failed = await collect(client.run("unauthorised", "hello", { sessionId: `refused-${taskQueue}` }));
+    expect(failed.result.stopReason).toBe("error");
+
+    const cancelledId = `cancelled-${taskQueue}`;
+    for await (const event of client.run("metered", "refund order 7", { sessionId: cancelledId })) {
+      if (event.type === "approval_request")
+        await client.session(cancelledId).cancel({ reason: "not today" });
+    }
+
+    const ended = (name: string, reason: string) =>
+      sample(text, "lite_agent_runs_total", { agent: name, reason });
+    const text = await scrapeUntil(
+      (t) => sample(t, "lite_agent_runs_total", { agent: "metered", reason: "aborted" }) === 1,
+    );
+    expect(ended("unauthorised", "error")).toBe(1);
+    expect(ended("metered", "aborted")).toBe(1);
+    const modelErrors = { agent: "unauthorised", model: "refusing-model", error: "ProviderError" };
+    expect(sample(text, "lite_agent_model_errors_total", modelErrors)).toBe(1);
   });
 
   it("refuses a second metrics endpoint in a process whose Temporal runtime exists, and says why", async () => {
