@@ -1,5 +1,6 @@
 import type { DecisionSigner, SessionHandle } from "../client.js";
-import { excerpt } from "./event-printer.js";
+import { shownToolInput, toolInputView } from "./tool-input-view.js";
+import type { ToolCall } from "../kernel/vocabulary/tool-calls.js";
 import type { AgentEvent, AgentEventOf } from "../kernel/vocabulary/events.js";
 import { errorMessage } from "../kernel/vocabulary/errors.js";
 import { formatAnswer, parseApprovalReply, parseQuestionReply } from "./human-replies.js";
@@ -64,7 +65,7 @@ export class HumanResponder {
     callId: string,
     query: string,
     parse: (reply: string) => T | undefined,
-    hint: string,
+    hint: string | ((reply: string) => string),
     signal: AbortSignal,
   ): Promise<T | undefined> {
     const prompter = this.options.prompter;
@@ -116,12 +117,11 @@ export class HumanResponder {
     // No reason with --yes/--no: a denial's reason is what the model reads, and "--no" would tell it nothing.
     if (approvals) reply = { decision: approvals };
     else if (prompter) {
-      const query = `Allow ${event.call.name} ${excerpt(JSON.stringify(event.call.input) ?? "", 100)}? [y/n, optionally followed by a reason] `;
       reply = await this.ask(
         callId,
-        query,
+        approvalQuery(event.call),
         parseApprovalReply,
-        "Please answer y or n (e.g. 'n not now').",
+        approvalHint(event.call),
         signal,
       );
     } else {
@@ -166,4 +166,23 @@ export class HumanResponder {
     await session.answer(callId, reply, { actor, ...(signer ? { signer } : {}) });
     if (answer !== undefined) this.options.say(`answered ${callId}: ${formatAnswer(reply)}`);
   }
+}
+
+/** Inputs up to this long (as JSON) are shown on the prompt's line. */
+const INLINE_INPUT_CHARS = 100;
+
+/** The approval prompt: a short input on the prompt's line; a longer one in full above it (cut past 4,000 chars). */
+function approvalQuery(call: ToolCall): string {
+  const json = JSON.stringify(call.input) ?? "";
+  const choices = "[y/n, optionally followed by a reason; ? shows the input]";
+  if (json.length <= INLINE_INPUT_CHARS) return `Allow ${call.name} ${json}? ${choices} `;
+  return `Allow ${call.name} with this input?\n${shownToolInput(call.input)}\nAllow ${call.name}? ${choices} `;
+}
+
+/** What a reply that is not y or n gets: `?` the whole input, anything else how to answer. */
+function approvalHint(call: ToolCall): (reply: string) => string {
+  return (reply) =>
+    reply.trim() === "?"
+      ? `The input of ${call.name}, in full:\n${toolInputView(call.input)}`
+      : "Please answer y or n (e.g. 'n not now'), or ? to see the input.";
 }

@@ -19,13 +19,13 @@ export class InlinePrompter {
   constructor(private readonly options: InlinePrompterOptions) {}
 
   /**
-   * Asks `query` until `parse` accepts the reply (it returns undefined to ask again, after `hint`). Resolves to
-   * undefined when `signal` aborts or the input ends.
+   * Asks `query` until `parse` accepts the reply (it returns undefined to ask again, after `hint`, or what `hint`
+   * says to that reply). Resolves to undefined when `signal` aborts or the input ends.
    */
   ask<T>(
     query: string,
     parse: (reply: string) => T | undefined,
-    hint: string,
+    hint: string | ((reply: string) => string),
     signal: AbortSignal,
   ): Promise<T | undefined> {
     const asked = this.queue.then(() => this.askNow(query, parse, hint, signal));
@@ -36,7 +36,7 @@ export class InlinePrompter {
   private async askNow<T>(
     query: string,
     parse: (reply: string) => T | undefined,
-    hint: string,
+    hint: string | ((reply: string) => string),
     signal: AbortSignal,
   ): Promise<T | undefined> {
     if (signal.aborted) return undefined;
@@ -54,7 +54,7 @@ export class InlinePrompter {
         if (reply === undefined) return undefined;
         const parsed = parse(reply);
         if (parsed !== undefined) return parsed;
-        output.write(`${hint}\n`);
+        output.write(`${typeof hint === "string" ? hint : hint(reply)}\n`);
       }
     } catch (error) {
       if (signal.aborted) return undefined;

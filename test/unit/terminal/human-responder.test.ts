@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { HumanResponder, type HumanResponderOptions } from "../../../src/terminal/human-responder.js";
 import { InlinePrompter } from "../../../src/terminal/inline-prompter.js";
+import { shownToolInput, toolInputView } from "../../../src/terminal/tool-input-view.js";
 import type { SessionHandle } from "../../../src/client.js";
 import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
 
@@ -99,7 +100,7 @@ describe("HumanResponder", () => {
     instance.onEvent(question);
     await prompted('Allow delete_file {"path":"a.txt"}?');
     input.write("maybe\n");
-    await prompted("Please answer y or n");
+    await prompted("Please answer y or n (e.g. 'n not now'), or ? to see the input.");
     input.write("n not that file\n");
     await prompted("  2) blue");
     input.write("2\n");
@@ -109,6 +110,32 @@ describe("HumanResponder", () => {
       ["deny", "s1", "c1", { actor: "ann", reason: "not that file" }],
       ["answer", "s1", "q1", { selected: ["blue"] }, { actor: "ann" }],
     ]);
+  });
+
+  it("shows a long input in full before asking (a file's content as lines), and again on ?", async () => {
+    const { session, sent } = fakeSession(["w1"]);
+    const { prompter, input, prompted } = terminal();
+    const { instance } = responder(session, { prompter });
+    const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1} of the new config`).join("\n");
+    instance.onEvent({
+      type: "approval_request",
+      call: { id: "w1", name: "write_file", input: { path: "app.conf", content } },
+    });
+    await prompted(
+      "Allow write_file with this input?\n  path: app.conf\n  content:\n    │ line 1 of the new config\n",
+    );
+    await prompted("    │ line 30 of the new config\nAllow write_file? [y/n");
+    input.write("?\n");
+    await prompted("The input of write_file, in full:\n  path: app.conf");
+    input.write("y\n");
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent).toEqual([["approve", "s1", "w1", { actor: "ann" }]]);
+  });
+
+  it("cuts a huge input past 4,000 characters, says how much is left, and ? shows all of it", () => {
+    const view = shownToolInput({ content: "x".repeat(10_000) });
+    expect(view).toMatch(/\n {2}… 6\d{3} more characters: type \? to see all of it$/);
+    expect(toolInputView({ content: "x".repeat(10_000) })).toHaveLength("  content: ".length + 10_000);
   });
 
   it("drops the prompt when the request is resolved elsewhere", async () => {
