@@ -1,3 +1,4 @@
+import { defaultPayloadConverter } from "@temporalio/common";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentClient, DurableEvent } from "../../src/client.js";
@@ -144,6 +145,13 @@ describe("durable approvals", () => {
       result: { content: "refunded order 42" },
     });
     expect((await client.session(started.sessionId).describe()).status).toBe("idle");
+    // The Temporal UI's timeline names the approval's timer.
+    const history = await client.session(started.sessionId).workflow.fetchHistory();
+    const timers = (history.events ?? []).filter((event) => event.timerStartedEventAttributes);
+    const summaries = timers.map((event) =>
+      defaultPayloadConverter.fromPayload(event.userMetadata!.summary!),
+    );
+    expect(summaries).toContain("approval of refund (call r1) times out");
   });
 
   it("denied: the tool never runs and the model reads why", async () => {

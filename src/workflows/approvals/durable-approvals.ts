@@ -55,7 +55,11 @@ export function durableApprover(host: ApprovalHost, plan: PermissionPlan | undef
       host.changed();
       try {
         await waitUnlessCancelled(
-          () => condition(() => host.board.decisionFor(call.id) !== undefined, remaining(host, pending)),
+          () =>
+            condition(() => host.board.decisionFor(call.id) !== undefined, remaining(host, pending), {
+              // What the Temporal UI's timeline names the timer (encrypted like every summary).
+              summary: `approval of ${call.name} (call ${call.id}) times out`,
+            }),
           () => host.board.settleApprovalIfPending(call.id, "cancelled"),
         );
         const decided = host.board.decisionFor(call.id);
@@ -166,7 +170,10 @@ export function durableInput(host: ApprovalHost, plan: PermissionPlan | undefine
       host.changed();
       try {
         await waitUnlessCancelled(
-          () => condition(() => host.board.answerFor(callId) !== undefined, remaining(host, pending)),
+          () =>
+            condition(() => host.board.answerFor(callId) !== undefined, remaining(host, pending), {
+              summary: `question (call ${callId}) times out`,
+            }),
           () => host.board.settleQuestionIfPending(callId, "cancelled"),
         );
         const answered = host.board.answerFor(callId);

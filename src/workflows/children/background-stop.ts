@@ -11,7 +11,9 @@ export const BACKGROUND_STOP_WAIT_MS = 10_000;
 export function awaitBackgroundStop(stopped: Promise<void>): Promise<void> {
   return CancellationScope.nonCancellable(async () => {
     const timer = new CancellationScope();
-    const expired = timer.run(() => sleep(BACKGROUND_STOP_WAIT_MS)).catch(() => undefined);
+    const expired = timer
+      .run(() => sleep(BACKGROUND_STOP_WAIT_MS, { summary: "background tasks stop, or their wait ends" }))
+      .catch(() => undefined);
     await Promise.race([stopped, expired]);
     timer.cancel();
   });
