@@ -25,9 +25,12 @@ USER node
 # The demo agent's sandbox; compose mounts a volume here, which takes this folder's owner (node).
 RUN mkdir -p .cache/demo
 
-# Dependencies first, so a source change does not reinstall them.
+# Dependencies first, so a source change does not reinstall them. The image is a worker: it adds @temporalio/worker,
+# an optional peer (a dev dependency here, so `--omit=dev` leaves it out), at the version package.json pins.
 COPY --chown=node:node package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund \
+    && npm install --no-save --save-prod --no-audit --no-fund @temporalio/worker@1.23.0 \
+    && npm cache clean --force
 
 COPY --chown=node:node bin ./bin
 COPY --from=build --chown=node:node /build/dist ./dist

@@ -171,6 +171,11 @@ function compiledImageProblems(text) {
     problems.push("Dockerfile: no build stage runs `npm run build`");
   if (!/^RUN\s+npm ci\b[^\n]*--omit=dev/m.test(final))
     problems.push("Dockerfile: the final stage must install runtime dependencies only (npm ci --omit=dev)");
+  const worker = JSON.parse(readFileSync("package.json", "utf8")).devDependencies["@temporalio/worker"];
+  if (!final.includes(`npm install --no-save --save-prod --no-audit --no-fund @temporalio/worker@${worker}`))
+    problems.push(
+      `Dockerfile: the final stage must add the worker package (an optional peer): @temporalio/worker@${worker}`,
+    );
   if (!/^COPY\s+--from=\S+[^\n]*[\s/]dist\b/m.test(final))
     problems.push("Dockerfile: the final stage must copy dist/ from the build stage");
   if (/^COPY\b[^\n]*[\s/]src\b/m.test(final))

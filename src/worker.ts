@@ -1,4 +1,4 @@
-import { NativeConnection, Runtime, Worker, type WorkerOptions } from "@temporalio/worker";
+import type { NativeConnection, Worker, WorkerOptions } from "@temporalio/worker";
 import { AgentRegistry, createActivities, workerScrubber, type ProviderMap } from "./activities/index.js";
 import { McpConnectionPool } from "./mcp/mcp-connection-pool.js";
 import { assertMcpInstalled } from "./mcp/mcp-sdk.js";
@@ -10,6 +10,7 @@ import { DEFAULT_TASK_QUEUE, loadConnectionConfig } from "./runtime/connection-c
 import { checkSearchAttributes } from "./worker/search-attribute-check.js";
 import { COST_SEARCH_ATTRIBUTE, SESSION_SEARCH_ATTRIBUTES } from "./worker/session-search-attributes.js";
 import { loadWorkflowBundle } from "./worker/workflow-bundle.js";
+import { temporalWorker } from "./runtime/temporal-worker.js";
 import {
   LIVE_OUTPUT_HEARTBEAT_MS,
   deltaTransportFromEnv,
@@ -114,10 +115,12 @@ export const DEFAULT_MAX_CACHED_SESSIONS = 250;
 
 /**
  * Temporal workers that run agent sessions, one per agent on its task queue: the session workflow (bundled once,
- * cached on disk) and the model and tool activities. `await worker.run()` until shutdown.
+ * cached on disk) and the model and tool activities. `await worker.run()` until shutdown. Needs `@temporalio/worker`
+ * (an optional peer dependency): without it, fails at once with the `npm install` to run.
  * @example const worker = await createWorker({ agents: [researcher], providers: { "*": openaiProvider() } });
  */
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
+  const { NativeConnection, Worker } = temporalWorker();
   const config = loadConnectionConfig({ namespace: options.namespace });
   const namespace = options.namespace ?? config.namespace;
   const registry = new AgentRegistry(options.agents, options.providers, options.approverGroups);
@@ -208,15 +211,17 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
 /** A warning per skill file left out, in the Temporal runtime's log: the worker serves its agents without them. */
 function reportSkippedSkills(registry: AgentRegistry): void {
   for (const { agent, file, error } of registry.skippedSkillFiles())
-    Runtime.instance().logger.warn(`agent '${agent}': skill file ${file} was skipped: ${error}`, {
-      agent,
-      file,
-    });
+    temporalWorker()
+      .Runtime.instance()
+      .logger.warn(`agent '${agent}': skill file ${file} was skipped: ${error}`, {
+        agent,
+        file,
+      });
 }
 
 /** Breaker changes in the Temporal runtime's log, scrubbed: a warning when one opens, info when it half-opens or closes. */
 function breakerLog(scrub: (text: string) => string): McpBreakerLog {
-  return (level, message, meta) => Runtime.instance().logger[level](scrub(message), meta);
+  return (level, message, meta) => temporalWorker().Runtime.instance().logger[level](scrub(message), meta);
 }
 
 /** The secrets to scrub: the option's and those the given providers declared (factories declare theirs on use). */

@@ -1,11 +1,12 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
-import { NativeConnection, type NativeConnectionOptions } from "@temporalio/worker";
+import type { NativeConnectionOptions } from "@temporalio/worker";
 import { AgentClient } from "../client.js";
 import type { AgentDefinition } from "../define-agent.js";
 import { ensureTemporal, startDevServer } from "../dev-server/index.js";
 import { loadConnectionConfig } from "../runtime/connection-config.js";
+import { temporalWorker } from "../runtime/temporal-worker.js";
 import { createWorker } from "../worker.js";
 import { withPayloadStorage } from "../storage/payload-storage.js";
 import { withPayloadEncryption } from "../encryption/payload-encryption.js";
@@ -88,7 +89,7 @@ export async function startDemoRuntime(
   taskQueue: string,
 ): Promise<DemoRuntime> {
   const options = connectionOptions(server);
-  const workerConnection = await NativeConnection.connect(options);
+  const workerConnection = await temporalWorker().NativeConnection.connect(options);
   let clientConnection: Connection | undefined;
   try {
     const worker = await createWorker({

@@ -1,8 +1,9 @@
-import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { DEMO_USAGE, parseDemoOptions, type DemoOptions } from "./demo-options.js";
 import { runDemo } from "./run-demo.js";
 import { wantsColor } from "../terminal/terminal-style.js";
 import { workerLogLine } from "../terminal/worker-log-line.js";
+import { MissingPackageError } from "../runtime/optional-package.js";
+import { temporalWorker } from "../runtime/temporal-worker.js";
 
 /** `npm start`: see DEMO_USAGE (`npm start -- --help`). */
 async function main(): Promise<number> {
@@ -17,6 +18,15 @@ async function main(): Promise<number> {
     process.stdout.write(DEMO_USAGE);
     return 0;
   }
+  let worker;
+  try {
+    worker = temporalWorker();
+  } catch (error) {
+    if (!(error instanceof MissingPackageError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
+  const { DefaultLogger, Runtime } = worker;
   // The worker's routine state changes would drown the run's output; warnings and errors still show. No
   // shutdown signals: on Ctrl-C the demo first cancels the run, then stops the worker itself.
   const logger = new DefaultLogger("WARN", (entry) => process.stderr.write(`${workerLogLine(entry)}\n`));

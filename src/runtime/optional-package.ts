@@ -12,6 +12,7 @@ export const OPTIONAL_PACKAGES = {
   "@opentelemetry/resources": "1.30.1",
   "@opentelemetry/sdk-trace-base": "1.30.1",
   "@opentelemetry/exporter-trace-otlp-proto": "0.57.2",
+  "@temporalio/worker": "1.23.0",
 } as const;
 
 /** The name of an optional peer dependency. */

@@ -1,5 +1,6 @@
 import { IllegalStateError } from "@temporalio/common";
-import { Runtime, type RuntimeOptions, type TelemetryOptions } from "@temporalio/worker";
+import type { Runtime, RuntimeOptions, TelemetryOptions } from "@temporalio/worker";
+import { temporalWorker } from "../runtime/temporal-worker.js";
 import { APPROVAL_WAIT_BUCKETS, METRIC_NAMES } from "./agent-metrics.js";
 
 /** Where the metrics endpoint listens: a port (on all interfaces) or `host:port`. */
@@ -41,6 +42,7 @@ let installedAt: string | undefined;
  * again for the same address, it returns the runtime it installed.
  */
 export function installMetricsRuntime(address: MetricsAddress, options: RuntimeOptions = {}): Runtime {
+  const { Runtime } = temporalWorker();
   const bindAddress = metricsBindAddress(address);
   if (installedAt === bindAddress) return Runtime.instance();
   try {

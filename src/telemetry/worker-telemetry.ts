@@ -1,4 +1,5 @@
-import { Runtime, type InjectedSinks, type WorkerInterceptors } from "@temporalio/worker";
+import type { InjectedSinks, WorkerInterceptors } from "@temporalio/worker";
+import { temporalWorker } from "../runtime/temporal-worker.js";
 import type { AgentActivities } from "../contract/activity-types.js";
 import type { TelemetrySinks } from "../wire/telemetry-event.js";
 import { AgentMetrics } from "./agent-metrics.js";
@@ -30,7 +31,7 @@ export interface WorkerTelemetryOptions {
  * Metrics go to Temporal's runtime meter (metrics-runtime.ts).
  */
 export class WorkerTelemetry {
-  readonly metrics = new AgentMetrics(Runtime.instance().metricMeter);
+  readonly metrics = new AgentMetrics(temporalWorker().Runtime.instance().metricMeter);
   private readonly runs: RunSpans;
 
   constructor(

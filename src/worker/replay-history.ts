@@ -1,5 +1,5 @@
 import { historyFromJSON } from "@temporalio/common/lib/proto-utils.js";
-import { Worker } from "@temporalio/worker";
+import { REPLAYING_A_HISTORY, temporalWorker } from "../runtime/temporal-worker.js";
 import { withPayloadStorage, type PayloadStorageOption } from "../storage/payload-storage.js";
 import { withPayloadEncryption } from "../encryption/payload-encryption.js";
 import { loadWorkflowBundle } from "./workflow-bundle.js";
@@ -14,6 +14,7 @@ export async function replaySessionHistory(
   workflowId = "replay",
   storage?: PayloadStorageOption,
 ): Promise<void> {
+  const { Worker } = temporalWorker(REPLAYING_A_HISTORY);
   await Worker.runReplayHistory(
     {
       workflowBundle: await loadWorkflowBundle(),

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleWorkflowCode, type WorkflowBundle } from "@temporalio/worker";
+import type { bundleWorkflowCode, WorkflowBundle } from "@temporalio/worker";
+import { temporalWorker } from "../runtime/temporal-worker.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sourceRoot = dirname(here);
@@ -148,7 +149,7 @@ export async function loadWorkflowBundle(options: WorkflowBundleOptions = {}): P
   const modules = [...new Set((options.modules ?? []).map(modulePath))].sort();
   const file = join(cacheDir, `bundle-${sourceDigest(modules)}${options.tracing ? "-otel" : ""}.js`);
   if (existsSync(file)) return { code: readFileSync(file, "utf8") };
-  const bundle = await bundleWorkflowCode({
+  const bundle = await temporalWorker().bundleWorkflowCode({
     workflowsPath: workflowsPath(),
     payloadConverterPath: payloadConverterPath(),
     // Loaded when the workflow code starts (Temporal's hook for interceptor modules; the middleware modules export

@@ -3,7 +3,10 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 
-/** One module specifier the compiled code loads, the source file that loads it, and whether by `import()`. */
+/**
+ * One module specifier the compiled code loads, the source file that loads it, and whether only where it is called
+ * (`import()`, or `require()` of a `createRequire`).
+ */
 export interface RuntimeImport {
   specifier: string;
   file: string;
@@ -38,8 +41,10 @@ export function runtimeImports(folder: string, tsconfigPath: string): RuntimeImp
   );
   if (!config) throw new Error(`cannot read ${tsconfigPath}`);
   return sourceFiles(folder).flatMap((file) => {
+    // A file alone cannot tell NodeNext it is an ES module (package.json "type": "module"): it would emit
+    // CommonJS, every import a require(). ESNext emits what the build does for this package.
     const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
-      compilerOptions: config.options,
+      compilerOptions: { ...config.options, module: ts.ModuleKind.ESNext },
       fileName: file,
     });
     const { importedFiles } = ts.preProcessFile(outputText, true, true);
@@ -52,7 +57,7 @@ export function runtimeImports(folder: string, tsconfigPath: string): RuntimeImp
   });
 }
 
-/** The specifiers JavaScript `code` loads only by `import("…")`, never by an import or export statement. */
+/** The specifiers JavaScript `code` loads only by `import("…")` or `require("…")`, never by an import or export statement. */
 function dynamicImports(code: string): Set<string> {
   const source = ts.createSourceFile("out.js", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const dynamic = new Set<string>();
@@ -60,7 +65,7 @@ function dynamicImports(code: string): Set<string> {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
       statically.add((node.moduleSpecifier as ts.StringLiteral).text);
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+    if (ts.isCallExpression(node) && isLoadCall(node.expression)) {
       const [argument] = node.arguments;
       if (argument && ts.isStringLiteral(argument)) dynamic.add(argument.text);
     }
@@ -68,6 +73,13 @@ function dynamicImports(code: string): Set<string> {
   };
   visit(source);
   return new Set([...dynamic].filter((specifier) => !statically.has(specifier)));
+}
+
+/** Whether a call's callee loads a module: `import(…)`, or a `require(…)` (as `createRequire` makes). */
+function isLoadCall(callee: ts.Expression): boolean {
+  return (
+    callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")
+  );
 }
 
 /**
@@ -95,6 +107,38 @@ export function runtimePackages(
   for (const { specifier, file, dynamic } of runtimeImports(folder, tsconfigPath)) {
     const name = packageOf(specifier);
     if (name && !packages.has(name) && !(statically && dynamic)) packages.set(name, file);
+  }
+  return packages;
+}
+
+/**
+ * The packages the compiled code of `entry` (a source file) loads when it is imported: those its import and export
+ * statements name, and theirs in turn (`import()` and `require()` are not followed), read from `imports`
+ * ({@link runtimeImports} of the folder it is in). Each package with the chain of source files, from `entry`, that
+ * loads it.
+ */
+export function staticPackagesOf(entry: string, imports: readonly RuntimeImport[]): Map<string, string[]> {
+  const byFile = new Map<string, RuntimeImport[]>();
+  for (const found of imports) byFile.set(found.file, [...(byFile.get(found.file) ?? []), found]);
+  const packages = new Map<string, string[]>();
+  const seen = new Set<string>([entry]);
+  const queue: string[][] = [[entry]];
+  while (queue.length > 0) {
+    const chain = queue.shift()!;
+    const file = chain.at(-1)!;
+    for (const { specifier, dynamic } of byFile.get(file) ?? []) {
+      if (dynamic) continue;
+      const name = packageOf(specifier);
+      if (name) {
+        if (!packages.has(name)) packages.set(name, chain);
+      } else if (specifier.startsWith(".")) {
+        const target = path.resolve(path.dirname(file), specifier).replace(/\.js$/, ".ts");
+        if (!seen.has(target)) {
+          seen.add(target);
+          queue.push([...chain, target]);
+        }
+      }
+    }
   }
   return packages;
 }

@@ -26,11 +26,16 @@ async function workflowModules(scope: CliScope, file: string | undefined): Promi
 
 async function fork(scope: CliScope, [sessionId]: [string], options: ForkFlags): Promise<number> {
   // The fork replays the session's history in a replay worker, whose state changes are not worth a line each.
-  const { installQuietRuntime } = await import("../serve/serve-worker.js");
+  const [{ installQuietRuntime }, { MissingPackageError }, { REPLAYING_A_HISTORY }] = await Promise.all([
+    import("../serve/serve-worker.js"),
+    import("../../runtime/optional-package.js"),
+    import("../../runtime/temporal-worker.js"),
+  ]);
   try {
-    installQuietRuntime(scope.io.stderr, "ERROR");
-  } catch {
-    // A runtime is installed already (the CLI run inside another program): its logger stays.
+    installQuietRuntime(scope.io.stderr, "ERROR", false, REPLAYING_A_HISTORY);
+  } catch (error) {
+    // Else a runtime is installed already (the CLI run inside another program): its logger stays.
+    if (error instanceof MissingPackageError) throw error;
   }
   const modules = await workflowModules(scope, options.agents);
   const client = await scope.client();

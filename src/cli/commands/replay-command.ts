@@ -38,12 +38,14 @@ async function isDeterminismError(error: unknown): Promise<boolean> {
 
 async function replay(scope: CliScope, [file]: [string]): Promise<number> {
   const { history, events } = readHistoryFile(file, scope.io.cwd);
-  const [{ replaySessionHistory }, { installQuietRuntime }] = await Promise.all([
+  const [{ replaySessionHistory }, { installQuietRuntime }, { REPLAYING_A_HISTORY }] = await Promise.all([
     import("../../worker/replay-history.js"),
     import("../serve/serve-worker.js"),
+    import("../../runtime/temporal-worker.js"),
   ]);
-  // The outcome is reported below; the core's own warning about the same failure would only repeat it.
-  installQuietRuntime(scope.io.stderr, "ERROR");
+  // The outcome is reported below; the core's own warning about the same failure would only repeat it. Without
+  // @temporalio/worker this fails at once with the npm install to run.
+  installQuietRuntime(scope.io.stderr, "ERROR", false, REPLAYING_A_HISTORY);
   try {
     await replaySessionHistory(history);
   } catch (error) {

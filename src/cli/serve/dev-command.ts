@@ -53,6 +53,8 @@ async function checkPorts(options: DevOptions): Promise<void> {
 }
 
 async function dev(scope: CliScope, options: DevOptions): Promise<number> {
+  // Without @temporalio/worker (an optional peer), the one line naming the npm install to run, before anything starts.
+  (await import("../../runtime/temporal-worker.js")).temporalWorker();
   await checkPorts(options);
   const [{ startDevServer }, { demoAgentSet, importAgentSet }, { serveWorker, serverInterrupts }] =
     await Promise.all([

@@ -1,16 +1,10 @@
-import {
-  DefaultLogger,
-  makeTelemetryFilterString,
-  NativeConnection,
-  Runtime,
-  type LogLevel,
-  type RuntimeOptions,
-} from "@temporalio/worker";
+import type { LogLevel, NativeConnection, RuntimeOptions } from "@temporalio/worker";
 import { installMetricsRuntime, metricsAddressFromEnv } from "../../telemetry/metrics-runtime.js";
 import { handleInterrupts } from "../../terminal/interrupts.js";
 import { workerLogLine } from "../../terminal/worker-log-line.js";
 import { errorMessage } from "../../kernel/vocabulary/errors.js";
 import { loadConnectionConfig } from "../../runtime/connection-config.js";
+import { RUNNING_A_WORKER, temporalWorker } from "../../runtime/temporal-worker.js";
 import type { WorkerDeploymentVersion } from "@temporalio/common";
 import { createWorker, type AgentWorker } from "../../worker.js";
 import type { AgentSet } from "./agent-set.js";
@@ -37,12 +31,15 @@ let runtimeInstalled = false;
  * Worker state changes would drown what matters: only `level` and worse show, as one short line each, the
  * native core's logs included. Signals are ours to handle. For a worker (`serveMetrics`) with
  * `LITE_AGENT_METRICS_PORT` set, the runtime also serves Temporal's and the agents' metrics there (Prometheus).
+ * Without `@temporalio/worker`, fails at once with the `npm install` that `feature` (what the command does) needs.
  */
 export function installQuietRuntime(
   write: (line: string) => void,
   level: LogLevel = "WARN",
   serveMetrics = false,
+  feature = RUNNING_A_WORKER,
 ): void {
+  const { DefaultLogger, makeTelemetryFilterString, Runtime } = temporalWorker(feature);
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const options: RuntimeOptions = {
@@ -59,7 +56,7 @@ async function connectWorker(options: ServeWorkerOptions): Promise<NativeConnect
   const config = loadConnectionConfig({ address: options.address, namespace: options.namespace });
   const connectionOptions = options.plainConnection ? { address: config.address } : config.connectionOptions;
   try {
-    return await NativeConnection.connect(connectionOptions);
+    return await temporalWorker().NativeConnection.connect(connectionOptions);
   } catch (error) {
     throw new CliError(
       `cannot reach the Temporal server at ${config.address}: ${errorMessage(error)}. Start one with 'lite-agent dev', or pass --address.`,

@@ -11,6 +11,8 @@ interface WorkerOptions {
 }
 
 async function worker(scope: CliScope, options: WorkerOptions): Promise<number> {
+  // Without @temporalio/worker (an optional peer), the one line naming the npm install to run, before anything starts.
+  (await import("../../runtime/temporal-worker.js")).temporalWorker();
   const [
     { demoAgentSet, importAgentSet },
     { serveWorker, serverInterrupts },

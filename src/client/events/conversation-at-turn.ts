@@ -1,6 +1,7 @@
 import type { Client } from "@temporalio/client";
 import type { DataConverter } from "@temporalio/common";
-import { Worker, type InjectedSinks } from "@temporalio/worker";
+import type { InjectedSinks } from "@temporalio/worker";
+import { REPLAYING_A_HISTORY, temporalWorker } from "../../runtime/temporal-worker.js";
 import { FORK_CAPTURE_REPLAY, type ForkCaptureSinks } from "../../wire/fork-capture.js";
 import { unknownMiddlewareIn } from "../../kernel/middleware/durable-middleware.js";
 import type { Message } from "../../kernel/vocabulary/messages.js";
@@ -40,6 +41,7 @@ export async function conversationAtTurn(
   turn: number,
   options: ConversationAtTurnOptions = {},
 ): Promise<TurnState> {
+  const { Worker } = temporalWorker(REPLAYING_A_HISTORY);
   const histories = await sessionExecutionHistories(client, sessionId);
   const workflowBundle = await loadWorkflowBundle({ modules: options.workflowModules ?? [] });
   let found: TurnState | undefined;

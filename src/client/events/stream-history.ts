@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from "@temporalio/client";
 import type { temporal } from "@temporalio/proto";
-import { Worker, type InjectedSinks } from "@temporalio/worker";
+import type { InjectedSinks } from "@temporalio/worker";
+import { REPLAYING_A_HISTORY, temporalWorker } from "../../runtime/temporal-worker.js";
 import { STREAM_CAPTURE_REPLAY, type StreamCaptureSinks } from "../../wire/stream-capture.js";
 import type { StreamEntry } from "../../contract/stream/stream-entry.js";
 import type { LoggedEntry } from "../../contract/stream/stream-entry.js";
@@ -65,7 +66,7 @@ export async function readEntriesFromHistory(
     const history = await historyOf(client, sessionId, current);
     if (history) yield { history, workflowId: sessionId };
   }
-  const replays = Worker.runReplayHistories(
+  const replays = temporalWorker(REPLAYING_A_HISTORY).Worker.runReplayHistories(
     {
       workflowBundle: await loadWorkflowBundle({ modules: options.workflowModules ?? [] }),
       sinks,
