@@ -33,6 +33,7 @@ export type * from "./kernel/vocabulary/session-events.js";
 export type * from "./kernel/loop/kernel-config.js";
 export type { AbortSignalLike, KernelPorts } from "./kernel/vocabulary/ports.js";
 export { NEVER_ABORTED } from "./kernel/vocabulary/ports.js";
+export { noopSandbox } from "./kernel/vocabulary/noop-sandbox.js";
 export { SteerController, type SteerInput } from "./kernel/vocabulary/steer-controller.js";
 export { forkConfig } from "./kernel/loop/fork.js";
 export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
