@@ -40,3 +40,6 @@ export interface SpillStore {
 
 /** Counts the tokens of messages. */
 export type TokenEstimator = (messages: Message[]) => number | Promise<number>;
+
+/** The seed's name for {@link CompactionResult}. */
+export type CompactResult = CompactionResult;
