@@ -1,9 +1,11 @@
 import type { AbortSignalLike } from "../vocabulary/ports.js";
 import type { AgentEvent } from "../vocabulary/events.js";
 import type { BackgroundCompletion, BackgroundStatus } from "./background-completion.js";
-import type { BackgroundKind } from "./background-limits.js";
 
-export type { BackgroundCompletion, BackgroundKind, BackgroundStatus };
+export type { BackgroundCompletion, BackgroundStatus };
+
+/** Whether a task blocks its run from ending (`joinable`) or not (`detached`). */
+export type BackgroundKind = "joinable" | "detached";
 
 /** A task's result with its status (`partial` keeps the output of work that did not finish). */
 export interface BackgroundRunResult {
