@@ -35,7 +35,8 @@ export interface CompactPass {
 /** Where large tool results go when moved off-context. */
 export interface SpillStore {
   put(content: string): string;
-  get(ref: string): string | undefined;
+  /** `null` for a ref it does not hold (the seed's contract). */
+  get(ref: string): string | null;
 }
 
 /** Counts the tokens of messages. */
