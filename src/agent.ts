@@ -1,11 +1,11 @@
 import { Channel } from "./kernel/vocabulary/channel.js";
-import { AbortError } from "./kernel/vocabulary/errors.js";
+import { AbortError, type AgentError } from "./kernel/vocabulary/errors.js";
 import type { AgentEvent, RunResult } from "./kernel/vocabulary/events.js";
 import type { ForkOptions } from "./kernel/vocabulary/tools.js";
 import type { KernelConfig, RunInput, RunOptions } from "./kernel/loop/kernel-config.js";
 import type { Message } from "./kernel/vocabulary/messages.js";
 import type { KernelPorts } from "./kernel/vocabulary/ports.js";
-import { directOutlet } from "./kernel/coroutine/event-outlet.js";
+import { directOutlet, type EventOutlet } from "./kernel/coroutine/event-outlet.js";
 import { runKernel, runKernelInto } from "./kernel/loop/run-kernel.js";
 import { nodePorts } from "./node-ports.js";
 import { listCheckpoints, requireCheckpointer, type Checkpoint } from "./checkpoint/list-checkpoints.js";
@@ -30,9 +30,12 @@ export interface RunHandle {
 
 /** An agent that runs in this process. */
 export interface Agent {
-  /** Runs the agent, yielding every event; returns the RunResult. */
+  /**
+   * Runs the agent, yielding every event; returns the RunResult. A fatal error (`ProviderError`, `CodecError` after
+   * its repairs, a throwing hook…) is yielded as the `error` event, then thrown, with no `done` (as the seed's).
+   */
   run(input: RunInput, options?: RunOptions): AsyncGenerator<AgentEvent, RunResult>;
-  /** Runs the agent to the end and returns the RunResult. */
+  /** Runs the agent to the end and returns the RunResult; rejects with a fatal error, as `run` throws it. */
   send(input: RunInput, options?: RunOptions): Promise<RunResult>;
   /** Starts the agent in the background and returns a handle. */
   runAsync(input: RunInput, options?: RunOptions): RunHandle;
@@ -69,13 +72,21 @@ export function createAgent(config: CreateAgentConfig): Agent {
     ...options,
     sessionId: options.sessionId ?? kernelConfig.ports.newId(),
   });
-  const run = (input: RunInput, options?: RunOptions) => runKernel(kernelConfig, input, withSession(options));
+  const events = (input: RunInput, options?: RunOptions) =>
+    runKernel(kernelConfig, input, withSession(options));
+  const run = (input: RunInput, options?: RunOptions) => throwingFatal(events(input, options));
   return {
     config: kernelConfig,
     run,
     // Nobody reads the events: the loop delivers them nowhere and never pauses for a consumer.
-    send: (input, options) => runKernelInto(UNREAD, kernelConfig, input, withSession(options)),
-    runAsync: (input, options) => startHandle(run, input, options),
+    send: async (input, options) => {
+      const fatal: { error?: AgentError } = {};
+      const result = await runKernelInto(fatalOnly(fatal), kernelConfig, input, withSession(options));
+      if (result.stopReason === "error" && fatal.error) throw fatal.error;
+      return result;
+    },
+    // The handle's events end with `done`, whatever the run's end: `wait()` resolves with the result.
+    runAsync: (input, options) => startHandle(events, input, options),
     fork: (seed, input, options = {}) => {
       const { forkId = "fork-1", tools, ...runOptions } = options;
       const sessionId = runOptions.sessionId ?? kernelConfig.ports.newId();
@@ -95,8 +106,42 @@ export function createAgent(config: CreateAgentConfig): Agent {
   };
 }
 
-/** Where `send` delivers its run's events. */
-const UNREAD = directOutlet(() => undefined);
+/** Where `send` delivers its run's events: only the fatal error is kept, to throw. */
+function fatalOnly(fatal: { error?: AgentError }): EventOutlet {
+  return directOutlet((event) => {
+    if (event.type === "error" && event.fatal) fatal.error = event.error;
+  });
+}
+
+/**
+ * The run's events up to its fatal `error`, which it then throws instead of yielding `done(error)`. A consumer that
+ * stops early closes the run, as it would the kernel's generator.
+ */
+async function* throwingFatal(
+  events: AsyncGenerator<AgentEvent, RunResult>,
+): AsyncGenerator<AgentEvent, RunResult> {
+  let fatal: AgentError | undefined;
+  let ended = false;
+  try {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) {
+        ended = true;
+        return next.value;
+      }
+      const event = next.value;
+      if (event.type === "error" && event.fatal) fatal = event.error;
+      if (event.type === "done" && event.reason === "error" && fatal) {
+        ended = true;
+        await events.return(event.result);
+        throw fatal;
+      }
+      yield event;
+    }
+  } finally {
+    if (!ended) await events.return(undefined as never);
+  }
+}
 
 function startHandle(run: Agent["run"], input: RunInput, options: RunOptions = {}): RunHandle {
   const controller = new AbortController();

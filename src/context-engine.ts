@@ -1,4 +1,7 @@
-import { createContextEngine, type ContextEngineOptions } from "./kernel/context/context-engine.js";
+import {
+  createContextEngine as createKernelEngine,
+  type ContextEngineOptions as KernelEngineOptions,
+} from "./kernel/context/context-engine.js";
 import type {
   ContextEngine as ContextEngineContract,
   ContextPreparation,
@@ -15,7 +18,7 @@ import { nodePorts } from "./node-ports.js";
  * How the seed constructs a ContextEngine (`new ContextEngine({ sessionId, checkpointer?, provider?, planner?,
  * archive?, windowTokens?, staticPrefix? })`), plus this kernel's own options, all optional but `sessionId`.
  */
-export interface ContextEngineInit extends Omit<ContextEngineOptions, "ports"> {
+export interface ContextEngineInit extends Omit<KernelEngineOptions, "ports"> {
   /** Default: the real clock and timers (`nodePorts`). */
   ports?: KernelPorts;
   /**
@@ -23,6 +26,14 @@ export interface ContextEngineInit extends Omit<ContextEngineOptions, "ports"> {
    * `context_view` in it, and appends each view it commits (a failed append surfaces on the next call).
    */
   checkpointer?: Checkpointer;
+}
+
+/** The seed's name for {@link ContextEngineInit}. */
+export type ContextEngineOptions = ContextEngineInit;
+
+/** The seed's factory: `new ContextEngine(options)`. */
+export function createContextEngine(options: ContextEngineOptions): ContextEngine {
+  return new ContextEngine(options);
 }
 
 /** What an instance holds; kept off the instance so the class stays structurally the `ContextEngine` interface. */
@@ -36,7 +47,7 @@ const slots = new WeakMap<object, EngineSlot>();
 
 /**
  * The ContextEngine as the seed exports it: a class to construct in process. It is the kernel's levelled engine
- * (`createContextEngine`), with the clock of this process and, given a checkpointer, the session's log as its
+ * (`createKernelEngine`), with the clock of this process and, given a checkpointer, the session's log as its
  * history and record. Agents do not need one: `context: {}` in their config gives each run its own.
  */
 export class ContextEngine implements ContextEngineContract {
@@ -87,7 +98,7 @@ async function settled(slot: EngineSlot): Promise<ContextEngineContract> {
 
 async function openEngine(init: ContextEngineInit, slot: EngineSlot): Promise<ContextEngineContract> {
   const { checkpointer, ports, ...options } = init;
-  if (!checkpointer) return createContextEngine({ ...options, ports: ports ?? nodePorts });
+  if (!checkpointer) return createKernelEngine({ ...options, ports: ports ?? nodePorts });
   const history: SessionEvent[] = [...(options.history ?? [])];
   for await (const stored of checkpointer.read(init.sessionId)) history.push(sessionEventOf(stored));
   const record = (event: SessionEvent): void => {
@@ -95,5 +106,5 @@ async function openEngine(init: ContextEngineInit, slot: EngineSlot): Promise<Co
     // Serialised: views land in the log in the order they were committed.
     slot.writes = slot.writes.then(() => checkpointer.append(init.sessionId, [event]).then(() => undefined));
   };
-  return createContextEngine({ ...options, ports: ports ?? nodePorts, history, record });
+  return createKernelEngine({ ...options, ports: ports ?? nodePorts, history, record });
 }

@@ -34,6 +34,7 @@ export type * from "./kernel/vocabulary/session-events.js";
 export type * from "./kernel/loop/kernel-config.js";
 export type { AbortSignalLike, KernelPorts } from "./kernel/vocabulary/ports.js";
 export { NEVER_ABORTED } from "./kernel/vocabulary/ports.js";
+export { noopSandbox } from "./kernel/vocabulary/noop-sandbox.js";
 export { SteerController, type SteerInput } from "./kernel/vocabulary/steer-controller.js";
 export { forkConfig } from "./kernel/loop/fork.js";
 export { askUserTool, renderAnswer, ASK_USER_TOOL } from "./kernel/builtin-tools/ask-user-tool.js";
@@ -62,6 +63,7 @@ export {
   type ToolExec,
   type ToolHookAction,
 } from "./kernel/middleware/middleware.js";
+export { runLifecycle, type LifecycleHook } from "./kernel/middleware/run-lifecycle.js";
 export { retry, type RetryOptions } from "./kernel/middleware/retry-middleware.js";
 export { fullJitterBackoff, type BackoffFn } from "./kernel/middleware/full-jitter-backoff.js";
 export { isRetryableProviderError } from "./kernel/middleware/is-retryable-provider-error.js";
@@ -99,7 +101,10 @@ export {
   toolResultBudgetPass,
   memorySpillStore,
   estimateTokens,
+  splitTurns,
+  SPILL_PREFIX,
   type CompactPass,
+  type CompactResult,
   type CompactionResult,
   type Compactor,
   type DefaultCompactorOptions,
@@ -111,6 +116,7 @@ export {
   type SpillStore,
   type TokenBudgetCompactorOptions,
   type TokenEstimator,
+  type ToolResultBudgetOptions,
   type ToolResultBudgetPassOptions,
 } from "./kernel/compaction/index.js";
 export { defineMiddleware, type MiddlewareFactory } from "./kernel/middleware/durable-middleware.js";
@@ -144,30 +150,39 @@ export {
   type MemoryCheckpointerOptions,
 } from "./kernel/checkpoint/index.js";
 export { fileCheckpointer, type FileCheckpointerOptions } from "./checkpoint/file-checkpointer.js";
-export {
-  createBackgroundTasks,
-  type BackgroundTasksOptions,
-  type BackgroundCompletion,
-  type BackgroundLimits,
-  type BackgroundOutcome,
-  type BackgroundSpawn,
-  type BackgroundStatus,
-  type BackgroundTasks,
-} from "./kernel/background/index.js";
+export { createBackgroundTasks, type BackgroundDeps } from "./background-tasks.js";
+export { backgroundCompletionMessage, type BackgroundTasksOptions } from "./kernel/background/index.js";
+export type * from "./kernel/background/types.js";
 // The seed's constructible class (the kernel's interface of the same name is its contract).
-export { ContextEngine, type ContextEngineInit } from "./context-engine.js";
+export {
+  ContextEngine,
+  createContextEngine,
+  type ContextEngineInit,
+  type ContextEngineOptions,
+} from "./context-engine.js";
 export {
   memoryContextArchive,
   type ContextArchive,
+  type ContextArchivePutResult,
   type ContextFact,
   type ContextPlanner,
   type ContextPlannerInput,
+  type ContextPlannerProvider,
   type ContextProposal,
+  type ContextProposalSegment,
   type ContextSegment,
   type ContextView,
+  type Fact,
+  type ProjectContextOptions,
+  type StateEntry,
+  type StaticPrefixInput,
 } from "./kernel/context/index.js";
 
 // Providers: OpenAI and any OpenAI-compatible endpoint; the seed's fake model (the rest is in ./testing).
 export * from "./providers/openai-provider.js";
 export * from "./providers/fake-provider.js";
 export * from "./providers/scripted-provider.js";
+
+// The seed exports its conformance suites from its root too (also in ./testing).
+export * from "./testing/checkpointer-conformance.js";
+export * from "./testing/provider-conformance.js";

@@ -8,6 +8,7 @@ import { startHeartbeatPulse } from "./heartbeat-pulse.js";
 import { SecretScrubber } from "../wire/scrub-secrets.js";
 import { toolEventRelay, type ToolEventRelay } from "./tool-event-relay.js";
 import { toolFork } from "./tool-fork.js";
+import { noopSandbox } from "../kernel/vocabulary/noop-sandbox.js";
 
 /**
  * The `executeTool` activity: validates the input with the tool's zod schema and runs the registered implementation;
@@ -61,6 +62,8 @@ function toolContext(
     emit: (event) => events.emit(event),
     call: input.call,
     turn: input.turn,
+    // Durable agents configure no sandbox: tools see the seed's default.
+    sandbox: noopSandbox(),
     // A timed-out attempt's last heartbeat details go into history.
     heartbeat: (details) => context.heartbeat(events.heartbeatDetails(scrubber.scrubValue(details))),
   };

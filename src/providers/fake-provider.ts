@@ -48,7 +48,7 @@ export type FakeExhaustion = "throw" | "repeat-last";
 
 /** Options of {@link fakeProvider}. */
 export interface FakeProviderOptions {
-  /** Default `"throw"`, so a test that makes more model calls than it scripted fails loudly. */
+  /** Default `"repeat-last"` (the seed's); `"throw"` makes a test that calls the model more than scripted fail. */
   onExhausted?: FakeExhaustion;
   /** Default `"fake"`. */
   id?: string;
@@ -63,9 +63,9 @@ export interface FakeProvider extends ModelProvider {
 }
 
 /**
- * A deterministic ModelProvider for tests: each `stream()` plays the next scripted turn; past the script it throws a
- * plain Error (`script exhausted…`, so `retry()` never hides it) or, with `onExhausted: "repeat-last"`, replays the
- * last turn. Uses no Node built-ins, so workflow tests can use it.
+ * A deterministic ModelProvider for tests: each `stream()` plays the next scripted turn; past the script it replays
+ * the last turn or, with `onExhausted: "throw"`, throws a plain Error (`script exhausted…`, which `retry()` never
+ * hides). Uses no Node built-ins, so workflow tests can use it.
  */
 export function fakeProvider(
   turns: readonly FakeScriptTurn[],
@@ -79,7 +79,7 @@ export function fakeProvider(
     stream(request: ModelRequest, signal?: AbortSignalLike): AsyncIterable<ModelChunk> {
       const index = requests.length;
       requests.push({ ...request, messages: [...request.messages] });
-      return playTurn(() => pickTurn(script, index, request, options.onExhausted ?? "throw"), signal);
+      return playTurn(() => pickTurn(script, index, request, options.onExhausted ?? "repeat-last"), signal);
     },
   };
   if (options.context) return { ...provider, context: options.context };

@@ -1,5 +1,7 @@
 import type { DurableEvent } from "../../src/client.js";
 import type { AgentEvent, RunResult } from "../../src/kernel/vocabulary/events.js";
+import type { Agent } from "../../src/agent.js";
+import { runKernel } from "../../src/kernel/loop/run-kernel.js";
 
 /** Drains a run, returning every event and the result. */
 export function collect(
@@ -30,4 +32,12 @@ export function eventTypes(events: AgentEvent[], { collapseDeltas = false } = {}
   const types = events.map((event) => event.type);
   if (!collapseDeltas) return types;
   return types.filter((type, index) => !(type.endsWith("_delta") && types[index - 1] === type));
+}
+
+/** The agent's kernel run itself: its events end with `done` even after a fatal error (`agent.run` throws it). */
+export function kernelOf(agent: Agent): Pick<Agent, "run"> {
+  return {
+    run: (input, options = {}) =>
+      runKernel(agent.config, input, { ...options, sessionId: options.sessionId ?? "test-session" }),
+  };
 }

@@ -1,8 +1,7 @@
 import { AgentError } from "../vocabulary/errors.js";
-import type { BackgroundLimits } from "./types.js";
+import type { BackgroundKind, BackgroundLimits } from "./types.js";
 
-/** Whether a task blocks its run from ending (`joinable`) or not (`detached`). */
-export type BackgroundKind = "joinable" | "detached";
+export type { BackgroundKind };
 
 /** Throws the `maxTotal` error when `running` tasks leave no room for one more (no limit when `maxTotal` is unset). */
 export function checkTotalLimit(running: number, maxTotal: number | undefined): void {

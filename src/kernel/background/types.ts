@@ -4,14 +4,35 @@ import type { BackgroundCompletion, BackgroundStatus } from "./background-comple
 
 export type { BackgroundCompletion, BackgroundStatus };
 
-/** What a task's `run` returns. */
-export type BackgroundOutcome = string | { content: string; status: BackgroundStatus };
+/** Whether a task blocks its run from ending (`joinable`) or not (`detached`). */
+export type BackgroundKind = "joinable" | "detached";
+
+/** A task's result with its status (`partial` keeps the output of work that did not finish). */
+export interface BackgroundRunResult {
+  content: string;
+  status: BackgroundStatus;
+}
+
+/** What a task's `run` returns: a string is `completed`. */
+export type BackgroundOutcome = string | BackgroundRunResult;
+
+/** What `spawn` returns, and what `listDetached` lists. */
+export interface BackgroundHandle {
+  id: string;
+  label: string;
+}
+
+/** New output of a detached task since the last read; `done` once it has finished. */
+export interface BackgroundRead {
+  output: string;
+  done: boolean;
+}
 
 /** A task to start in the background. */
 export interface BackgroundSpawn {
   label: string;
   /** `joinable` (default) blocks the run from ending; `detached` never does. */
-  kind?: "joinable" | "detached";
+  kind?: BackgroundKind;
   awaitIdle?: boolean;
   run(
     signal: AbortSignalLike,
@@ -33,7 +54,7 @@ export interface BackgroundLimits {
 
 /** A registry of background tasks. */
 export interface BackgroundTasks {
-  spawn(task: BackgroundSpawn): { id: string; label: string };
+  spawn(task: BackgroundSpawn): BackgroundHandle;
   pendingJoinable(): number;
   pendingDetached(): number;
   hasCompleted(): boolean;
@@ -43,7 +64,7 @@ export interface BackgroundTasks {
    * Also resolves, never rejects, when `signal` aborts: callers check `signal.aborted`.
    */
   waitNextJoinable(signal?: AbortSignalLike): Promise<void>;
-  read(id: string, options?: { filter?: RegExp }): { output: string; done: boolean } | null;
+  read(id: string, options?: { filter?: RegExp }): BackgroundRead | null;
   /** Every detached task of this registry, finished ones with `done: true`. */
   listDetached(): { id: string; label: string; done: boolean }[];
   cancel(id: string): boolean;
@@ -51,3 +72,6 @@ export interface BackgroundTasks {
   /** Resolves once no joinable task is running (at once when none is); a registry may leave it out. */
   joinableStopped?(): Promise<void>;
 }
+
+/** The seed's name for {@link BackgroundSpawn}. */
+export type BackgroundSpawnOptions = BackgroundSpawn;

@@ -1,12 +1,23 @@
 /** The compaction toolbox: passes, compactors and the two compaction middlewares. */
-export type { CompactPass, CompactionResult, Compactor, SpillStore, TokenEstimator } from "./types.js";
+export type {
+  CompactPass,
+  CompactResult,
+  CompactionResult,
+  Compactor,
+  SpillStore,
+  TokenEstimator,
+} from "./types.js";
 export { estimateTokens, IMAGE_TOKEN_ESTIMATE } from "./estimate-tokens.js";
 export { splitTurns, isTurnStart } from "./passes/split-turns.js";
 export { snipPass, type SnipPassOptions } from "./passes/snip-pass.js";
 export { microPass, type MicroPassOptions } from "./passes/micro-pass.js";
 export { SPILL_PREFIX, spillMarker, isSpilled, spillRef } from "./passes/spill-marker.js";
 export { memorySpillStore } from "./memory-spill-store.js";
-export { toolResultBudgetPass, type ToolResultBudgetPassOptions } from "./passes/tool-result-budget-pass.js";
+export {
+  toolResultBudgetPass,
+  type ToolResultBudgetOptions,
+  type ToolResultBudgetPassOptions,
+} from "./passes/tool-result-budget-pass.js";
 export { runPipeline } from "./run-pipeline.js";
 export { defaultCompactor, type DefaultCompactorOptions } from "./default-compactor.js";
 export {

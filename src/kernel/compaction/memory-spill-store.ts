@@ -13,7 +13,7 @@ export function memorySpillStore(): SpillStore {
       return ref;
     },
     get(ref) {
-      return blobs.get(ref);
+      return blobs.get(ref) ?? null;
     },
   };
 }

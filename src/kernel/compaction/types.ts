@@ -35,8 +35,12 @@ export interface CompactPass {
 /** Where large tool results go when moved off-context. */
 export interface SpillStore {
   put(content: string): string;
-  get(ref: string): string | undefined;
+  /** `null` for a ref it does not hold (the seed's contract). */
+  get(ref: string): string | null;
 }
 
 /** Counts the tokens of messages. */
 export type TokenEstimator = (messages: Message[]) => number | Promise<number>;
+
+/** The seed's name for {@link CompactionResult}. */
+export type CompactResult = CompactionResult;

@@ -1,5 +1,6 @@
 /** The ContextEngine: levelled projection of durable messages into what the model sees (seed A9). */
 export type * from "./types.js";
+export type * from "./projection-types.js";
 export { createContextEngine, type ContextEngineOptions } from "./context-engine.js";
 export { memoryContextArchive } from "./memory-context-archive.js";
 export {

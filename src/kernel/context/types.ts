@@ -1,6 +1,6 @@
 import type { ContextStatus } from "../vocabulary/events.js";
 import type { Message } from "../vocabulary/messages.js";
-import type { NativeContextEdits } from "../vocabulary/model.js";
+import type { ModelProvider, NativeContextEdits } from "../vocabulary/model.js";
 import type { AbortSignalLike } from "../vocabulary/ports.js";
 import type { ToolSpec } from "../vocabulary/tool-calls.js";
 
@@ -107,4 +107,16 @@ export interface RestoredContextState {
   facts: ContextFact[];
   workingState: Record<string, string>;
   archiveRefs: string[];
+}
+
+/** What the seed's archive returns from `put`; this kernel's archive returns the ref alone. */
+export interface ContextArchivePutResult {
+  ref: string;
+  preview: string;
+}
+
+/** The seed's planner given as a model to ask (this kernel takes a {@link ContextPlanner}). */
+export interface ContextPlannerProvider {
+  provider: ModelProvider;
+  model: string;
 }

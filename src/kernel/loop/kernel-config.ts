@@ -77,6 +77,9 @@ export interface ContextOptions {
   archive?: ContextArchive;
 }
 
+/** The seed's name for {@link ContextOptions}. */
+export type KernelContextOptions = ContextOptions;
+
 /** Where steering messages come from; `SteerController` is one, the workflow driver's signal queue another. */
 export interface SteerSource {
   takeSteers(): Message[];

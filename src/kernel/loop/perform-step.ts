@@ -1,7 +1,7 @@
 import { budgetOverrun } from "../vocabulary/budget.js";
 import { send } from "../coroutine/event-outlet.js";
 import type { MaybeAsync } from "../coroutine/maybe-async.js";
-import { runLifecycle } from "../middleware/middleware.js";
+import { runHooks } from "../middleware/middleware.js";
 import { modelPhase } from "../phases/model-phase.js";
 import type { RunState } from "./run-state.js";
 import type { SuspendPort } from "../vocabulary/run-snapshot.js";
@@ -26,7 +26,7 @@ export function performStep(
     case "emit":
       return step.drain ? send(run.out, ...run.sink.drain(), ...step.events) : send(run.out, ...step.events);
     case "hook":
-      return runLifecycle(run.config.use, step.hook, run.ctx);
+      return runHooks(run.config.use, step.hook, run.ctx);
     case "check_turn":
       return checkTurn(run, step.askSuspend, suspend);
     case "start_turn":

@@ -139,7 +139,7 @@ export function composeToolCall(
  * Runs one lifecycle hook of every middleware, in array order, one after another. Returns a promise only when a
  * hook did (await it then); synchronous hooks cost the loop no promise.
  */
-export function runLifecycle(
+export function runHooks(
   middleware: readonly Middleware[],
   hook: "beforeAgent" | "beforeModel" | "afterTurn",
   ctx: AgentContext,

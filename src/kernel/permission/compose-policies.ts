@@ -6,11 +6,11 @@ const SEVERITY: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2
 /**
  * Merges policies (e.g. managed, user and project layers) so the strictest answer wins (deny > ask > allow), as its
  * layer gave it (`ruleId`, `reason`); ties go to the earlier layer, and a deny stops evaluation. A throwing layer
- * makes the check throw, which the gate turns into a deny. With no layers the answer is allow.
+ * makes the check throw, which the gate turns into a deny. With no layers the answer is `{ decision: "allow" }`.
  */
 export function composePolicies(...policies: PermissionPolicy[]): PermissionPolicy {
   return {
-    async check(call, ctx): Promise<Decision | PolicyVerdict> {
+    async check(call, ctx): Promise<PolicyVerdict> {
       let winner: Decision | PolicyVerdict = "allow";
       let winnerSeverity = -1;
       for (const layer of policies) {
@@ -22,7 +22,8 @@ export function composePolicies(...policies: PermissionPolicy[]): PermissionPoli
         }
         if (severity >= SEVERITY.deny) break;
       }
-      return winner;
+      // Always a verdict, a bare decision wrapped (the seed's shape).
+      return typeof winner === "string" ? { decision: winner } : winner;
     },
   };
 }

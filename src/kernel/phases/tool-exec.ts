@@ -6,6 +6,7 @@ import type { RunState } from "../loop/run-state.js";
 import type { AnyTool, ToolCall, ToolContext, ToolOutput, ToolResult } from "../vocabulary/tools.js";
 import type { MaybeAsync } from "../coroutine/maybe-async.js";
 import { continueWith } from "../coroutine/later.js";
+import { noopSandbox } from "../vocabulary/noop-sandbox.js";
 
 /**
  * The innermost layer of a tool call: unknown tools and invalid arguments become error results for the model
@@ -89,6 +90,9 @@ export function errorResult(call: ToolCall, content: string): ToolResult {
   return { id: call.id, name: call.name, content, isError: true };
 }
 
+/** The seed's default sandbox, shared by every call made without one. */
+const NO_SANDBOX = noopSandbox();
+
 /** What the tool sees of the run. */
 function toolContext(run: RunState, tctx: ToolCallContext): ToolContext {
   const { config } = run;
@@ -98,10 +102,10 @@ function toolContext(run: RunState, tctx: ToolCallContext): ToolContext {
     emit: tctx.emit,
     call: tctx.call,
     turn: tctx.turn,
+    sandbox: config.sandbox ?? NO_SANDBOX,
   };
   if (config.approval) ctx.approval = config.approval;
   if (config.input) ctx.input = config.input;
-  if (config.sandbox) ctx.sandbox = config.sandbox;
   if (run.fork) ctx.fork = run.fork;
   ctx.addUsage = (usage) => void (run.usage = addUsage(run.usage, usage));
   if (run.background) ctx.background = run.background.tasks;

@@ -81,8 +81,22 @@ export interface ProviderContextCapabilities {
   clearToolUses?: boolean;
   clearThinking?: boolean;
   compact?: boolean;
-  promptCache?: { mode: "automatic" };
+  promptCache?: ProviderPromptCache;
 }
+
+/** Caching of the prompt prefix that the provider does by itself. */
+export interface ProviderPromptCache {
+  mode: "automatic";
+}
+
+/**
+ * The seed's provider-native request edit. Here a capability is a flag and the edit travels on the request
+ * (`ModelRequest.contextEdits`) for the provider to apply: docs/porting.md.
+ */
+export type ProviderContextEdit = (
+  request: ModelRequest,
+  signal?: AbortSignalLike,
+) => ModelRequest | Promise<ModelRequest>;
 
 /** A streaming model adapter. */
 export interface ModelProvider {

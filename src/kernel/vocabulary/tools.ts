@@ -31,10 +31,15 @@ export interface ToolSecurity {
   sideEffects?: boolean;
 }
 
+/** Where a wrapped command will run. */
+export interface SandboxWrapOptions {
+  cwd: string;
+}
+
 /** Runs shell commands inside an isolation layer. */
 export interface Sandbox {
   id: string;
-  wrap(command: string, options: { cwd: string }): string | Promise<string>;
+  wrap(command: string, options: SandboxWrapOptions): string | Promise<string>;
   initialize?(): Promise<void>;
   dispose?(): Promise<void>;
 }

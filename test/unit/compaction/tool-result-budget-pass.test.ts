@@ -42,7 +42,7 @@ describe("toolResultBudgetPass", () => {
     const pass = toolResultBudgetPass({ store, budgetBytes: 50 });
     const once = pass.apply([resultOf("a", "x".repeat(100))]);
     expect(pass.apply(once)).toBe(once);
-    expect(store.get("m2")).toBeUndefined();
+    expect(store.get("m2")).toBeNull();
   });
 });
 
@@ -53,7 +53,7 @@ describe("memorySpillStore", () => {
     expect([first.put("a"), first.put("b")]).toEqual(["m1", "m2"]);
     expect([second.put("a"), second.put("b")]).toEqual(["m1", "m2"]);
     expect(first.get("m2")).toBe("b");
-    expect(first.get("nope")).toBeUndefined();
+    expect(first.get("nope")).toBeNull();
   });
 });
 

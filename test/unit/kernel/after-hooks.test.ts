@@ -12,7 +12,7 @@ import type { Middleware, ModelResponse, RunEnd } from "../../../src/kernel/midd
 import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
-import { collect } from "../../support/collect.js";
+import { collect, kernelOf } from "../../support/collect.js";
 
 const echo = defineTool({
   name: "echo",
@@ -217,7 +217,9 @@ describe("the Go seed's after-hooks", () => {
       },
     };
     const { events, result } = await collect(
-      createAgent({ model: fakeProvider([textTurn("ok")]), codec: nativeCodec(), use: [thrower] }).run("go"),
+      kernelOf(
+        createAgent({ model: fakeProvider([textTurn("ok")]), codec: nativeCodec(), use: [thrower] }),
+      ).run("go"),
     );
     expect(events.find((e) => e.type === "error")).toMatchObject({ fatal: true });
     expect(result.stopReason).toBe("error");

@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../../src/kernel/vocabulary/events.js";
 import type { Message } from "../../../src/kernel/vocabulary/messages.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn } from "../../../src/testing/builders.js";
-import { collect } from "../../support/collect.js";
+import { collect, kernelOf } from "../../support/collect.js";
 
 const history: Message[] = Array.from({ length: 12 }, (_, index) => ({
   role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
@@ -33,7 +33,9 @@ describe("context overflow", () => {
 
   it("without the ContextEngine an overflow is a fatal error", async () => {
     const model = fakeProvider([{ error: new ProviderError("prompt too long", 413) }]);
-    const { result } = await collect(createAgent({ model, codec: nativeCodec() }).run("hi", { history }));
+    const { result } = await collect(
+      kernelOf(createAgent({ model, codec: nativeCodec() })).run("hi", { history }),
+    );
     expect(result.stopReason).toBe("error");
     expect(model.requests).toHaveLength(1);
   });
@@ -42,7 +44,7 @@ describe("context overflow", () => {
     const overflow = { error: new ProviderError("maximum context length exceeded", 400) };
     const model = fakeProvider([overflow, overflow]);
     const { result } = await collect(
-      createAgent({ model, codec: nativeCodec(), context: {} }).run("hi", { history }),
+      kernelOf(createAgent({ model, codec: nativeCodec(), context: {} })).run("hi", { history }),
     );
     expect(result.stopReason).toBe("error");
     expect(model.requests).toHaveLength(2);

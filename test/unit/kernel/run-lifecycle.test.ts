@@ -8,7 +8,7 @@ import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { assistantMessage, imageBlock, textBlock } from "../../../src/kernel/vocabulary/messages.js";
 import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
-import { collect } from "../../support/collect.js";
+import { collect, kernelOf } from "../../support/collect.js";
 
 const noop = defineTool({
   name: "noop",
@@ -56,7 +56,9 @@ describe("run lifecycle", () => {
 
   it("a provider error ends with a fatal error event and done(error)", async () => {
     const model = fakeProvider([{ error: new ProviderError("bad request", 400) }]);
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec() }).run("hi"));
+    const { events, result } = await collect(
+      kernelOf(createAgent({ model, codec: nativeCodec() })).run("hi"),
+    );
     const error = events.find((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>;
     expect(error.fatal).toBe(true);
     expect(error.error).toBeInstanceOf(ProviderError);
@@ -72,7 +74,9 @@ describe("run lifecycle", () => {
         yield { type: "text_delta" as const, text: "x" };
       },
     };
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec() }).run("hi"));
+    const { events, result } = await collect(
+      kernelOf(createAgent({ model, codec: nativeCodec() })).run("hi"),
+    );
     const error = events.find((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>;
     expect(error.error).toBeInstanceOf(ProviderError);
     expect(error.error.message).toMatch(/message_done/);
@@ -82,7 +86,7 @@ describe("run lifecycle", () => {
   it("maxTurns ends the run with max_turns, without throwing", async () => {
     const model = fakeProvider([loopTurn(), loopTurn(), loopTurn()]);
     const { events, result } = await collect(
-      createAgent({ model, codec: nativeCodec(), tools: [noop], maxTurns: 2 }).run("go"),
+      kernelOf(createAgent({ model, codec: nativeCodec(), tools: [noop], maxTurns: 2 })).run("go"),
     );
     expect(result.stopReason).toBe("max_turns");
     expect(model.requests).toHaveLength(2);
@@ -154,7 +158,7 @@ describe("run lifecycle", () => {
     const bad = { text: "{oops", message: assistantMessage([textBlock("{oops")]) };
     const model = fakeProvider([bad, bad]);
     const { events, result } = await collect(
-      createAgent({ model, codec: jsonCodec(), maxDecodeRetries: 1 }).run("hi"),
+      kernelOf(createAgent({ model, codec: jsonCodec(), maxDecodeRetries: 1 })).run("hi"),
     );
     const errors = events.filter((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>[];
     expect(errors.map((e) => e.fatal)).toEqual([false, true]);
@@ -219,7 +223,9 @@ describe("run lifecycle", () => {
         },
       },
     ];
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec(), use }).run("x"));
+    const { events, result } = await collect(
+      kernelOf(createAgent({ model, codec: nativeCodec(), use })).run("x"),
+    );
     expect(events.map((e) => e.type)).toEqual(["error", "done"]);
     expect(result.stopReason).toBe("error");
   });

@@ -9,7 +9,7 @@ import { fakeProvider } from "../../../src/providers/fake-provider.js";
 import { textTurn, toolCallTurn } from "../../../src/testing/builders.js";
 import { defineTool } from "../../../src/kernel/vocabulary/tools.js";
 import { z } from "zod";
-import { collect, eventTypes } from "../../support/collect.js";
+import { collect, eventTypes, kernelOf } from "../../support/collect.js";
 
 const done = (text: string): ModelChunk => ({
   type: "message_done",
@@ -126,7 +126,9 @@ describe("a whole model stream", () => {
 
   it("a call that fails ends the run with the provider's error and the call's end", async () => {
     const model = wholeProvider(fakeProvider([{ error: new ProviderError("bad request", 400) }]));
-    const { events, result } = await collect(createAgent({ model, codec: nativeCodec() }).run("go"));
+    const { events, result } = await collect(
+      kernelOf(createAgent({ model, codec: nativeCodec() })).run("go"),
+    );
     const end = events.find((event) => event.type === "model_call_end");
     expect(end).toMatchObject({ error: "bad request" });
     expect(events.find((event) => event.type === "error")).toMatchObject({ fatal: true });

@@ -46,7 +46,7 @@ describe("composePolicies", () => {
         return "allow";
       },
     };
-    expect(await composePolicies(fixed("deny"), later).check(call("x"), ctx)).toBe("deny");
+    expect(await composePolicies(fixed("deny"), later).check(call("x"), ctx)).toEqual({ decision: "deny" });
     expect(asked).toBe(false);
   });
 
@@ -60,13 +60,15 @@ describe("composePolicies", () => {
       decision: "deny",
       ruleId: "managed",
     });
-    expect(await composed.check(call("bash", { command: "ls" }), ctx)).toBe("allow");
+    expect(await composed.check(call("bash", { command: "ls" }), ctx)).toEqual({ decision: "allow" });
   });
 
   it("awaits async layers and allows when there are none", async () => {
     const asyncAsk: PermissionPolicy = { check: async () => "ask" as const };
-    expect(await composePolicies(fixed("allow"), asyncAsk).check(call("x"), ctx)).toBe("ask");
-    expect(await composePolicies().check(call("x"), ctx)).toBe("allow");
+    expect(await composePolicies(fixed("allow"), asyncAsk).check(call("x"), ctx)).toEqual({
+      decision: "ask",
+    });
+    expect(await composePolicies().check(call("x"), ctx)).toEqual({ decision: "allow" });
   });
 
   it("propagates a layer's throw (the gate then fails closed)", async () => {

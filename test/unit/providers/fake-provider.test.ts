@@ -73,9 +73,9 @@ describe("fakeProvider", () => {
     expect(chunks.map((c) => c.type)).toEqual(["message_done"]);
   });
 
-  it("plays turns in order and fails loudly when the script runs out", async () => {
+  it("plays turns in order and, with onExhausted: 'throw', fails loudly when the script runs out", async () => {
     const second = { text: "B", message: assistantMessage("B") };
-    const provider = fakeProvider([hello, second]);
+    const provider = fakeProvider([hello, second], { onExhausted: "throw" });
     await collect(provider);
     expect((await collect(provider)).at(-1)).toMatchObject({ message: second.message });
 
@@ -92,6 +92,14 @@ describe("fakeProvider", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(ProviderError);
     expect((error as Error).message).toBe("fakeProvider: script exhausted after 0 turns (request #1)");
+  });
+
+  it("repeats the last turn by default, as the seed's does", async () => {
+    const last = { text: "Z", message: assistantMessage("Z") };
+    const provider = fakeProvider([hello, last]);
+    await collect(provider);
+    for (let i = 0; i < 3; i++)
+      expect((await collect(provider)).at(-1)).toMatchObject({ message: last.message });
   });
 
   it("repeats the last turn with onExhausted: 'repeat-last'", async () => {

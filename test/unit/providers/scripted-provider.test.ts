@@ -86,13 +86,13 @@ describe("scriptedProvider", () => {
   });
 
   it("fails loudly when the script runs out, or repeats the last step when asked", async () => {
-    const strict = scriptedProvider([{ text: "a" }]);
+    const strict = scriptedProvider([{ text: "a" }], { onExhausted: "throw" });
     await collect(strict);
     await expect(collect(strict)).rejects.toThrow(
       "fakeProvider: script exhausted after 1 turns (request #2)",
     );
 
-    const lenient = scriptedProvider([{ text: "a" }], { onExhausted: "repeat-last" });
+    const lenient = scriptedProvider([{ text: "a" }]);
     await collect(lenient);
     expect(finalOf(await collect(lenient)).message).toEqual(assistantMessage([textBlock("a")]));
     expect(lenient.requests).toHaveLength(2);

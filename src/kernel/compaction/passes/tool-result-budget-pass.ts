@@ -11,6 +11,9 @@ export interface ToolResultBudgetPassOptions {
   budgetBytes?: number;
 }
 
+/** The seed's name for {@link ToolResultBudgetPassOptions}. */
+export type ToolResultBudgetOptions = ToolResultBudgetPassOptions;
+
 /**
  * Keeps the total tool-result body size (UTF-16 length) under `budgetBytes` by moving the largest bodies to `store`,
  * each replaced by a {@link spillMarker}; blocks stay, so calls and results still pair, and spilled bodies are not
