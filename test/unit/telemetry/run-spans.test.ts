@@ -16,6 +16,7 @@ async function setup() {
   const recorded: string[] = [];
   const metrics = {
     turnEnded: (agent: string) => recorded.push(`turn ${agent}`),
+    runEnded: (agent: string, reason: string) => recorded.push(`ended ${agent} ${reason}`),
     approvalRequested: (agent: string) => recorded.push(`asked ${agent}`),
     approvalResolved: (agent: string, decision: string, waited?: number) =>
       recorded.push(`resolved ${agent} ${decision} ${waited}`),
@@ -52,7 +53,13 @@ describe("RunSpans", () => {
     send("run-a", { type: "turn_end", turn: 2, stopReason: "stop" }, done);
     const names = finished().map((span) => span.name);
     expect(names.sort()).toEqual(["approval refund", "invoke_agent agent", "turn 1", "turn 2"]);
-    expect(recorded).toEqual(["asked agent", "resolved agent allow 0", "turn agent", "turn agent"]);
+    expect(recorded).toEqual([
+      "asked agent",
+      "resolved agent allow 0",
+      "turn agent",
+      "turn agent",
+      "ended agent stop",
+    ]);
     expect(spans.openRuns).toBe(0);
   });
 
@@ -81,7 +88,13 @@ describe("RunSpans", () => {
       expect(span.parentSpanId).toBe(run.spanContext().spanId);
     }
     expect(byName("approval refund").parentSpanId).toBe(byName("turn 1").spanContext().spanId);
-    expect(recorded).toEqual(["asked agent", "resolved agent allow 2500", "turn agent", "turn agent"]);
+    expect(recorded).toEqual([
+      "asked agent",
+      "resolved agent allow 2500",
+      "turn agent",
+      "turn agent",
+      "ended agent stop",
+    ]);
     expect(spans.openRuns).toBe(0);
   });
 
@@ -99,7 +112,7 @@ describe("RunSpans", () => {
     const turn = byName("turn 3");
     expect(turn.spanContext()).toMatchObject(turnSpanIds("session-1", "run-b", 3));
     expect(turn.attributes["lite_agent.resumed"]).toBe(true);
-    expect(recorded).toEqual(["resolved agent deny undefined", "turn agent"]);
+    expect(recorded).toEqual(["resolved agent deny undefined", "turn agent", "ended agent stop"]);
   });
 
   it("ends what a run left open when it ends (an aborted run mid-approval)", async () => {
@@ -116,12 +129,15 @@ describe("RunSpans", () => {
 
   it("counts without tracing", () => {
     const recorded: string[] = [];
-    const metrics = { turnEnded: () => recorded.push("turn") } as unknown as AgentMetrics;
+    const metrics = {
+      turnEnded: () => recorded.push("turn"),
+      runEnded: (_agent: string, reason: string) => recorded.push(`ended ${reason}`),
+    } as unknown as AgentMetrics;
     const spans = new RunSpans(undefined, metrics);
     spans.event(session, "agent", "run-d", { type: "turn_start", turn: 1 });
     spans.event(session, "agent", "run-d", { type: "turn_end", turn: 1, stopReason: "stop" });
     spans.event(session, "agent", "run-d", { type: "done", reason: "stop", usage });
-    expect(recorded).toEqual(["turn"]);
+    expect(recorded).toEqual(["turn", "ended stop"]);
     expect(spans.openRuns).toBe(0);
   });
 });
