@@ -46,6 +46,17 @@ export function isMissingPackage(error: unknown, packages: readonly string[]): b
   );
 }
 
+/** `error` as a {@link MissingPackageError} when it says one of `packages` is not installed; else `error` itself. */
+export function missingPackageOr(
+  error: unknown,
+  feature: string,
+  packages: readonly OptionalPackage[],
+): unknown {
+  return isMissingPackage(error, packages)
+    ? new MissingPackageError(feature, packages, { cause: error })
+    : error;
+}
+
 /**
  * Loads a feature's packages (`load` does the `import()`s); a package of `packages` that is not installed becomes a
  * {@link MissingPackageError}, any other error passes through untouched.
@@ -58,8 +69,7 @@ export async function importOptional<T>(
   try {
     return await load();
   } catch (error) {
-    if (isMissingPackage(error, packages)) throw new MissingPackageError(feature, packages, { cause: error });
-    throw error;
+    throw missingPackageOr(error, feature, packages);
   }
 }
 
@@ -73,7 +83,8 @@ export function assertInstalled(feature: string, packages: readonly OptionalPack
       import.meta.resolve(name);
     } catch (error) {
       // Anything else (a subpath the exports map does not list) means the package is there.
-      if (isMissingPackage(error, [name])) throw new MissingPackageError(feature, packages, { cause: error });
+      const missing = missingPackageOr(error, feature, packages);
+      if (missing instanceof MissingPackageError) throw missing;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type * as TemporalWorker from "@temporalio/worker";
-import { MissingPackageError, isMissingPackage } from "./optional-package.js";
+import { missingPackageOr } from "./optional-package.js";
 
 /** What needs `@temporalio/worker` when it is a worker: `createWorker`, the CLI's `dev`, `worker` and the demo. */
 export const RUNNING_A_WORKER = "Running a worker";
@@ -14,14 +14,12 @@ const require = createRequire(import.meta.url);
  * `@temporalio/worker` (an optional peer dependency: its native core is most of a plain install), loaded where it is
  * used, so the main entry, `./client` and `./storage` load without it. Synchronous: the package is CommonJS, and the
  * module is the one `import` gives (Node shares CommonJS modules between both). Without the package, a
- * {@link MissingPackageError} naming `feature` and the `npm install` to run.
+ * `MissingPackageError` naming `feature` and the `npm install` to run.
  */
 export function temporalWorker(feature: string = RUNNING_A_WORKER): typeof TemporalWorker {
   try {
     return require("@temporalio/worker") as typeof TemporalWorker;
   } catch (error) {
-    if (isMissingPackage(error, ["@temporalio/worker"]))
-      throw new MissingPackageError(feature, ["@temporalio/worker"], { cause: error });
-    throw error;
+    throw missingPackageOr(error, feature, ["@temporalio/worker"]);
   }
 }
