@@ -5,7 +5,7 @@ import type { AgentClient } from "../../src/client.js";
 import { defineAgent } from "../../src/define-agent.js";
 import { fakeProvider } from "../../src/providers/fake-provider.js";
 import { textTurn } from "../../src/testing/builders.js";
-import { REPLAY_MODES, replayMode } from "../support/forced-replay.mjs";
+import { replayMode } from "../support/forced-replay.mjs";
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from "../support/temporal.js";
 
 /** Whether a history holds a workflow task scheduled on a worker's sticky queue (kind 2, TASK_QUEUE_KIND_STICKY). */
@@ -42,14 +42,15 @@ describe("forced replay reaches every worker", () => {
     expect(child.trim()).toBe(mode);
   });
 
-  it("a session's workflow tasks take the mode: with the cache off, none goes to a sticky queue", async () => {
+  it("a session's workflow tasks take the mode: none goes to a sticky queue without the cache, some with it", async () => {
     const sessionId = `${taskQueue}-session`;
     expect((await client.send("greeter", "hello", { sessionId })).text).toBe("hi");
     const history = await client.session(sessionId).workflow.fetchHistory();
     const sticky = (history.events ?? []).filter(
       (event) => event.workflowTaskScheduledEventAttributes?.taskQueue?.kind === STICKY,
     );
+    // With the cache on (short-sticky) the worker asks for its sticky queue after the first task.
     if (mode === "no-cache") expect(sticky).toEqual([]);
-    else expect(Object.keys(REPLAY_MODES)).toContain(mode);
+    else expect(sticky.length).toBeGreaterThan(0);
   });
 });
